@@ -1,0 +1,76 @@
+"""The ``mkdocs-adr`` command line: a click group over the library.
+
+Each command lives in :mod:`mkdocs_adr.commands`; this module only wires them
+and turns domain errors into exit codes (0 ok, 1 problems, 2 usage, 3 refused).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from . import __version__
+from .commands import all_commands
+from .commands._common import location_options
+from .errors import AdrError
+
+
+@click.group(
+    invoke_without_command=True,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+)
+@click.version_option(__version__, prog_name="mkdocs-adr")
+@location_options
+@click.pass_context
+def cli(ctx: click.Context, config_file: Path | None, root: Path | None) -> None:
+    """Publish Architecture Decision Records with MkDocs and keep their views honest.
+
+    Reads the `adr` plugin's settings from ./mkdocs.yml (or -f FILE), or works on
+    one ADR folder with --root PATH. Without a command, runs `plan`.
+
+    Exit codes: 0 ok, 1 problems at or above the threshold, 2 usage error,
+    3 refused (plan stale or invalid, lock held, precondition failed).
+    """
+    if ctx.invoked_subcommand is None:
+        ctx.invoke(plan_cmd)
+
+
+for _command in all_commands():
+    cli.add_command(_command)
+plan_cmd = cli.commands["plan"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        cli.main(args=argv, prog_name="mkdocs-adr", standalone_mode=False)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except click.exceptions.Abort:
+        click.echo("mkdocs-adr: aborted; nothing was applied.", err=True)
+        return 3
+    except click.ClickException as exc:
+        exc.show()
+        return 2 if isinstance(exc, click.UsageError) else exc.exit_code
+    except AdrError as exc:
+        click.echo(f"mkdocs-adr: {exc.format()}", err=True)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        click.echo("mkdocs-adr: interrupted; nothing was applied.", err=True)
+        return 3
+    except Exception as exc:  # noqa: BLE001 - last resort: no traceback for users
+        if os.environ.get("MKDOCS_ADR_DEBUG"):
+            raise
+        click.echo(
+            f"mkdocs-adr: internal error: {type(exc).__name__}: {exc}\n"
+            "Please report this; set MKDOCS_ADR_DEBUG=1 to see the traceback.",
+            err=True,
+        )
+        return 70
+    return 0
+
+
+def run() -> None:  # pragma: no cover - console entry point
+    sys.exit(main())

@@ -1,0 +1,86 @@
+"""What every command shares: where the log is, how to print, exit codes."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from ..config import Config, for_root, load_from_mkdocs_yml
+from ..errors import ConfigError, UsageError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, EXIT_REFUSED = 0, 1, 2, 3
+
+
+def location_options(func: F) -> F:
+    """``-f`` and ``--root``, accepted before and after the command name."""
+    func = click.option(
+        "-f",
+        "--config-file",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=None,
+        help="The site's mkdocs.yml (default: ./mkdocs.yml).",
+    )(func)
+    func = click.option(
+        "--root",
+        "root",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=None,
+        help="Work on one ADR folder, without any MkDocs configuration.",
+    )(func)
+    return func
+
+
+def resolve_config(config_file: Path | None, root: Path | None) -> Config:
+    ctx = click.get_current_context()
+    parent = ctx.find_root().params
+    config_file = config_file or parent.get("config_file")
+    root = root or parent.get("root")
+    if config_file is not None and root is not None:
+        raise UsageError(
+            "-f/--config-file and --root exclude each other",
+            fix="use -f for a site, or --root for a bare ADR folder",
+        )
+    if root is not None:
+        return for_root(root)
+    path = config_file or Path("mkdocs.yml")
+    if not path.exists():
+        if config_file is None:
+            raise ConfigError(
+                "no mkdocs.yml in the current folder",
+                fix="run inside a site, pass -f path/to/mkdocs.yml, or --root path/to/adr",
+            )
+        raise ConfigError(f"config file {path} does not exist", fix="check the -f path")
+    return load_from_mkdocs_yml(path)
+
+
+def today_option(func: F) -> F:
+    return click.option(
+        "--today",
+        type=click.DateTime(formats=["%Y-%m-%d"]),
+        default=None,
+        help="Date to judge review-by dates against (default: today).",
+    )(func)
+
+
+def as_date(value: dt.datetime | None) -> dt.date | None:
+    return value.date() if value is not None else None
+
+
+def emit_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
+
+
+def echo_err(message: str) -> None:
+    click.echo(message, err=True)
+
+
+def is_terminal() -> bool:
+    return sys.stdin.isatty() and sys.stdout.isatty()

@@ -1,0 +1,110 @@
+"""Canonical ids and reference resolution (SPEC 3.3)."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .model import Record
+
+_FILE_NUMBER = re.compile(r"^0*(\d{1,6})(?=[-_ .]|$)")
+_ID = re.compile(r"^([A-Za-z][A-Za-z0-9_]*)[- ]?0*(\d{1,6})$")
+_UNIT = re.compile(r"^(.*?)#([Dd]\d{1,3})$")
+_URL = re.compile(r"^[a-z][a-z0-9+.-]*:", re.IGNORECASE)
+_LINK_TEXT_ID = re.compile(r"\b([A-Za-z][A-Za-z0-9_]*)[- ]?0*(\d{1,6})\b|^0*(\d{1,6})[.:]")
+
+
+def file_number(name: str) -> int | None:
+    """The number an adr-tools style file name starts with (``0012-x.md`` -> 12)."""
+    m = _FILE_NUMBER.match(name)
+    return int(m.group(1)) if m else None
+
+
+def canonical(prefix: str, number: int) -> str:
+    return f"{prefix.upper()}-{number:04d}"
+
+
+def parse_id(text: str) -> tuple[str, int] | None:
+    m = _ID.match(text.strip())
+    return (m.group(1).upper(), int(m.group(2))) if m else None
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """Where a reference points. ``ids`` has one entry when unambiguous."""
+
+    ids: tuple[str, ...] = ()
+    unit: str | None = None
+    external: bool = False  # a URL or free text: not an ADR
+    escapes: bool = False  # a relative link that leaves the project
+
+    @property
+    def id(self) -> str | None:
+        return self.ids[0] if len(self.ids) == 1 else None
+
+
+class Resolver:
+    """Resolves references written in one record to record ids."""
+
+    def __init__(self, records: Iterable[Record], prefixes: dict[str, str]) -> None:
+        self.prefixes = prefixes
+        self.by_path: dict[str, Record] = {}
+        self.by_id: dict[str, list[Record]] = {}
+        self.by_stem: dict[str, list[Record]] = {}
+        for rec in records:
+            self.by_path[rec.path] = rec
+            self.by_id.setdefault(rec.id.upper(), []).append(rec)
+            stem = posixpath.basename(rec.path).rsplit(".", 1)[0].lower()
+            self.by_stem.setdefault(stem, []).append(rec)
+
+    def _ids(self, key: str) -> tuple[str, ...]:
+        recs = self.by_id.get(key.upper(), [])
+        return tuple(sorted({r.id for r in recs})) if recs else ()
+
+    def resolve(self, ref: str, *, source: Record, label: str = "") -> Resolution:
+        text = ref.strip().strip("<>")
+        unit: str | None = None
+        m = _UNIT.match(text)
+        if m and not text.startswith("#"):
+            text, unit = m.group(1), m.group(2).upper()
+        if not text:
+            return Resolution(external=True)
+        if _URL.match(text):
+            return Resolution(external=True)
+        prefix = self.prefixes.get(source.root, "ADR")
+        # a link to a file
+        if text.lower().endswith((".md", ".markdown")) or "/" in text:
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(source.path), text))
+            if target.startswith("../") or target == "..":
+                return Resolution(escapes=True)
+            rec = self.by_path.get(target)
+            if rec is not None:
+                return Resolution((rec.id,), unit)
+            name = posixpath.basename(target)
+            stem = name.rsplit(".", 1)[0].lower()
+            if stem in self.by_stem:
+                return Resolution(tuple(sorted({r.id for r in self.by_stem[stem]})), unit)
+            # adr-tools reads the target as the number in the file name; a
+            # misspelled name still names its number, and so may the link text
+            number = file_number(name)
+            if number is None and label:
+                lm = _LINK_TEXT_ID.search(label)
+                if lm:
+                    number = int(lm.group(2) or lm.group(3))
+            if number is not None:
+                return Resolution(self._ids(canonical(prefix, number)), unit)
+            return Resolution(())
+        # an id: ADR-0012, ADR 12, PAY-3, a bare number, or a stem
+        parsed = parse_id(text)
+        if parsed is not None:
+            return Resolution(self._ids(canonical(*parsed)), unit)
+        if text.isdigit():
+            return Resolution(self._ids(canonical(prefix, int(text))), unit)
+        if text.lower() in self.by_stem:
+            return Resolution(tuple(sorted({r.id for r in self.by_stem[text.lower()]})), unit)
+        if text.upper() in self.by_id:
+            return Resolution(self._ids(text), unit)
+        # free text ("the payments feature"): not an ADR reference
+        return Resolution(external=" " in text or not re.search(r"\d", text))

@@ -1,0 +1,613 @@
+"""Load a whole ADR log: discover, read, parse, identify, resolve, check.
+
+:func:`load` is the engine's front door. It is read-only: it opens files for
+reading and nothing else. Parse results may be kept in a :class:`ParseCache`
+keyed by content hash, which is how ``mkdocs serve`` avoids re-parsing
+unchanged records.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+
+from .config import Config
+from .discovery import Discovery, Found, discover
+from .graph import RelationGraph, Succession
+from .identity import Resolver, canonical, file_number
+from .model import (
+    OUT_OF_EFFECT,
+    Candidate,
+    Excluded,
+    Parsed,
+    Problem,
+    Record,
+    Relation,
+    RootInfo,
+    Severity,
+    Unit,
+)
+from .parsing import ParseOptions, parse_bytes
+
+
+class ParseCache:
+    """Parsed records by (content hash, path, options); survives serve rebuilds."""
+
+    def __init__(self) -> None:
+        self._data: dict[tuple[str, str, ParseOptions], Parsed] = {}
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: tuple[str, str, ParseOptions]) -> Parsed | None:
+        found = self._data.get(key)
+        if found is None:
+            self.misses += 1
+        else:
+            self.hits += 1
+        return found
+
+    def put(self, key: tuple[str, str, ParseOptions], value: Parsed) -> None:
+        self._data[key] = value
+
+    def retain(self, keys: Iterable[tuple[str, str, ParseOptions]]) -> None:
+        """Drop entries not in ``keys`` so the cache never outgrows the log."""
+        keep = set(keys)
+        for key in list(self._data):
+            if key not in keep:
+                del self._data[key]
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+
+@dataclass
+class Log:
+    """Everything known about a log, read-only once built."""
+
+    config: Config
+    records: tuple[Record, ...]
+    excluded: tuple[Excluded, ...]
+    problems: tuple[Problem, ...]
+    roots: tuple[RootInfo, ...]
+    fingerprint: str
+    graph: RelationGraph
+    by_id: dict[str, list[Record]] = field(default_factory=dict)
+    by_path: dict[str, Record] = field(default_factory=dict)
+
+    def get(self, rid: str) -> Record | None:
+        """The one record with this id, or None when absent or ambiguous."""
+        found = self.by_id.get(rid.upper())
+        return found[0] if found and len(found) == 1 else None
+
+    @property
+    def active(self) -> tuple[Record, ...]:
+        return tuple(r for r in self.records if not r.archived)
+
+    def successor(self, rid: str) -> Succession:
+        return self.graph.current_successor(rid)
+
+    def in_effect(self, rec: Record) -> bool:
+        """Whether the decision binds now (SPEC 3.2, ADR006 keeps an old one in effect)."""
+        if rec.units:
+            return any(u.status == "accepted" for u in rec.units)
+        if rec.status == "accepted":
+            return True
+        if rec.status == "superseded":
+            succ = self.graph.successors_of(rec.id)
+            return bool(succ) and not any(
+                self.graph.statuses.get(s) in ("accepted", "superseded") for s in succ
+            )
+        return False
+
+    def problems_for(self, rid: str) -> list[Problem]:
+        return [p for p in self.problems if rid in p.ids]
+
+
+def _sha256(data: bytes) -> str:
+    """Hash of the normalized text (UTF-8, LF) so line endings never count as edits."""
+    if b"\r" in data:
+        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    return hashlib.sha256(data).hexdigest()
+
+
+def load(
+    config: Config,
+    *,
+    cache: ParseCache | None = None,
+    today: dt.date | None = None,
+) -> Log:
+    found = discover(config)
+    options = ParseOptions.from_config(config)
+    prefixes = {r.path: r.prefix for r in config.roots}
+    problems: list[Problem] = list(found.problems)
+    records: list[Record] = []
+    used_keys = []
+    for item in found.found:
+        try:
+            data = item.abspath.read_bytes()
+        except OSError as exc:
+            problems.append(
+                Problem(
+                    "ADR013",
+                    Severity.WARNING,
+                    f"cannot read file: {exc.strerror}",
+                    path=item.path,
+                    fix="check the file's permissions",
+                )
+            )
+            continue
+        digest = _sha256(data)
+        key = (digest, item.path, options)
+        parsed = cache.get(key) if cache is not None else None
+        if parsed is None:
+            parsed = parse_bytes(data, path=item.path, options=options)
+            if cache is not None:
+                cache.put(key, parsed)
+        used_keys.append(key)
+        records.append(_identify(item, parsed, digest, prefixes[item.root.path], problems))
+    if cache is not None:
+        cache.retain(used_keys)
+    return analyse(config, records, found, problems, today=today)
+
+
+def _identify(
+    item: Found, parsed: Parsed, digest: str, prefix: str, problems: list[Problem]
+) -> Record:
+    name = item.rel.rsplit("/", 1)[-1]
+    number = file_number(name)
+    rid: str
+    if parsed.explicit_id:
+        from .identity import parse_id
+
+        pid = parse_id(parsed.explicit_id)
+        rid = canonical(*pid) if pid else parsed.explicit_id
+        if pid:
+            number = pid[1]
+    elif number is not None:
+        rid = canonical(prefix, number)
+    else:
+        rid = name.rsplit(".", 1)[0]
+    if parsed.number is not None and number is not None and parsed.number != number:
+        problems.append(
+            Problem(
+                "ADR019",
+                Severity.INFO,
+                f"heading says number {parsed.number} but the file name says {number}; "
+                f"the id is {rid}",
+                path=item.path,
+                line=parsed.body_start,
+                ids=(rid,),
+                fix="make the heading number match the file name",
+            )
+        )
+    domain = item.domain or parsed.domain
+    return Record(
+        id=rid,
+        path=item.path,
+        root=item.root.path,
+        domain=domain,
+        archived=item.archived,
+        sha256=digest,
+        parsed=parsed,
+        number=number,
+        symlink=item.symlink,
+    )
+
+
+def _fingerprint(config: Config, records: list[Record]) -> str:
+    payload = {
+        "roots": [[r.path, r.prefix] for r in config.roots],
+        "records": sorted([r.path, r.sha256] for r in records),
+    }
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
+
+
+def analyse(
+    config: Config,
+    records: list[Record],
+    found: Discovery,
+    problems: list[Problem],
+    *,
+    today: dt.date | None = None,
+) -> Log:
+    """Resolve relations, build the graph and find every problem of SPEC 3.6."""
+    prefixes = {r.path: r.prefix for r in config.roots}
+    resolver = Resolver(records, prefixes)
+    by_id: dict[str, list[Record]] = {}
+    for rec in records:
+        by_id.setdefault(rec.id.upper(), []).append(rec)
+        problems.extend(replace(p, ids=p.ids or (rec.id,)) for p in rec.parsed.problems)
+
+    for rid, recs in sorted(by_id.items()):
+        if len(recs) > 1:
+            paths = ", ".join(r.path for r in recs)
+            for rec in recs:
+                problems.append(
+                    Problem(
+                        "ADR002",
+                        Severity.ERROR,
+                        f"id {rec.id} is claimed by {len(recs)} records ({paths}); "
+                        "references to it are not resolved",
+                        path=rec.path,
+                        line=rec.parsed.body_start,
+                        ids=(rec.id,),
+                        fix="give one of them a new number (numbers are never reused)",
+                    )
+                )
+
+    statuses = {
+        r.id: r.status for r in records if len(by_id[r.id.upper()]) == 1
+    }
+    graph = RelationGraph(statuses)
+    resolved_records: list[Record] = []
+    for rec in records:
+        rels, units = _resolve_all(rec, resolver, by_id, graph, problems)
+        resolved_records.append(replace(rec, relations=rels, units=units))
+    records = resolved_records
+
+    log = Log(
+        config=config,
+        records=tuple(records),
+        excluded=tuple(found.excluded),
+        problems=(),
+        roots=(),
+        fingerprint=_fingerprint(config, records),
+        graph=graph,
+        by_id={k: [r for r in records if r.id.upper() == k] for k in by_id},
+        by_path={r.path: r for r in records},
+    )
+    problems.extend(_succession_problems(log))
+    problems.extend(_review_problems(log, today or dt.date.today()))
+    log.problems = tuple(sorted(_unique(problems), key=_problem_key))
+    log.roots = tuple(_root_info(config, records, found))
+    return log
+
+
+def _unique(problems: list[Problem]) -> list[Problem]:
+    seen: set[tuple[object, ...]] = set()
+    out = []
+    for p in problems:
+        key = (p.code, p.path, p.line, p.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(p)
+    return out
+
+
+def _problem_key(p: Problem) -> tuple[object, ...]:
+    return (-p.severity, p.path or "", p.line or 0, p.code, p.message)
+
+
+def _root_info(config: Config, records: list[Record], found: Discovery) -> Iterable[RootInfo]:
+    for root in config.roots:
+        mine = [r for r in records if r.root == root.path]
+        yield RootInfo(
+            path=config.rel(config.root_dir(root)),
+            prefix=root.prefix,
+            title=root.display_title,
+            layout=found.layouts.get(root.path, "flat"),
+            records=sum(1 for r in mine if not r.archived),
+            archived=sum(1 for r in mine if r.archived),
+            units=sum(len(r.units) for r in mine),
+        )
+
+
+def _resolve_all(
+    rec: Record,
+    resolver: Resolver,
+    by_id: dict[str, list[Record]],
+    graph: RelationGraph,
+    problems: list[Problem],
+) -> tuple[tuple[Relation, ...], tuple[Unit, ...]]:
+    authoritative_targets: set[str] = set()
+    out: list[Relation] = []
+    ambiguous_self = len(by_id[rec.id.upper()]) > 1
+
+    def one(rel: Relation, unit: str | None) -> Relation | None:
+        res = resolver.resolve(rel.target, source=rec, label=rel.label)
+        where = {"path": rec.path, "line": rel.line}
+        if res.escapes:
+            problems.append(
+                Problem(
+                    "ADR015",
+                    Severity.WARNING,
+                    f"link {rel.target!r} leaves the project; not followed",
+                    **where,
+                    ids=(rec.id,),
+                    fix="link to a file inside the documentation folder",
+                )
+            )
+            return None
+        if rel.kind == "mentions":
+            if res.id is None or res.id == rec.id or res.id in authoritative_targets:
+                return None
+            rel = replace(rel, target_id=res.id, target_unit=res.unit)
+            if not ambiguous_self:
+                graph.add(rec.id, "mentions", res.id, rel.origin)
+            return rel
+        if res.external:
+            problems.append(
+                Problem(
+                    "ADR003",
+                    Severity.INFO if rel.target.startswith(("http://", "https://")) else
+                    Severity.WARNING,
+                    f"'{rel.verb or rel.kind}' target {rel.target!r} is not an ADR; "
+                    "kept as text, not resolved",
+                    **where,
+                    ids=(rec.id,),
+                    fix="point the relation at an ADR id or file if one is meant",
+                )
+            )
+            return rel
+        if len(res.ids) > 1:
+            problems.append(
+                Problem(
+                    "ADR002",
+                    Severity.ERROR,
+                    f"'{rel.verb or rel.kind}' target {rel.target!r} is ambiguous: "
+                    f"{', '.join(res.ids)}",
+                    **where,
+                    ids=(rec.id, *res.ids),
+                    fix="refer to the record by its file path",
+                )
+            )
+            return rel
+        if not res.ids or (res.id and len(by_id.get(res.id.upper(), [])) > 1):
+            if not res.ids:
+                problems.append(
+                    Problem(
+                        "ADR003",
+                        Severity.WARNING,
+                        f"'{rel.verb or rel.kind}' target {rel.target!r} was not found",
+                        **where,
+                        ids=(rec.id,),
+                        fix="check the id or file name the relation points at",
+                    )
+                )
+            return rel
+        target_id = res.id
+        assert target_id is not None
+        target_unit = res.unit
+        if target_unit is not None:
+            target = by_id[target_id.upper()][0]
+            if target_unit not in {u.key for u in target.parsed.units}:
+                problems.append(
+                    Problem(
+                        "ADR008",
+                        Severity.INFO,
+                        f"{target_id}#{target_unit} is not a decision unit of {target_id}; "
+                        f"the reference falls back to the whole record",
+                        **where,
+                        ids=(rec.id, target_id),
+                        fix=f"use one of {target_id}'s units "
+                        f"({', '.join(u.key for u in target.parsed.units) or 'it has none'})"
+                        " or refer to the record",
+                    )
+                )
+                target_unit = None
+        if target_id == rec.id and unit is None:
+            return None
+        authoritative_targets.add(target_id)
+        if not ambiguous_self:
+            graph.add(rec.id, rel.kind, target_id, rel.origin, unit or target_unit)
+        return replace(rel, target_id=target_id, target_unit=target_unit)
+
+    authoritative = [r for r in rec.parsed.relations if r.kind != "mentions"]
+    mentions = [r for r in rec.parsed.relations if r.kind == "mentions"]
+    for rel in authoritative:
+        done = one(rel, None)
+        if done is not None:
+            out.append(done)
+    units: list[Unit] = []
+    for unit in rec.parsed.units:
+        unit_rels = []
+        for rel in unit.relations:
+            done = one(rel, unit.key)
+            if done is not None:
+                unit_rels.append(done)
+        units.append(replace(unit, relations=tuple(unit_rels)))
+    for rel in mentions:
+        done = one(rel, None)
+        if done is not None and not any(
+            o.kind == "mentions" and o.target_id == done.target_id for o in out
+        ):
+            out.append(done)
+    return tuple(out), tuple(units)
+
+
+def _succession_problems(log: Log) -> Iterable[Problem]:
+    graph = log.graph
+    statuses = graph.statuses
+    cyc_members: set[str] = set()
+    for cycle in graph.cycles():
+        cyc_members.update(cycle)
+        first = log.get(cycle[0])
+        yield Problem(
+            "ADR004",
+            Severity.ERROR,
+            f"supersession cycle: {' -> '.join([*cycle, cycle[0]])}",
+            path=first.path if first else None,
+            line=first.parsed.status_line if first else None,
+            ids=tuple(cycle),
+            fix="a record cannot (indirectly) supersede itself; remove one of the relations",
+        )
+    declared: dict[tuple[str, str], set[str]] = {}
+    for edge in graph.edges("supersedes"):
+        if edge.authoritative and edge.unit is None:
+            declared.setdefault((edge.source, edge.target), set()).add(edge.declared_by)
+    for (new, old), who in sorted(declared.items()):
+        new_rec, old_rec = log.get(new), log.get(old)
+        if new_rec is None or old_rec is None or new in cyc_members:
+            continue
+        new_status, old_status = statuses.get(new), statuses.get(old)
+        if old_rec.units:
+            continue  # unit-level succession is checked per unit
+        if new_status != "accepted":
+            continue  # a proposal may name what it would supersede
+        if who == {new} and old_status != "superseded":
+            yield Problem(
+                "ADR005",
+                Severity.WARNING,
+                f"{new} says it supersedes {old}, but {old} does not say it is superseded "
+                f"(its status is {old_status})",
+                path=new_rec.path,
+                line=next(
+                    (
+                        r.line
+                        for r in new_rec.relations
+                        if r.target_id == old and r.kind == "supersedes"
+                    ),
+                    None,
+                ),
+                ids=(new, old),
+                fix=f"add 'Superseded by {new}' to {old} (mkdocs-adr supersede {old} --by {new})",
+            )
+        if old_status == "accepted":
+            yield Problem(
+                "ADR016",
+                Severity.ERROR,
+                f"{old} is accepted, but accepted {new} supersedes it",
+                path=old_rec.path,
+                line=old_rec.parsed.status_line,
+                ids=(old, new),
+                fix=f"mark {old} 'Superseded by {new}', or remove the relation from {new}",
+            )
+    for rec in log.records:
+        if rec.status != "superseded" or rec.id in cyc_members or log.get(rec.id) is None:
+            continue
+        succ = log.successor(rec.id)
+        if succ.state == "not-accepted":
+            names = ", ".join(f"{s} ({statuses.get(s)})" for s in succ.candidates)
+            yield Problem(
+                "ADR006",
+                Severity.WARNING,
+                f"{rec.id} is marked superseded, but its successor is not accepted: {names}; "
+                f"{rec.id} stays in effect",
+                path=rec.path,
+                line=rec.parsed.status_line,
+                ids=(rec.id, *succ.candidates),
+                fix="accept the successor, or set this record back to accepted",
+            )
+        elif succ.state == "ambiguous":
+            yield Problem(
+                "ADR007",
+                Severity.WARNING,
+                f"{rec.id} has more than one current successor: {', '.join(succ.candidates)}",
+                path=rec.path,
+                line=rec.parsed.status_line,
+                ids=(rec.id, *succ.candidates),
+                fix="supersede with one record, or mark the others as amending it",
+            )
+    # two accepted records that each supersede the other's accepted units
+    unit_claims: dict[tuple[str, str], str] = {}
+    for edge in graph.edges("supersedes"):
+        if edge.unit and edge.authoritative:
+            unit_claims[(edge.source, edge.target)] = edge.unit
+    for (a, b), unit in sorted(unit_claims.items()):
+        if (b, a) in unit_claims and a < b:
+            ra, rb = log.get(a), log.get(b)
+            if ra and rb and ra.in_effect and rb.in_effect:
+                yield Problem(
+                    "ADR016",
+                    Severity.ERROR,
+                    f"{a} and {b} each claim to supersede the other's accepted units",
+                    path=ra.path,
+                    ids=(a, b),
+                    fix="decide which record wins and mark the other's unit superseded",
+                )
+
+
+def _review_problems(log: Log, today: dt.date) -> Iterable[Problem]:
+    for rec in log.records:
+        due = rec.parsed.review_by
+        if not due or rec.archived or not log.in_effect(rec):
+            continue
+        try:
+            when = dt.date.fromisoformat(due)
+        except ValueError:
+            yield Problem(
+                "ADR017",
+                Severity.WARNING,
+                f"review-by date {due!r} is not a date",
+                path=rec.path,
+                ids=(rec.id,),
+                fix="write review-by as YYYY-MM-DD",
+            )
+            continue
+        if when < today:
+            yield Problem(
+                "ADR017",
+                Severity.WARNING,
+                f"review-by date {due} has passed ({(today - when).days} days ago)",
+                path=rec.path,
+                ids=(rec.id,),
+                fix="review the decision, then move review-by forward or supersede it",
+            )
+
+
+# --------------------------------------------------------------------- dispositions
+
+
+def archive_candidates(log: Log) -> list[Candidate]:
+    """Every unarchived record out of effect, eligible or with the reasons it is not."""
+    out: list[Candidate] = []
+    blocking = {Severity.ERROR, Severity.WARNING}
+    for rec in log.active:
+        out_of_effect = (
+            all(u.status in OUT_OF_EFFECT for u in rec.units)
+            if rec.units
+            else rec.status in OUT_OF_EFFECT
+        )
+        if not out_of_effect:
+            if rec.units and any(u.status in OUT_OF_EFFECT for u in rec.units):
+                live = [u.key for u in rec.units if u.status not in OUT_OF_EFFECT]
+                out.append(
+                    Candidate(
+                        rec.id,
+                        rec.path,
+                        False,
+                        (f"units still in effect: {', '.join(live)}",),
+                    )
+                )
+            continue
+        reasons: list[str] = []
+        if rec.status == "superseded" and not rec.units:
+            succ = log.successor(rec.id)
+            if succ.state == "ambiguous":
+                reasons.append(f"ambiguous successor: {', '.join(succ.candidates)}")
+            elif succ.state == "not-accepted":
+                reasons.append(
+                    "successor not accepted: " + ", ".join(succ.candidates)
+                    if succ.candidates
+                    else "successor not accepted"
+                )
+            elif succ.state == "cycle":
+                reasons.append("supersession cycle")
+        open_problems = [
+            p for p in log.problems
+            if rec.id in p.ids and p.severity in blocking and p.code != "ADR017"
+        ]
+        for p in open_problems:
+            reasons.append(f"open problem {p.code}: {p.message}")
+        out.append(Candidate(rec.id, rec.path, not reasons, tuple(reasons)))
+    return out
+
+
+def dispositions(log: Log) -> dict[str, str]:
+    """Disposition of every unarchived record in a read-only plan."""
+    eligible = {c.path for c in archive_candidates(log) if c.eligible}
+    out: dict[str, str] = {}
+    for rec in log.active:
+        if rec.path in eligible:
+            out[rec.path] = "archive-candidate"
+        elif log.in_effect(rec):
+            out[rec.path] = "retained"
+        elif rec.status in OUT_OF_EFFECT:
+            out[rec.path] = "retained"
+        else:
+            out[rec.path] = "open"
+    return out

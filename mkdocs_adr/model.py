@@ -1,0 +1,313 @@
+"""The ADR domain as frozen data: no I/O, no MkDocs.
+
+Everything the engine knows about a log is expressed with these types; the
+adapters (plugin, CLI) only ever read them.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any
+
+#: Normalized statuses, in the order reports list them.
+STATUSES: tuple[str, ...] = (
+    "accepted",
+    "proposed",
+    "draft",
+    "superseded",
+    "deprecated",
+    "rejected",
+    "unknown",
+    "missing",
+)
+
+#: Statuses that put a decision in effect.
+IN_EFFECT = frozenset({"accepted"})
+#: Statuses that take a decision out of effect for good.
+OUT_OF_EFFECT = frozenset({"superseded", "deprecated", "rejected"})
+
+#: Relation kinds and their inverses. ``mentions`` has no inverse.
+INVERSE: dict[str, str] = {
+    "supersedes": "superseded-by",
+    "superseded-by": "supersedes",
+    "amends": "amended-by",
+    "amended-by": "amends",
+    "extends": "extended-by",
+    "extended-by": "extends",
+    "depends-on": "depended-on-by",
+    "depended-on-by": "depends-on",
+    "relates-to": "relates-to",
+}
+RELATION_KINDS: tuple[str, ...] = (*INVERSE, "mentions")
+
+#: Origins that are authoritative for succession (SPEC 3.4).
+AUTHORITATIVE_ORIGINS = frozenset(
+    {"frontmatter", "status-section", "links-section", "metadata-table"}
+)
+ORIGINS: tuple[str, ...] = (*sorted(AUTHORITATIVE_ORIGINS), "link", "prose")
+
+
+class Severity(enum.IntEnum):
+    """Problem severity; comparable, so thresholds are ``>=`` checks."""
+
+    INFO = 1
+    WARNING = 2
+    ERROR = 3
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, text: str) -> Severity:
+        try:
+            return cls[text.upper()]
+        except KeyError:
+            known = ", ".join(s.label for s in cls)
+            raise ValueError(f"unknown severity {text!r} (known: {known})") from None
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One finding about the log. ``path`` is project-relative with ``/``."""
+
+    code: str
+    severity: Severity
+    message: str
+    path: str | None = None
+    line: int | None = None
+    ids: tuple[str, ...] = ()
+    fix: str = ""
+
+    @property
+    def where(self) -> str:
+        if self.path is None:
+            return ""
+        return f"{self.path}:{self.line}" if self.line else self.path
+
+    def format(self) -> str:
+        """``path:line: CODE message (fix)`` as MkDocs-style log lines read."""
+        head = f"{self.where}: " if self.where else ""
+        tail = f" Fix: {self.fix}" if self.fix else ""
+        return f"{head}{self.code} {self.message}{tail}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "severity": self.severity.label,
+            "message": self.message,
+            "path": self.path,
+            "line": self.line,
+            "ids": list(self.ids),
+            "fix": self.fix,
+        }
+
+
+@dataclass(frozen=True)
+class Relation:
+    """A relation as written in a record.
+
+    ``target`` is the reference as written (a link, ``ADR-0012``, ``ADR 12``,
+    a URL, free text); ``target_id`` is filled by resolution. ``verb`` keeps the
+    original wording (``Superceded by``, ``Clarifies``).
+    """
+
+    kind: str
+    target: str
+    origin: str
+    line: int | None = None
+    verb: str = ""
+    label: str = ""
+    target_id: str | None = None
+    target_unit: str | None = None
+
+    @property
+    def authoritative(self) -> bool:
+        return self.origin in AUTHORITATIVE_ORIGINS and self.kind != "mentions"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "target": self.target_id or self.target,
+            "target_unit": self.target_unit,
+            "raw": self.target,
+            "origin": self.origin,
+            "line": self.line,
+            "verb": self.verb,
+            "resolved": self.target_id is not None,
+        }
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A decision unit inside a container record (``## D2. Title``)."""
+
+    key: str
+    title: str
+    status: str
+    raw_status: str
+    line: int
+    text: str = ""
+    relations: tuple[Relation, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "title": self.title,
+            "status": self.status,
+            "raw_status": self.raw_status,
+            "line": self.line,
+            "relations": [r.to_json() for r in self.relations],
+        }
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """What a parser reads out of one file, before identity is assigned."""
+
+    style: str
+    title: str
+    status: str
+    raw_status: str
+    status_line: int | None = None
+    date: str | None = None
+    raw_date: str | None = None
+    number: int | None = None
+    explicit_id: str | None = None
+    domain: str | None = None
+    deciders: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    affected_paths: tuple[str, ...] = ()
+    affected_components: tuple[str, ...] = ()
+    iteration: str | None = None
+    review_by: str | None = None
+    redirect_from: tuple[str, ...] = ()
+    relations: tuple[Relation, ...] = ()
+    units: tuple[Unit, ...] = ()
+    sections: tuple[tuple[str, str], ...] = ()
+    body_start: int = 1
+    problems: tuple[Problem, ...] = ()
+    alias: str | None = None
+
+    def section(self, *names: str) -> str | None:
+        wanted = {n.lower() for n in names}
+        for name, text in self.sections:
+            if name.lower() in wanted:
+                return text
+        return None
+
+
+@dataclass(frozen=True)
+class Record:
+    """One authoritative ADR file with its identity."""
+
+    id: str
+    path: str
+    root: str
+    domain: str | None
+    archived: bool
+    sha256: str
+    parsed: Parsed
+    number: int | None = None
+    relations: tuple[Relation, ...] = ()
+    units: tuple[Unit, ...] = ()
+    symlink: bool = False
+
+    # Convenience pass-throughs keep call sites short.
+    @property
+    def title(self) -> str:
+        return self.parsed.title
+
+    @property
+    def status(self) -> str:
+        return self.parsed.status
+
+    @property
+    def raw_status(self) -> str:
+        return self.parsed.raw_status
+
+    @property
+    def date(self) -> str | None:
+        return self.parsed.date
+
+    @property
+    def style(self) -> str:
+        return self.parsed.style
+
+    @property
+    def is_container(self) -> bool:
+        return bool(self.units)
+
+    @property
+    def in_effect(self) -> bool:
+        if self.units:
+            return any(u.status in IN_EFFECT for u in self.units)
+        return self.status in IN_EFFECT
+
+
+@dataclass(frozen=True)
+class Excluded:
+    path: str
+    reason: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"path": self.path, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class RootInfo:
+    path: str
+    prefix: str
+    title: str
+    layout: str
+    records: int = 0
+    archived: int = 0
+    units: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "prefix": self.prefix,
+            "title": self.title,
+            "layout": self.layout,
+            "records": self.records,
+            "archived": self.archived,
+            "units": self.units,
+        }
+
+
+@dataclass(frozen=True)
+class ViewState:
+    """State of a generated view: INDEX or CURRENT."""
+
+    path: str
+    state: str
+    reasons: tuple[dict[str, Any], ...] = ()
+    detail: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "state": self.state,
+            "reasons": list(self.reasons),
+            "detail": self.detail,
+        }
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """An archive candidate, or a record a user might expect to be one."""
+
+    id: str
+    path: str
+    eligible: bool
+    reasons: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "path": self.path,
+            "eligible": self.eligible,
+            "reasons": list(self.reasons),
+        }

@@ -1,0 +1,12 @@
+"""Read one ADR file in any supported style into :class:`~mkdocs_adr.model.Parsed`.
+
+Parsing is lenient and total: any bytes give a ``Parsed`` value, and every
+oddity becomes a :class:`~mkdocs_adr.model.Problem` with a line and a fix.
+Style is detected per file by the detectors in :mod:`.styles`, tried in order.
+"""
+
+from __future__ import annotations
+
+from .reader import ParseOptions, decode, parse, parse_bytes
+
+__all__ = ["ParseOptions", "decode", "parse", "parse_bytes"]

@@ -1,0 +1,426 @@
+"""The parse pipeline: bytes -> text -> scan -> detectors -> :class:`Parsed`."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import Any
+
+from ..model import OUT_OF_EFFECT, Parsed, Problem, Relation, Severity, Unit
+from . import styles
+from .dates import parse_date
+from .markdown import LINK, Document, scan
+from .status import link_line, normalize_status, relations_in_text
+
+_H1_NUMBER = re.compile(
+    r"^(?:(?P<prefix>[A-Za-z]{2,10})[- ]?)?0*(?P<num>\d{1,6})(?:\s*[.:)\-–—]\s*|\s+(?=\S))(?P<title>.+)$"
+)
+_H1_PREFIXED = re.compile(r"^(?P<prefix>[A-Za-z]{2,10})[- ]?0*(?P<num>\d{1,6})\s*[.:)\-–—]?\s*(?P<title>.*)$")
+_UNIT_HEADING = re.compile(r"^D(\d{1,3})\s*[.:)\-–—]?\s+(.+)$")
+_UNIT_STATUS = re.compile(r"^\s*[-*+]?\s*\**([^\W\d_][\w ]*?)\**\s*[:：]\s*\**\s*(.+?)\s*$")
+
+
+@dataclass(frozen=True)
+class ParseOptions:
+    """What parsing needs from the configuration."""
+
+    aliases: Mapping[str, str]
+    status_headings: frozenset[str]
+    prefixes: tuple[str, ...] = ("ADR",)
+    style: str = "auto"
+    max_bytes: int = 1024 * 1024
+
+    @classmethod
+    def from_config(cls, config: Any) -> ParseOptions:
+        return cls(
+            aliases=config.aliases,
+            status_headings=frozenset(h.lower() for h in config.status_headings),
+            prefixes=tuple(sorted({r.prefix for r in config.roots})),
+            style=config.style,
+            max_bytes=config.max_file_bytes,
+        )
+
+
+def decode(data: bytes, path: str, max_bytes: int) -> tuple[str | None, list[Problem]]:
+    """Bytes to LF text; ``None`` when the file cannot be read as text at all."""
+    if len(data) > max_bytes:
+        return None, [
+            Problem(
+                "ADR013",
+                Severity.WARNING,
+                f"file is {len(data):,} bytes, over the {max_bytes:,}-byte limit; not parsed",
+                path=path,
+                fix="split the record, or move large attachments out of the ADR folder",
+            )
+        ]
+    if b"\x00" in data[:8192]:
+        return None, [
+            Problem(
+                "ADR013",
+                Severity.WARNING,
+                "file is binary (it contains NUL bytes); not parsed",
+                path=path,
+                fix="an ADR must be a UTF-8 Markdown text file",
+            )
+        ]
+    problems: list[Problem] = []
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        problems.append(
+            Problem(
+                "ADR013",
+                Severity.WARNING,
+                f"file is not valid UTF-8 (byte 0x{data[exc.start]:02x}); "
+                "undecodable bytes were replaced for reading",
+                path=path,
+                line=line,
+                fix="re-save the file as UTF-8",
+            )
+        )
+        text = data.decode("utf-8", "replace").lstrip("\ufeff")
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text, problems
+
+
+def parse_bytes(data: bytes, *, path: str, options: ParseOptions) -> Parsed:
+    text, problems = decode(data, path, options.max_bytes)
+    name = PurePosixPath(path).name
+    if text is None:
+        return Parsed(
+            style="unreadable",
+            title=_title_from_name(name),
+            status="unknown",
+            raw_status="",
+            problems=tuple(problems),
+        )
+    parsed = parse(text, path=path, options=options)
+    if problems:
+        parsed = _with_problems(parsed, problems)
+    return parsed
+
+
+def _with_problems(parsed: Parsed, extra: list[Problem]) -> Parsed:
+    from dataclasses import replace
+
+    return replace(parsed, problems=(*extra, *parsed.problems))
+
+
+def _title_from_name(name: str) -> str:
+    stem = name.rsplit(".", 1)[0]
+    stem = re.sub(r"^\d+[-_ ]*", "", stem)
+    return stem.replace("-", " ").replace("_", " ").strip().capitalize() or name
+
+
+def _as_list(value: object) -> tuple[str, ...]:
+    if value is None or isinstance(value, bool):
+        return ()
+    if isinstance(value, (list, tuple)):
+        return tuple(str(v).strip() for v in value if v is not None and str(v).strip())
+    text = str(value).strip()
+    if not text:
+        return ()
+    return tuple(t.strip() for t in text.split(",") if t.strip())
+
+
+def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:  # noqa: C901, PLR0912
+    """Parse normalized text. Never raises for any input text."""
+    name = PurePosixPath(path).name
+    doc = scan(text)
+    problems: list[Problem] = []
+    fm = doc.frontmatter or {}
+    if doc.frontmatter_error:
+        message, line = doc.frontmatter_error
+        problems.append(
+            Problem(
+                "ADR014",
+                Severity.WARNING,
+                f"frontmatter does not parse: {message}",
+                path=path,
+                line=line,
+                fix="fix the YAML between the '---' lines (quote values that contain ': ')",
+            )
+        )
+    ctx = styles.Context(doc, name, options.status_headings)
+
+    # title and heading number
+    h1 = next((h for h in doc.headings if h.level == 1), None)
+    title = ""
+    heading_number: int | None = None
+    if h1 is not None:
+        title = h1.text
+        m = _H1_PREFIXED.match(title) or _H1_NUMBER.match(title)
+        if m and (m.group("prefix") or _H1_NUMBER.match(title)):
+            prefix = m.group("prefix")
+            if prefix is None or prefix.upper() in {p.upper() for p in options.prefixes}:
+                heading_number = int(m.group("num"))
+                title = m.group("title").strip() or title
+    if isinstance(fm.get("title"), (str, int, float)) and str(fm["title"]).strip():
+        title = str(fm["title"]).strip()
+    if not title:
+        title = _title_from_name(name)
+
+    # status: the first detector that finds a signal decides the style
+    order = styles.FORCED.get(options.style, tuple(styles.DETECTORS))
+    hit: styles.Hit | None = None
+    for key in order:
+        try:
+            hit = styles.DETECTORS[key](ctx)
+        except (ValueError, TypeError, IndexError):  # pragma: no cover - defensive
+            hit = None
+        if hit is not None:
+            break
+
+    relations: list[Relation] = []
+    relations.extend(styles.frontmatter_relations(doc))
+    alias: str | None = None
+    if hit is None:
+        style = "frontmatter" if doc.frontmatter else "unknown"
+        status, raw_status, status_line = "missing", "", None
+    else:
+        style = hit.style
+        raw_status, status_line = hit.raw, hit.line
+        relations.extend(hit.relations)
+        if hit.links_only and not raw_status:
+            kinds = {r.kind for r in hit.relations}
+            status = "superseded" if "superseded-by" in kinds else "missing"
+        else:
+            reading = normalize_status(raw_status, options.aliases)
+            status, alias = reading.status, reading.alias
+    relations.extend(styles.links_section(doc))
+
+    # fields from wherever the style keeps them
+    fields: dict[str, tuple[str, int]] = {}
+    if hit is not None:
+        fields.update(hit.fields)
+    for key, value in styles.inline_fields(doc).items():
+        fields.setdefault(key, value)
+
+    raw_date: Any = fm.get("date")
+    if raw_date is None and "date" in fields:
+        raw_date = fields["date"][0]
+    if raw_date is None and style == "nygard" and raw_status:
+        raw_date = raw_status if parse_date(raw_status) else None
+    date = parse_date(raw_date)
+    raw_date_text = None if raw_date is None else str(raw_date)
+
+    deciders = _as_list(fm.get("decision-makers") or fm.get("deciders"))
+    if not deciders and "deciders" in fields:
+        deciders = _as_list(fields["deciders"][0])
+    tags = _as_list(fm.get("tags")) or (_as_list(fields["tags"][0]) if "tags" in fields else ())
+    review = fm.get("review-by") or fm.get("review_by")
+    if review is None:
+        for key in ("review by", "review-by"):
+            if key in fields:
+                review = fields[key][0]
+    explicit_id = fm.get("id")
+    explicit_id = str(explicit_id).strip() if explicit_id not in (None, "") else None
+    domain = fm.get("domain")
+
+    # units of a container record
+    units = _units(doc, fm, options, path, problems)
+    if units and hit is None:
+        status, raw_status, style = _container_status(units), "", "container"
+    elif units:
+        style = "container"
+
+    if hit is not None and status == "unknown":
+        problems.append(
+            Problem(
+                "ADR001",
+                Severity.WARNING,
+                f"status {raw_status!r} is not a known status "
+                "(known: proposed, accepted, rejected, deprecated, superseded, draft)",
+                path=path,
+                line=status_line,
+                fix="write one of the known statuses, or add a status_aliases entry",
+            )
+        )
+    elif status == "missing" and not units:
+        problems.append(
+            Problem(
+                "ADR001",
+                Severity.WARNING,
+                "record has no status",
+                path=path,
+                line=status_line,
+                fix="add a '## Status' section, a 'Status:' line or 'status:' frontmatter",
+            )
+        )
+    if alias is not None:
+        problems.append(
+            Problem(
+                "ADR018",
+                Severity.INFO,
+                f"status {raw_status!r} read as '{status}' (alias '{alias}')",
+                path=path,
+                line=status_line,
+                fix=f"write '{status}' to make this explicit",
+            )
+        )
+
+    relations.extend(_mentions(doc, options, hit, {r.line for r in relations}))
+    sections = tuple(
+        (sec.name, doc.section_text(sec)) for sec in doc.sections(level=2)
+    )
+    return Parsed(
+        style=style,
+        title=title,
+        status=status,
+        raw_status=raw_status,
+        status_line=status_line,
+        date=date,
+        raw_date=raw_date_text,
+        number=heading_number,
+        explicit_id=explicit_id,
+        domain=str(domain) if isinstance(domain, (str, int)) and str(domain) else None,
+        deciders=deciders,
+        tags=tags,
+        affected_paths=_as_list(fm.get("affected-paths") or fm.get("affected_paths")),
+        affected_components=_as_list(
+            fm.get("affected-components") or fm.get("affected_components")
+        ),
+        iteration=str(fm["iteration"]) if fm.get("iteration") not in (None, "") else None,
+        review_by=parse_date(review) or (str(review) if review else None),
+        redirect_from=_as_list(fm.get("redirect-from") or fm.get("redirect_from")),
+        relations=tuple(_dedupe(relations)),
+        units=tuple(units),
+        sections=sections,
+        body_start=doc.offset + 1,
+        problems=tuple(problems),
+        alias=alias,
+    )
+
+
+def _dedupe(relations: list[Relation]) -> list[Relation]:
+    seen: set[tuple[str, str]] = set()
+    out: list[Relation] = []
+    for rel in relations:
+        key = (rel.kind, rel.target)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(rel)
+    return out
+
+
+def _container_status(units: list[Unit]) -> str:
+    statuses = {u.status for u in units}
+    if "accepted" in statuses:
+        return "accepted"
+    if statuses and statuses <= OUT_OF_EFFECT:
+        return "superseded" if "superseded" in statuses else sorted(statuses)[0]
+    if statuses & {"proposed", "draft"}:
+        return "proposed"
+    return "unknown"
+
+
+def _units(
+    doc: Document,
+    fm: Mapping[str, Any],
+    options: ParseOptions,
+    path: str,
+    problems: list[Problem],
+) -> list[Unit]:
+    declared = fm.get("style") == "container" or "units" in fm
+    fm_units: dict[str, Mapping[str, Any]] = {}
+    if isinstance(fm.get("units"), list):
+        for item in fm["units"]:
+            if isinstance(item, Mapping):
+                key = str(item.get("id") or item.get("key") or "").split("#")[-1].upper()
+                if re.fullmatch(r"D\d{1,3}", key):
+                    fm_units[key] = item
+    units: list[Unit] = []
+    any_status = False
+    for sec in doc.sections(level=2):
+        m = _UNIT_HEADING.match(sec.name)
+        if not m:
+            continue
+        key = f"D{int(m.group(1))}"
+        raw, line = "", sec.heading.line
+        rels: list[Relation] = []
+        for lineno, text in doc.body(sec):
+            sm = _UNIT_STATUS.match(text)
+            if sm and sm.group(1).strip().lower() in options.status_headings and not raw:
+                raw, line = sm.group(2), lineno
+                rels.extend(relations_in_text(raw, "status-section", lineno))
+                continue
+            if raw and text.strip():
+                rels.extend(
+                    r for r in link_line(text, "status-section", lineno) if r.kind != "relates-to"
+                    or r.verb.lower() in {"relates to", "related to", "clarifies", "clarified by"}
+                )
+        meta = fm_units.pop(key, None)
+        if not raw and meta is not None and meta.get("status"):
+            raw = str(meta["status"])
+        if raw:
+            any_status = True
+        reading = normalize_status(raw, options.aliases) if raw else None
+        status = reading.status if reading else "missing"
+        units.append(
+            Unit(
+                key=key,
+                title=m.group(2).strip(),
+                status=status,
+                raw_status=raw,
+                line=line,
+                text=doc.section_text(sec, stop_at_subheading=False),
+                relations=tuple(rels),
+            )
+        )
+        if status in ("unknown", "missing"):
+            problems.append(
+                Problem(
+                    "ADR001",
+                    Severity.WARNING,
+                    f"decision unit {key} has "
+                    + (f"status {raw!r}, which is not a known status" if raw else "no status"),
+                    path=path,
+                    line=line,
+                    fix=f"add a 'Status: accepted' (or another status) line under '## {key}.'",
+                )
+            )
+    for key, meta in sorted(fm_units.items()):
+        raw = str(meta.get("status") or "")
+        reading = normalize_status(raw, options.aliases) if raw else None
+        any_status = any_status or bool(raw)
+        units.append(
+            Unit(
+                key=key,
+                title=str(meta.get("title") or key),
+                status=reading.status if reading else "missing",
+                raw_status=raw,
+                line=1,
+            )
+        )
+    if not (declared or any_status):
+        return []
+    return sorted(units, key=lambda u: int(u.key[1:]))
+
+
+_LINK_HREF = re.compile(r"^(?![a-z][a-z0-9+.-]*:|#|/)[^?#]*\.md(?:#[^)]*)?$", re.IGNORECASE)
+
+
+def _mentions(
+    doc: Document, options: ParseOptions, hit: styles.Hit | None, taken: set[int | None]
+) -> list[Relation]:
+    """Plain links and prose references: annotation-level ``mentions``."""
+    prefixes = "|".join(re.escape(p) for p in options.prefixes)
+    prose = re.compile(rf"\b({prefixes})[- ]?0*(\d{{1,6}})(#D\d+)?\b")
+    out: list[Relation] = []
+    for lineno, text in doc.unfenced():
+        if lineno in taken or text.lstrip().startswith("#"):
+            continue
+        for m in LINK.finditer(text):
+            href = m.group(2)
+            if _LINK_HREF.match(href):
+                out.append(Relation("mentions", href, "link", lineno, label=m.group(1)))
+        stripped = LINK.sub(" ", text)
+        for m in prose.finditer(stripped):
+            ident = f"{m.group(1)}-{int(m.group(2)):04d}{m.group(3) or ''}"
+            out.append(Relation("mentions", ident, "prose", lineno))
+    return out

@@ -1,0 +1,171 @@
+"""Status words and relation phrases, as real logs write them."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+from ..model import Relation
+
+#: Canonical spellings (and the adr-tools misspelling), no alias report.
+CANONICAL: dict[str, str] = {
+    "accepted": "accepted",
+    "proposed": "proposed",
+    "rejected": "rejected",
+    "deprecated": "deprecated",
+    "superseded": "superseded",
+    "superceded": "superseded",
+    "draft": "draft",
+}
+
+#: Relation verbs as written -> kind. Longest phrases are tried first.
+VERBS: dict[str, str] = {
+    "supersedes": "supersedes",
+    "supercedes": "supersedes",
+    "replaces": "supersedes",
+    "superseded by": "superseded-by",
+    "superceded by": "superseded-by",
+    "replaced by": "superseded-by",
+    "amends": "amends",
+    "amended by": "amended-by",
+    "extends": "extends",
+    "extended by": "extended-by",
+    "depends on": "depends-on",
+    "depended on by": "depended-on-by",
+    "relates to": "relates-to",
+    "related to": "relates-to",
+    "clarifies": "relates-to",
+    "clarified by": "relates-to",
+    "refines": "relates-to",
+    "refined by": "relates-to",
+}
+
+#: Frontmatter keys -> kind.
+FRONTMATTER_KEYS: dict[str, str] = {
+    "supersedes": "supersedes",
+    "superseded-by": "superseded-by",
+    "superseded_by": "superseded-by",
+    "supersededby": "superseded-by",
+    "amends": "amends",
+    "amended-by": "amended-by",
+    "amended_by": "amended-by",
+    "extends": "extends",
+    "extended-by": "extended-by",
+    "depends-on": "depends-on",
+    "depends_on": "depends-on",
+    "relates-to": "relates-to",
+    "relates_to": "relates-to",
+    "related": "relates-to",
+}
+
+_LINK = r"\[(?:[^\[\]]|\[[^\]]*\])*\]\([^)\s]*(?:\s+\"[^\"]*\")?\)"
+_URL = r"https?://[^\s)\]>,;]+"
+_ID = r"\b[A-Za-z][A-Za-z0-9_]*[- ]?\d{1,6}(?:#[Dd]\d+)?\b"
+_NUM = r"\b\d{1,6}(?:#[Dd]\d+)?\b"
+REF = re.compile(rf"({_LINK})|({_URL})|({_ID})")
+_REF_LIST = rf"(?:{_LINK}|{_URL}|{_ID})(?:\s*(?:,|&|and|;)?\s*(?:{_LINK}|{_URL}|{_ID}))*"
+_VERB_ALT = "|".join(sorted((re.escape(v) for v in VERBS), key=len, reverse=True))
+VERB_PHRASE = re.compile(rf"(?i)\b({_VERB_ALT})\b\s*:?\s*({_REF_LIST})")
+_LINK_PARTS = re.compile(r"\[((?:[^\[\]]|\[[^\]]*\])*)\]\(([^)\s]*)(?:\s+\"[^\"]*\")?\)")
+#: adr-tools reads a link line as ``^(.+) \[.*\]\(0*([1-9][0-9]*).*\)``.
+LINK_LINE = re.compile(r"^\s*(?:[-*+]\s+)?(?P<verb>[^\[\]]+?)\s*:?\s+(?P<refs>\[.*\]\(.*\).*)$")
+
+
+@dataclass(frozen=True)
+class StatusReading:
+    status: str
+    alias: str | None = None
+
+
+def _strip_decoration(text: str) -> str:
+    text = text.replace("**", "").replace("__", "").replace("`", "")
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch.isalnum() or ch in "{[":
+            break
+        i += 1
+    return text[i:].strip()
+
+
+def _is_cjk(word: str) -> bool:
+    return any(unicodedata.east_asian_width(c) in ("W", "F") for c in word)
+
+
+def normalize_status(raw: str, aliases: Mapping[str, str]) -> StatusReading:
+    """Map a status text to a normalized status; never guess.
+
+    ``Accepted. 2026-10-01 (...)``, ``⌛️ Superseded by [..](..)``,
+    ``accepted; supersedes ADR-0045`` and ``Approved by @x`` all read; a
+    template placeholder such as ``{Proposed|Accepted}`` is ``unknown``.
+    """
+    text = _strip_decoration(raw)
+    if not text:
+        return StatusReading("missing")
+    if text.startswith("{") or re.match(r"^\[?[\w ]+\|", text):
+        return StatusReading("unknown")
+    lower = text.lower()
+    for table, is_alias in ((CANONICAL, False), (aliases, True)):
+        for word in sorted(table, key=len, reverse=True):
+            if not lower.startswith(word):
+                continue
+            nxt = lower[len(word) : len(word) + 1]
+            if nxt and (nxt.isalnum() and not _is_cjk(word)):
+                continue
+            status = table[word]
+            return StatusReading(status, word if is_alias else None)
+    return StatusReading("unknown")
+
+
+def relations_in_text(text: str, origin: str, line: int | None) -> Iterator[Relation]:
+    """Every ``<verb> <refs>`` phrase in a piece of text (a status value, a cell)."""
+    for m in VERB_PHRASE.finditer(text):
+        verb = m.group(1)
+        kind = VERBS[verb.lower()]
+        yield from _refs(m.group(2), kind, origin, line, verb)
+
+
+def _refs(text: str, kind: str, origin: str, line: int | None, verb: str) -> Iterator[Relation]:
+    for ref in REF.finditer(text):
+        link, url, ident = ref.groups()
+        if link:
+            parts = _LINK_PARTS.match(link)
+            label, href = (parts.group(1), parts.group(2)) if parts else ("", link)
+            yield Relation(kind, href or label, origin, line, verb=verb, label=label.strip())
+        elif url:
+            yield Relation(kind, url, origin, line, verb=verb)
+        elif ident:
+            yield Relation(kind, ident, origin, line, verb=verb)
+
+
+def link_line(text: str, origin: str, line: int | None) -> Iterator[Relation]:
+    """An adr-tools style ``Verb [label](href)`` line; unknown verbs relate."""
+    m = LINK_LINE.match(text)
+    if not m:
+        return
+    verb = m.group("verb").strip().strip("*_").strip()
+    if not verb or len(verb) > 40:
+        return
+    kind = VERBS.get(verb.lower(), "relates-to")
+    yield from _refs(m.group("refs"), kind, origin, line, verb)
+
+
+def frontmatter_refs(value: object) -> list[str]:
+    """A frontmatter relation value as a list of reference strings."""
+    if value is None:
+        return []
+    if isinstance(value, (list, tuple)):
+        out: list[str] = []
+        for item in value:
+            out.extend(frontmatter_refs(item))
+        return out
+    if isinstance(value, bool):
+        return []
+    text = str(value).strip()
+    if not text:
+        return []
+    if "," in text and "[" not in text:
+        return [t.strip() for t in text.split(",") if t.strip()]
+    return [text]

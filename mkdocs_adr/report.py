@@ -1,0 +1,171 @@
+"""The read-only plan report: data for ``--json`` and text for a terminal."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from typing import Any
+
+from .log import Log, archive_candidates, dispositions
+from .model import STATUSES, Problem, Record, Severity
+from .views.state import RootViews, root_views
+
+SCHEMA = "mkdocs-adr/plan"
+SCHEMA_VERSION = 1
+
+
+def record_json(rec: Record, disposition: str | None) -> dict[str, Any]:
+    return {
+        "id": rec.id,
+        "path": rec.path,
+        "title": rec.title,
+        "status": rec.status,
+        "raw_status": rec.raw_status,
+        "date": rec.date,
+        "raw_date": rec.parsed.raw_date,
+        "domain": rec.domain,
+        "archived": rec.archived,
+        "style": rec.style,
+        "sha256": rec.sha256,
+        "units": [u.to_json() for u in rec.units],
+        "relations": [r.to_json() for r in rec.relations],
+        "disposition": disposition,
+    }
+
+
+def plan_id(mode: str, scope: dict[str, Any], fingerprint: str) -> str:
+    """Content-derived: the same corpus, mode and scope give the same id."""
+    payload = json.dumps(
+        {"mode": mode, "scope": scope, "fingerprint": fingerprint}, sort_keys=True
+    )
+    return "p-" + hashlib.sha256(payload.encode()).hexdigest()[:12]
+
+
+def problems_with_views(log: Log, views: list[RootViews]) -> list[Problem]:
+    extra = [p for v in views for p in v.problems]
+    return sorted(
+        [*log.problems, *extra],
+        key=lambda p: (-p.severity, p.path or "", p.line or 0, p.code),
+    )
+
+
+def build(log: Log, *, mode: str = "analysis", scope: dict[str, Any] | None = None) -> dict[str, Any]:
+    scope = scope or {"kind": "all-unarchived"}
+    disp = dispositions(log)
+    views = root_views(log)
+    problems = problems_with_views(log, views)
+    candidates = archive_candidates(log)
+    counts = Counter(r.status for r in log.records)
+    return {
+        "schema": SCHEMA,
+        "version": SCHEMA_VERSION,
+        "plan_id": plan_id(mode, scope, log.fingerprint),
+        "mode": mode,
+        "scope": scope,
+        "writes": [],
+        "corpus": {
+            "fingerprint": log.fingerprint,
+            "roots": [r.to_json() for r in log.roots],
+            "excluded": [e.to_json() for e in log.excluded],
+            "statuses": {s: counts[s] for s in STATUSES if counts[s]},
+        },
+        "records": [record_json(r, disp.get(r.path)) for r in log.records],
+        "problems": [p.to_json() for p in problems],
+        "views": _views_json(views),
+        "archive_candidates": [c.to_json() for c in candidates],
+    }
+
+
+def _views_json(views: list[RootViews]) -> dict[str, Any]:
+    """``views.index`` / ``views.current`` for the first root, all roots under ``roots``."""
+    per_root = [
+        {
+            "root": v.root.path,
+            "index": {**v.index.to_json(), "target": v.index_target},
+            "current": v.current.to_json(),
+        }
+        for v in views
+    ]
+    first = per_root[0] if per_root else {"index": None, "current": None}
+    return {"index": first["index"], "current": first["current"], "roots": per_root}
+
+
+def worst(problems: list[dict[str, Any]]) -> Severity | None:
+    levels = [Severity.parse(p["severity"]) for p in problems]
+    return max(levels) if levels else None
+
+
+def exit_code(data: dict[str, Any], fail_on: str) -> int:
+    if fail_on == "never":
+        return 0
+    level = worst(data["problems"])
+    return 1 if level is not None and level >= Severity.parse(fail_on) else 0
+
+
+# --------------------------------------------------------------------- text
+
+
+def render_text(data: dict[str, Any], *, verbose: bool = False) -> str:
+    out: list[str] = []
+    corpus = data["corpus"]
+    out.append(f"mkdocs-adr plan ({data['mode']}, read-only)  plan {data['plan_id']}")
+    out.append(f"corpus {corpus['fingerprint'][:19]}…")
+    out.append("")
+    out.append("Roots")
+    for root in corpus["roots"]:
+        out.append(
+            f"  {root['path']}  [{root['layout']}, prefix {root['prefix']}]  "
+            f"{root['records']} records, {root['archived']} archived, {root['units']} units"
+        )
+    statuses = ", ".join(f"{n} {s}" for s, n in corpus["statuses"].items()) or "no records"
+    out.append(f"  statuses: {statuses}")
+    out.append("")
+    excluded = corpus["excluded"]
+    out.append(f"Excluded ({len(excluded)})")
+    reasons = Counter(e["reason"] for e in excluded)
+    if not excluded:
+        out.append("  none")
+    for reason, n in sorted(reasons.items()):
+        paths = [e["path"] for e in excluded if e["reason"] == reason]
+        shown = ", ".join(paths[:5]) + (f", … (+{len(paths) - 5})" if len(paths) > 5 else "")
+        out.append(f"  {reason} ({n}): {shown}")
+    out.append("")
+    problems = data["problems"]
+    out.append(f"Problems ({len(problems)})")
+    if not problems:
+        out.append("  none")
+    for sev in ("error", "warning", "info"):
+        group = [p for p in problems if p["severity"] == sev]
+        if not group:
+            continue
+        out.append(f"  {sev} ({len(group)})")
+        for p in group if (verbose or sev != "info") else group[:10]:
+            where = p["path"] or ""
+            if where and p["line"]:
+                where += f":{p['line']}"
+            out.append(f"    {where}: {p['code']} {p['message']}")
+            if p["fix"]:
+                out.append(f"      fix: {p['fix']}")
+        if sev == "info" and not verbose and len(group) > 10:
+            out.append(f"    … {len(group) - 10} more (use --verbose)")
+    out.append("")
+    cands = data["archive_candidates"]
+    eligible = [c for c in cands if c["eligible"]]
+    out.append(f"Archive candidates ({len(eligible)} eligible, {len(cands) - len(eligible)} not)")
+    for c in cands:
+        mark = "eligible" if c["eligible"] else "not eligible: " + "; ".join(c["reasons"])
+        out.append(f"  {c['id']}  {c['path']}  {mark}")
+    if not cands:
+        out.append("  none")
+    out.append("")
+    out.append("Views")
+    for v in data["views"]["roots"]:
+        idx, cur = v["index"], v["current"]
+        extra = f" (generated index at {idx['target']})" if idx["target"] != idx["path"] else ""
+        out.append(f"  INDEX    {idx['path']}: {idx['state']}{extra}")
+        reasons = "; ".join(r.get("reason", "") for r in cur["reasons"])
+        out.append(f"  CURRENT  {cur['path']}: {cur['state']}" + (f" ({reasons})" if reasons else ""))
+    out.append("")
+    out.append("Nothing was written.")
+    return "\n".join(out) + "\n"

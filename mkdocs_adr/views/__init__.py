@@ -1,0 +1,1 @@
+"""Derived views of a log: INDEX, CURRENT state, graphs. Pure renderers."""
