@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -26,16 +27,20 @@ _UNIT_STATUS = re.compile(r"^\s*[-*+]?\s*\**([^\W\d_][\w ]*?)\**\s*[:：]\s*\**\
 class ParseOptions:
     """What parsing needs from the configuration."""
 
-    aliases: Mapping[str, str]
+    aliases: tuple[tuple[str, str], ...]
     status_headings: frozenset[str]
     prefixes: tuple[str, ...] = ("ADR",)
     style: str = "auto"
     max_bytes: int = 1024 * 1024
 
+    @functools.cached_property
+    def alias_map(self) -> dict[str, str]:
+        return dict(self.aliases)
+
     @classmethod
     def from_config(cls, config: Any) -> ParseOptions:
         return cls(
-            aliases=config.aliases,
+            aliases=tuple(sorted(config.aliases.items())),
             status_headings=frozenset(h.lower() for h in config.status_headings),
             prefixes=tuple(sorted({r.prefix for r in config.roots})),
             style=config.style,
@@ -189,7 +194,7 @@ def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:  # noqa: C9
             kinds = {r.kind for r in hit.relations}
             status = "superseded" if "superseded-by" in kinds else "missing"
         else:
-            reading = normalize_status(raw_status, options.aliases)
+            reading = normalize_status(raw_status, options.alias_map)
             status, alias = reading.status, reading.alias
     relations.extend(styles.links_section(doc))
 
@@ -359,7 +364,7 @@ def _units(
             raw = str(meta["status"])
         if raw:
             any_status = True
-        reading = normalize_status(raw, options.aliases) if raw else None
+        reading = normalize_status(raw, options.alias_map) if raw else None
         status = reading.status if reading else "missing"
         units.append(
             Unit(
@@ -386,7 +391,7 @@ def _units(
             )
     for key, meta in sorted(fm_units.items()):
         raw = str(meta.get("status") or "")
-        reading = normalize_status(raw, options.aliases) if raw else None
+        reading = normalize_status(raw, options.alias_map) if raw else None
         any_status = any_status or bool(raw)
         units.append(
             Unit(

@@ -1,0 +1,66 @@
+"""Shared fixtures: real files in temporary folders, the real CLI."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+LOGS = FIXTURES / "logs"
+SITES = REPO / "site_src"
+
+
+def fixture_logs() -> list[str]:
+    return sorted(p.name for p in LOGS.iterdir() if (p / "expected.json").exists())
+
+
+@pytest.fixture
+def copy_log(tmp_path: Path) -> Callable[[str], Path]:
+    """Copy a fixture log into a fresh temporary folder (symlinks kept)."""
+
+    def copy(name: str) -> Path:
+        dest = tmp_path / name
+        shutil.copytree(LOGS / name, dest, symlinks=True)
+        return dest
+
+    return copy
+
+
+def tree_digest(folder: Path) -> dict[str, str]:
+    """Every file and folder under ``folder`` with a hash: byte-identity checks."""
+    out: dict[str, str] = {}
+    for path in sorted(folder.rglob("*")):
+        rel = path.relative_to(folder).as_posix()
+        if path.is_symlink():
+            out[rel] = "link:" + os.readlink(path)
+        elif path.is_dir():
+            out[rel] = "dir"
+        else:
+            out[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return out
+
+
+def run_cli(*args: str, cwd: Path, check: bool = False) -> subprocess.CompletedProcess[str]:
+    """The real console script as a subprocess."""
+    exe = shutil.which("mkdocs-adr")
+    cmd = [exe] if exe else [sys.executable, "-m", "mkdocs_adr"]
+    proc = subprocess.run(
+        [*cmd, *args], cwd=cwd, capture_output=True, text=True, timeout=300, check=False
+    )
+    if check and proc.returncode != 0:
+        raise AssertionError(f"exit {proc.returncode}\n{proc.stdout}\n{proc.stderr}")
+    return proc
+
+
+def load_json(text: str) -> Any:
+    return json.loads(text)
