@@ -190,12 +190,12 @@ def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:  # noqa: C9
         style = hit.style
         raw_status, status_line = hit.raw, hit.line
         relations.extend(hit.relations)
-        if hit.links_only and not raw_status:
+        reading = normalize_status(raw_status, options.alias_map)
+        status, alias = reading.status, reading.alias
+        if hit.links_only and status in ("unknown", "missing"):
+            # adr-tools `new -s` leaves only link lines where the status was
             kinds = {r.kind for r in hit.relations}
             status = "superseded" if "superseded-by" in kinds else "missing"
-        else:
-            reading = normalize_status(raw_status, options.alias_map)
-            status, alias = reading.status, reading.alias
     relations.extend(styles.links_section(doc))
 
     # fields from wherever the style keeps them

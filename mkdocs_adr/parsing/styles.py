@@ -182,38 +182,39 @@ def status_section(ctx: Context) -> Hit | None:
             hit.relations.extend(link_line(text, "status-section", lineno))
     if not para:
         return hit  # a Status heading with nothing under it: "missing"
-    para_rels = []
-    for lineno, text in para:
-        para_rels.extend(relations_in_text(text, "status-section", lineno))
     first_line = para[0][0]
     raw = " ".join(t.strip() for _, t in para)
     raw = re.sub(r"^(?i:status)\s*[:：]\s*", "", raw.lstrip("-*+ ").strip())
-    link_lines = [list(link_line(t, "status-section", n)) for n, t in para]
-    if all(link_lines) and not para_rels:
-        # every paragraph line is "Verb [..](..)": adr-tools removed the status word
-        hit.links_only = True
-        for rels in link_lines:
-            hit.relations.extend(rels)
-        hit.raw = ""
-        hit.line = first_line
-        return hit
-    if all(link_lines) and _starts_with_verb(raw):
-        hit.links_only = True
-        for rels in link_lines:
-            hit.relations.extend(rels)
-    hit.relations.extend(para_rels)
+    # Relations in the status value itself ("accepted; supersedes ADR-0045",
+    # "Superseded by [..](..)") are authoritative; prose later in the same
+    # paragraph ("It extends ADR 0065") is only a mention.
+    hit.relations.extend(relations_in_text(status_clause(raw), "status-section", first_line))
+    link_lines = []
+    for lineno, text in para:
+        found = list(link_line(text, "status-section", lineno))
+        link_lines.append(found)
+        if lineno != first_line:
+            hit.relations.extend(found)
+    hit.links_only = all(link_lines)
+    if hit.links_only:
+        for found in link_lines[:1]:
+            hit.relations.extend(
+                r for r in found if not any(o.target == r.target for o in hit.relations)
+            )
     hit.raw = raw
     hit.line = first_line
     return hit
 
 
-def _starts_with_verb(raw: str) -> bool:
-    from .status import VERBS
+_CLAUSE_END = re.compile(r"[.。!?！？]\s|[(（]|[.。]$")
+_LINK_SPAN = re.compile(r"\[(?:[^\[\]]|\[[^\]]*\])*\]\([^)]*\)")
 
-    low = raw.lower().lstrip("*_ ")
-    return any(low.startswith(v) and not v.startswith("superseded") for v in VERBS) and not (
-        low.startswith(("superseded", "superceded"))
-    )
+
+def status_clause(raw: str) -> str:
+    """The status value up to the end of its first sentence (links kept whole)."""
+    masked = _LINK_SPAN.sub(lambda m: "x" * len(m.group(0)), raw)
+    m = _CLAUSE_END.search(masked)
+    return raw[: m.start()] if m else raw
 
 
 # --------------------------------------------------------------------- inline "Status: x"

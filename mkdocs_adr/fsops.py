@@ -1,0 +1,181 @@
+"""Crash-safe file primitives: atomic writes, directory fsync, the project lock.
+
+Every write mkdocs-adr makes to a user's tree goes through :func:`atomic_write`
+(temp file beside the target, flush, fsync, ``os.replace``, fsync the folder),
+so a reader sees the old bytes or the new bytes, never half of either.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import socket
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from .config import normalize_rel
+from .errors import RefusedError
+
+
+def sha256_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def sha256_file(path: Path) -> str | None:
+    """Exact-bytes hash of a file, or None when it does not exist."""
+    try:
+        return sha256_bytes(path.read_bytes())
+    except FileNotFoundError:
+        return None
+    except IsADirectoryError:
+        return "directory"
+
+
+def fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:  # pragma: no cover - platforms without directory fds
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover
+        pass
+    finally:
+        os.close(fd)
+
+
+def atomic_write(path: Path, data: bytes, *, make_parents: bool = False) -> None:
+    """Replace ``path`` with ``data`` atomically, keeping an existing file's mode."""
+    folder = path.parent
+    if make_parents:
+        folder.mkdir(parents=True, exist_ok=True)
+    tmp = folder / f".{path.name}.tmp-{os.getpid()}-{time.monotonic_ns()}"
+    mode = None
+    with contextlib.suppress(FileNotFoundError):
+        mode = path.stat().st_mode & 0o7777
+    try:
+        with open(tmp, "xb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    fsync_dir(folder)
+
+
+def atomic_move(src: Path, dst: Path) -> None:
+    """Rename ``src`` to ``dst`` (same file system), creating ``dst``'s folder.
+
+    Refuses to replace an existing ``dst``: a move never overwrites.
+    """
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    if dst.exists() or dst.is_symlink():
+        raise RefusedError(f"{dst} already exists; a move never overwrites", path=str(dst))
+    os.rename(src, dst)
+    fsync_dir(dst.parent)
+    if src.parent != dst.parent:
+        fsync_dir(src.parent)
+
+
+def inside_project(project_dir: Path, rel: str) -> Path:
+    """``project_dir / rel`` after refusing absolute paths and ``..`` escapes."""
+    norm = normalize_rel(rel)
+    if norm is None or norm == "":
+        raise RefusedError(
+            f"path {rel!r} is absolute or leaves the project; refused",
+            fix="paths in plans and manifests are relative to the project folder",
+        )
+    path = project_dir / norm
+    real_parent = path.parent.resolve()
+    try:
+        real_parent.relative_to(project_dir.resolve())
+    except ValueError:
+        raise RefusedError(
+            f"path {rel!r} resolves outside the project (through a symlink); refused"
+        ) from None
+    return path
+
+
+# --------------------------------------------------------------------- the project lock
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+@contextlib.contextmanager
+def project_lock(work_dir: Path, purpose: str) -> Iterator[Path]:
+    """Hold ``work_dir/lock`` (exclusive create); a dead holder's lock is taken over."""
+    work_dir.mkdir(parents=True, exist_ok=True)
+    lock = work_dir / "lock"
+    me = {"pid": os.getpid(), "host": socket.gethostname(), "purpose": purpose,
+          "since": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    payload = json.dumps(me, sort_keys=True).encode()
+    for _attempt in range(2):
+        try:
+            fd = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            holder = _read_lock(lock)
+            stale = (
+                holder is not None
+                and holder.get("host") == me["host"]
+                and isinstance(holder.get("pid"), int)
+                and not _pid_alive(holder["pid"])
+            )
+            if stale or holder is None and _older_than(lock, 60):
+                with contextlib.suppress(FileNotFoundError):
+                    lock.unlink()
+                continue
+            who = (
+                f"pid {holder.get('pid')} ({holder.get('purpose')}) since {holder.get('since')}"
+                if holder
+                else "another process"
+            )
+            raise RefusedError(
+                f"the project lock is held by {who}",
+                path=str(lock),
+                fix="wait for it to finish; if no mkdocs-adr process runs, delete the lock file",
+            ) from None
+        try:
+            os.write(fd, payload)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        break
+    else:  # pragma: no cover - lost a race twice
+        raise RefusedError("could not take the project lock", path=str(lock))
+    try:
+        yield lock
+    finally:
+        if _read_lock(lock) == me:
+            with contextlib.suppress(FileNotFoundError):
+                lock.unlink()
+
+
+def _read_lock(lock: Path) -> dict[str, object] | None:
+    try:
+        data = json.loads(lock.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _older_than(path: Path, seconds: float) -> bool:
+    try:
+        return time.time() - path.stat().st_mtime > seconds
+    except OSError:
+        return True

@@ -1,0 +1,388 @@
+"""Apply plans through a write-ahead journal; resume, roll back, and leave receipts.
+
+``work_dir/journal/<plan_id>.jsonl`` records ``begin``, then ``start`` and
+``done`` around every step, then ``commit`` (or ``rolled-back``), each line
+fsynced before the step it announces. Every step is idempotent by hash:
+re-running ``--confirm`` after a crash skips what is done, redoes what was
+started, and refuses where a file holds bytes the plan never expected (a user
+edit is never overwritten). Originals are kept, by hash, in the plan folder so
+that a rollback can put them back.
+
+Tests stop the process at a chosen step with ``MKDOCS_ADR_CRASH_AT=N`` (before
+step N's operation) or ``N:after`` (after it, before it is journalled done).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import RefusedError
+from .fsops import atomic_move, atomic_write, fsync_dir, inside_project, project_lock, sha256_file
+from .plans import Plan, Step, load_plan, plan_dir, staged_path
+
+RECEIPT_SCHEMA = "mkdocs-adr/receipt"
+CRASH_ENV = "MKDOCS_ADR_CRASH_AT"
+CRASH_EXIT = 75
+
+
+@dataclass
+class JournalState:
+    plan_id: str
+    begun: bool = False
+    started: set[int] = field(default_factory=set)
+    done: set[int] = field(default_factory=set)
+    committed: bool = False
+    rolled_back: bool = False
+    receipt: str | None = None
+
+    @property
+    def state(self) -> str:
+        if self.committed:
+            return "applied"
+        if self.rolled_back:
+            return "rolled-back"
+        if self.begun:
+            return "interrupted"
+        return "planned"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "plan_id": self.plan_id,
+            "state": self.state,
+            "done_steps": sorted(self.done),
+            "started_steps": sorted(self.started - self.done),
+            "receipt": self.receipt,
+        }
+
+
+def journal_path(work_dir: Path, plan_id: str) -> Path:
+    return work_dir / "journal" / f"{plan_id}.jsonl"
+
+
+def read_journal(work_dir: Path, plan_id: str) -> JournalState:
+    state = JournalState(plan_id)
+    path = journal_path(work_dir, plan_id)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        return state
+    for line in lines:
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue  # a torn last line from a crash mid-append: the step was not done
+        kind = event.get("event")
+        if kind == "begin":
+            state.begun = True
+        elif kind == "start":
+            state.started.add(int(event["n"]))
+        elif kind == "done":
+            state.done.add(int(event["n"]))
+        elif kind == "commit":
+            state.committed = True
+            state.receipt = event.get("receipt")
+        elif kind == "rolled-back":
+            state.rolled_back = True
+            state.receipt = event.get("receipt")
+        elif kind == "resume":
+            state.rolled_back = False
+    return state
+
+
+def _append(work_dir: Path, plan_id: str, event: dict[str, Any]) -> None:
+    path = journal_path(work_dir, plan_id)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    line = json.dumps({**event, "at": time.time()}, sort_keys=True) + "\n"
+    with open(path, "a", encoding="utf-8") as fh:
+        fh.write(line)
+        fh.flush()
+        os.fsync(fh.fileno())
+    fsync_dir(path.parent)
+
+
+def _crash_point(n: int, when: str) -> None:
+    spec = os.environ.get(CRASH_ENV)
+    if not spec:
+        return
+    target, _, phase = spec.partition(":")
+    if target.isdigit() and int(target) == n and (phase or "before") == when:
+        os._exit(CRASH_EXIT)
+
+
+class Conflict(RefusedError):
+    pass
+
+
+def _backup(work_dir: Path, plan_id: str, path: Path, digest: str | None) -> None:
+    if digest is None:
+        return
+    dest = plan_dir(work_dir, plan_id) / "backup" / digest
+    if not dest.exists():
+        atomic_write(dest, path.read_bytes(), make_parents=True)
+
+
+def _describe(step: Step) -> str:
+    if step.op == "move":
+        return f"move {step.path} -> {step.to}"
+    return f"{step.op} {step.path}"
+
+
+def perform(project_dir: Path, work_dir: Path, plan_id: str, step: Step) -> None:
+    """Carry out one step idempotently; :class:`Conflict` when bytes are unexpected."""
+    path = inside_project(project_dir, step.path)
+    current = sha256_file(path)
+    if step.op == "write":
+        if current == step.after:
+            return
+        if current != step.before:
+            raise Conflict(
+                f"{step.path} changed since the plan was made; it was not overwritten",
+                path=step.path,
+                fix="review the change, then plan again",
+            )
+        assert step.after is not None
+        data = staged_path(work_dir, plan_id, step.after).read_bytes()
+        _backup(work_dir, plan_id, path, current)
+        atomic_write(path, data, make_parents=True)
+    elif step.op == "delete":
+        if current is None:
+            return
+        if current != step.before:
+            raise Conflict(f"{step.path} changed since the plan was made; not deleted")
+        _backup(work_dir, plan_id, path, current)
+        path.unlink()
+        fsync_dir(path.parent)
+    elif step.op == "move":
+        assert step.to is not None
+        dest = inside_project(project_dir, step.to)
+        dest_hash = sha256_file(dest)
+        if current is None and dest_hash == step.before:
+            return
+        if current != step.before:
+            raise Conflict(f"{step.path} changed or vanished since the plan was made; not moved")
+        if dest_hash is not None:
+            raise Conflict(f"{step.to} already exists; a move never overwrites")
+        atomic_move(path, dest)
+        # a move may empty a folder; leave empty folders: they are harmless and
+        # removing them could race a user creating a file there
+
+
+Verifier = Callable[[Plan], list[str]]
+
+
+def preconditions(project_dir: Path, plan: Plan) -> list[str]:
+    """Every way the tree differs from what the plan was computed from."""
+    changes: list[str] = []
+    for rel, digest in sorted(plan.inputs.items()):
+        try:
+            current = sha256_file(inside_project(project_dir, rel))
+        except RefusedError as exc:
+            changes.append(exc.message)
+            continue
+        if current != digest:
+            what = "was removed" if current is None else (
+                "appeared" if digest is None else "changed"
+            )
+            changes.append(f"{rel} {what} since the plan was made")
+    for step in plan.steps:
+        path = inside_project(project_dir, step.path)
+        current = sha256_file(path)
+        if current != step.before and not (step.op == "write" and current == step.after):
+            if f"{step.path} changed since the plan was made" not in " ".join(changes):
+                changes.append(f"{step.path} is not as planned ({_describe(step)})")
+        if step.op == "move" and step.to is not None:
+            if sha256_file(inside_project(project_dir, step.to)) is not None:
+                changes.append(f"{step.to} already exists; the move would overwrite it")
+    return changes
+
+
+def apply(
+    project_dir: Path,
+    work_dir: Path,
+    plan_id: str,
+    *,
+    verify: Verifier | None = None,
+    purpose: str = "apply",
+) -> dict[str, Any]:
+    """Apply (or resume) a plan inside the project lock; return its receipt."""
+    with project_lock(work_dir, f"{purpose} {plan_id}"):
+        plan = load_plan(work_dir, plan_id)
+        state = read_journal(work_dir, plan_id)
+        if state.committed:
+            raise RefusedError(
+                f"plan {plan_id} was already applied (receipt {state.receipt})",
+                fix="nothing to do; plan again for new changes",
+            )
+        if plan.blocking:
+            raise RefusedError(
+                f"plan {plan_id} has blocking problems: " + "; ".join(plan.blocking),
+                fix="fix them and plan again (a draft can still be saved)",
+            )
+        if not state.begun or state.rolled_back:
+            changes = preconditions(project_dir, plan)
+            if changes:
+                raise RefusedError(
+                    f"plan {plan_id} is stale: " + "; ".join(changes),
+                    fix="plan again and review the new plan",
+                )
+            _append(work_dir, plan_id, {"event": "resume" if state.rolled_back else "begin"})
+            state = read_journal(work_dir, plan_id)
+        failed: dict[int, str] = {}
+        for n, step in enumerate(plan.steps):
+            if n in state.done:
+                continue
+            _append(work_dir, plan_id, {"event": "start", "n": n, "step": step.to_json()})
+            _crash_point(n, "before")
+            try:
+                perform(project_dir, work_dir, plan_id, step)
+            except Conflict as exc:
+                failed[n] = exc.message
+                break
+            _crash_point(n, "after")
+            _append(work_dir, plan_id, {"event": "done", "n": n})
+            state.done.add(n)
+        problems = list(failed.values())
+        if not failed and verify is not None:
+            problems.extend(verify(plan))
+        receipt = _receipt(plan, state.done, failed, problems)
+        name = write_receipt(work_dir, receipt)
+        if not failed:
+            _append(work_dir, plan_id, {"event": "commit", "receipt": name})
+        receipt["receipt"] = name
+        return receipt
+
+
+def _receipt(
+    plan: Plan, done: set[int], failed: dict[int, str], problems: list[str]
+) -> dict[str, Any]:
+    parts: dict[str, dict[str, Any]] = {}
+    for n, step in enumerate(plan.steps):
+        part = parts.setdefault(step.part, {"state": "applied", "steps": []})
+        step_state = "done" if n in done else ("failed" if n in failed else "not-applied")
+        part["steps"].append({"n": n, "what": _describe(step), "state": step_state})
+        if step_state != "done":
+            part["state"] = "failed" if step_state == "failed" else "not-applied"
+        if step_state == "done" and part["state"] == "not-applied":
+            part["state"] = "partial"
+    outcome = "success" if not failed and not problems else "failure"
+    return {
+        "schema": RECEIPT_SCHEMA,
+        "plan_id": plan.plan_id,
+        "kind": plan.kind,
+        "version": plan.version,
+        "outcome": outcome,
+        "applied_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "parts": parts,
+        "moves": [
+            {"from": s.path, "to": s.to}
+            for n, s in enumerate(plan.steps)
+            if s.op == "move" and n in done
+        ],
+        "problems": problems,
+        "scope": plan.scope,
+    }
+
+
+def write_receipt(work_dir: Path, receipt: dict[str, Any]) -> str:
+    """One file per receipt, never merged: ``receipts/<time>-<plan_id>[-n].json``."""
+    folder = work_dir / "receipts"
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    base = f"{stamp}-{receipt['plan_id']}"
+    name = f"{base}.json"
+    n = 2
+    while (folder / name).exists():
+        name = f"{base}-{n}.json"
+        n += 1
+    text = json.dumps(receipt, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    atomic_write(folder / name, text.encode())
+    return name
+
+
+def list_receipts(work_dir: Path) -> list[dict[str, Any]]:
+    out = []
+    folder = work_dir / "receipts"
+    if not folder.is_dir():
+        return out
+    for path in sorted(folder.glob("*.json")):
+        with contextlib.suppress(OSError, ValueError):
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if isinstance(data, dict) and data.get("schema") == RECEIPT_SCHEMA:
+                data["receipt"] = path.name
+                out.append(data)
+    return out
+
+
+def rollback(project_dir: Path, work_dir: Path, plan_id: str) -> dict[str, Any]:
+    """Undo the done (and half-done) steps of an interrupted plan, newest first."""
+    with project_lock(work_dir, f"rollback {plan_id}"):
+        plan = load_plan(work_dir, plan_id)
+        state = read_journal(work_dir, plan_id)
+        if state.committed:
+            raise RefusedError(
+                f"plan {plan_id} completed; a rollback only undoes interrupted plans",
+                fix="plan the reverse operation instead (e.g. `mkdocs-adr archive restore`)",
+            )
+        touched = sorted(state.started | state.done, reverse=True)
+        undone: list[str] = []
+        for n in touched:
+            step = plan.steps[n]
+            undone.append(_undo(project_dir, work_dir, plan_id, step))
+        receipt = {
+            "schema": RECEIPT_SCHEMA,
+            "plan_id": plan.plan_id,
+            "kind": plan.kind,
+            "version": plan.version,
+            "outcome": "rolled-back",
+            "applied_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "parts": {},
+            "moves": [],
+            "problems": [u for u in undone if u.startswith("kept")],
+            "undone": undone,
+            "scope": plan.scope,
+        }
+        name = write_receipt(work_dir, receipt)
+        _append(work_dir, plan_id, {"event": "rolled-back", "receipt": name})
+        receipt["receipt"] = name
+        return receipt
+
+
+def _undo(project_dir: Path, work_dir: Path, plan_id: str, step: Step) -> str:
+    path = inside_project(project_dir, step.path)
+    current = sha256_file(path)
+    backup = (
+        plan_dir(work_dir, plan_id) / "backup" / step.before if step.before is not None else None
+    )
+    if step.op == "write":
+        if current == step.before:
+            return f"{step.path}: already as before"
+        if current != step.after:
+            return f"kept {step.path}: it was edited after the step; not rolled back"
+        if step.before is None:
+            path.unlink()
+            fsync_dir(path.parent)
+            return f"{step.path}: removed (it did not exist before)"
+        assert backup is not None
+        atomic_write(path, backup.read_bytes())
+        return f"{step.path}: restored"
+    if step.op == "delete":
+        if current is not None:
+            return f"{step.path}: present"
+        assert backup is not None
+        atomic_write(path, backup.read_bytes(), make_parents=True)
+        return f"{step.path}: restored"
+    assert step.to is not None
+    dest = inside_project(project_dir, step.to)
+    if current == step.before:
+        return f"{step.path}: not moved"
+    if current is None and sha256_file(dest) == step.before:
+        atomic_move(dest, path)
+        return f"{step.to} -> {step.path}: moved back"
+    return f"kept {step.to}: it changed after the move; not moved back"
