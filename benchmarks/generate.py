@@ -12,10 +12,28 @@ import random
 from pathlib import Path
 
 DOMAINS = ("platform", "data", "security", "payments", "frontend", "ops")
-WORDS = (
-    "cache queue database gateway token schema index replica broker service "
-    "contract event stream ledger search storage policy secret deploy build"
-).split()
+WORDS = [
+    "cache",
+    "queue",
+    "database",
+    "gateway",
+    "token",
+    "schema",
+    "index",
+    "replica",
+    "broker",
+    "service",
+    "contract",
+    "event",
+    "stream",
+    "ledger",
+    "search",
+    "storage",
+    "policy",
+    "secret",
+    "deploy",
+    "build",
+]
 
 
 def _title(rng: random.Random) -> str:
@@ -47,7 +65,9 @@ def _madr2(i: int, title: str, status: str, links: list[str], body: str) -> str:
 def _madr4(i: int, title: str, status: str, links: list[str], body: str) -> str:
     fm = f'---\nstatus: "{status}"\ndate: 2024-02-01\ndecision-makers: [carol]\n---\n'
     extra = "\n".join(f"* {link}" for link in links)
-    return fm + f"# {title}\n\n" + body + ("\n## More Information\n\n" + extra + "\n" if links else "")
+    return (
+        fm + f"# {title}\n\n" + body + ("\n## More Information\n\n" + extra + "\n" if links else "")
+    )
 
 
 def _generic(
@@ -95,7 +115,7 @@ def generate(folder: Path, n: int, *, seed: int = 7, layered: bool = True) -> Pa
         style = i % 5
         if i in superseded_by:
             succ = superseded_by[i]
-            status = "Superseded by [ADR-%04d](%04d-x.md)" % (succ, succ)
+            status = f"Superseded by [ADR-{succ:04d}]({succ:04d}-x.md)"
         else:
             status = "Accepted" if rng.random() < 0.85 else "Proposed"
         links = []
@@ -105,21 +125,26 @@ def generate(folder: Path, n: int, *, seed: int = 7, layered: bool = True) -> Pa
             # links by number: the adr-tools reading of a link line
             if i in superseded_by:
                 status = "Superseded"
-                links.insert(0, f"Superseded by [{superseded_by[i]}. New]({superseded_by[i]:04d}-new.md)")
+                links.insert(
+                    0, f"Superseded by [{superseded_by[i]}. New]({superseded_by[i]:04d}-new.md)"
+                )
             text = _nygard(i, title, status if i not in superseded_by else "", links, body)
         elif style == 1:
             text = _madr2(i, title, status.lower(), links, body)
         elif style == 2:
             text = _madr4(i, title, status.lower(), links, body)
         elif style == 3:
-            text = _generic(
-                i,
-                title,
-                "superseded" if i in superseded_by else status.lower(),
-                domain or "core",
-                [supersedes[i]] if i in supersedes else [],
-                [superseded_by[i]] if i in superseded_by else [],
-            ) + body
+            text = (
+                _generic(
+                    i,
+                    title,
+                    "superseded" if i in superseded_by else status.lower(),
+                    domain or "core",
+                    [supersedes[i]] if i in supersedes else [],
+                    [superseded_by[i]] if i in superseded_by else [],
+                )
+                + body
+            )
         else:
             units = "\n".join(
                 f"## D{k}. {_title(rng)}\n\nStatus: accepted\n\n{body[:300]}\n" for k in (1, 2, 3)

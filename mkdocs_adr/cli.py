@@ -60,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         click.echo("mkdocs-adr: interrupted; nothing was applied.", err=True)
         return 3
-    except Exception as exc:  # noqa: BLE001 - last resort: no traceback for users
+    except Exception as exc:
         if os.environ.get("MKDOCS_ADR_DEBUG"):
             raise
         click.echo(

@@ -306,7 +306,9 @@ def from_options(
         )
     mirrors = options.get("mirrors", list(DEFAULT_MIRRORS))
     if not isinstance(mirrors, list) or not all(isinstance(m, str) for m in mirrors):
-        raise ConfigError("option 'mirrors' must be a list of folder names", fix="mirrors: [zh, ja]")
+        raise ConfigError(
+            "option 'mirrors' must be a list of folder names", fix="mirrors: [zh, ja]"
+        )
     headings = options.get("status_headings", list(DEFAULT_STATUS_HEADINGS))
     if not isinstance(headings, list) or not all(isinstance(h, str) for h in headings):
         raise ConfigError("option 'status_headings' must be a list of headings")
@@ -396,7 +398,7 @@ def read_mkdocs_yml(path: Path) -> dict[str, Any]:
     except UnicodeDecodeError:
         raise ConfigError(f"{path.name} is not UTF-8", path=str(path)) from None
     try:
-        data = yaml.load(text, Loader=_LenientLoader)  # noqa: S506 - a SafeLoader subclass
+        data = yaml.load(text, Loader=_LenientLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         raise ConfigError(
@@ -414,7 +416,7 @@ def read_mkdocs_yml(path: Path) -> dict[str, Any]:
         parent = read_mkdocs_yml((path.parent / inherit).resolve())
         parent.update(data)
         data = parent
-    return data
+    return dict(data)
 
 
 def plugin_options(data: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -459,6 +461,4 @@ def for_root(root: Path, *, cwd: Path | None = None) -> Config:
         raise ConfigError(
             f"--root {root} is not a folder", fix="pass the folder that holds the ADR files"
         )
-    return Config(
-        project_dir=cwd, docs_dir=folder.parent, roots=(RootConfig(folder.name),)
-    )
+    return Config(project_dir=cwd, docs_dir=folder.parent, roots=(RootConfig(folder.name),))

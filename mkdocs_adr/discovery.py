@@ -67,12 +67,11 @@ def exclusion_reason(rel: str, config: Config) -> str | None:
     stem = name.rsplit(".", 1)[0]
     if lower in ("readme.md", "readme.markdown"):
         return "readme"
-    if name in (config.index_page, config.current_page) or lower in (
-        config.index_page.lower(),
-        config.current_page.lower(),
+    views = (config.index_page, config.current_page)
+    if (name in views or lower in (v.lower() for v in views)) and (
+        lower != "index.md" or name == config.index_page
     ):
-        if lower != "index.md" or name == config.index_page:
-            return "generated-view"
+        return "generated-view"
     if lower in ("index.md", "index.markdown"):
         return "index"
     if name.startswith((".", "_")) or lower.endswith((".draft.md", ".draft.markdown")):

@@ -122,21 +122,26 @@ def project_lock(work_dir: Path, purpose: str) -> Iterator[Path]:
     """Hold ``work_dir/lock`` (exclusive create); a dead holder's lock is taken over."""
     work_dir.mkdir(parents=True, exist_ok=True)
     lock = work_dir / "lock"
-    me = {"pid": os.getpid(), "host": socket.gethostname(), "purpose": purpose,
-          "since": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    me = {
+        "pid": os.getpid(),
+        "host": socket.gethostname(),
+        "purpose": purpose,
+        "since": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
     payload = json.dumps(me, sort_keys=True).encode()
     for _attempt in range(2):
         try:
             fd = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         except FileExistsError:
             holder = _read_lock(lock)
+            pid = holder.get("pid") if holder is not None else None
             stale = (
                 holder is not None
                 and holder.get("host") == me["host"]
-                and isinstance(holder.get("pid"), int)
-                and not _pid_alive(holder["pid"])
+                and isinstance(pid, int)
+                and not _pid_alive(pid)
             )
-            if stale or holder is None and _older_than(lock, 60):
+            if stale or (holder is None and _older_than(lock, 60)):
                 with contextlib.suppress(FileNotFoundError):
                     lock.unlink()
                 continue

@@ -58,6 +58,8 @@ class RelationGraph:
         self.g.add_nodes_from(sorted(statuses))
         self._supersede: nx.DiGraph = nx.DiGraph()
         self._supersede.add_nodes_from(sorted(statuses))
+        self._edges: list[Edge] = []
+        self._sorted = True
 
     def add(
         self,
@@ -70,14 +72,24 @@ class RelationGraph:
         fwd, backwards = FORWARD[kind]
         source, dest = (target, declared_by) if backwards else (declared_by, target)
         edge = Edge(source, dest, fwd, declared_by, origin, unit)
-        self.g.add_edge(source, dest, key=(fwd, declared_by, unit), edge=edge)
+        key = (fwd, declared_by, unit)
+        if self.g.has_edge(source, dest, key=key):
+            existing: Edge = self.g.edges[source, dest, key]["edge"]
+            return existing
+        self.g.add_edge(source, dest, key=key, edge=edge)
+        self._edges.append(edge)
+        self._sorted = False
         if fwd == "supersedes" and edge.authoritative:
             self._supersede.add_edge(source, dest)
         return edge
 
     def edges(self, kind: str | None = None) -> Iterator[Edge]:
-        for _, _, data in sorted(self.g.edges(data=True), key=lambda e: (e[0], e[1])):
-            edge: Edge = data["edge"]
+        if not self._sorted:
+            self._edges.sort(
+                key=lambda e: (e.source, e.target, e.kind, e.declared_by, e.unit or "")
+            )
+            self._sorted = True
+        for edge in self._edges:
             if kind is None or edge.kind == kind:
                 yield edge
 

@@ -187,19 +187,22 @@ def preconditions(project_dir: Path, plan: Plan) -> list[str]:
             changes.append(exc.message)
             continue
         if current != digest:
-            what = "was removed" if current is None else (
-                "appeared" if digest is None else "changed"
+            what = (
+                "was removed" if current is None else ("appeared" if digest is None else "changed")
             )
             changes.append(f"{rel} {what} since the plan was made")
     for step in plan.steps:
         path = inside_project(project_dir, step.path)
         current = sha256_file(path)
-        if current != step.before and not (step.op == "write" and current == step.after):
-            if f"{step.path} changed since the plan was made" not in " ".join(changes):
-                changes.append(f"{step.path} is not as planned ({_describe(step)})")
-        if step.op == "move" and step.to is not None:
-            if sha256_file(inside_project(project_dir, step.to)) is not None:
-                changes.append(f"{step.to} already exists; the move would overwrite it")
+        unexpected = current != step.before and not (step.op == "write" and current == step.after)
+        if unexpected and f"{step.path} changed since the plan was made" not in " ".join(changes):
+            changes.append(f"{step.path} is not as planned ({_describe(step)})")
+        if (
+            step.op == "move"
+            and step.to is not None
+            and sha256_file(inside_project(project_dir, step.to)) is not None
+        ):
+            changes.append(f"{step.to} already exists; the move would overwrite it")
     return changes
 
 
@@ -307,7 +310,7 @@ def write_receipt(work_dir: Path, receipt: dict[str, Any]) -> str:
 
 
 def list_receipts(work_dir: Path) -> list[dict[str, Any]]:
-    out = []
+    out: list[dict[str, Any]] = []
     folder = work_dir / "receipts"
     if not folder.is_dir():
         return out

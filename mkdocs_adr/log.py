@@ -119,12 +119,12 @@ def load(
     cache: ParseCache | None = None,
     today: dt.date | None = None,
 ) -> Log:
+    """Read, parse (through ``cache`` when given) and analyse the whole log."""
     found = discover(config)
     options = ParseOptions.from_config(config)
     prefixes = {r.path: r.prefix for r in config.roots}
     problems: list[Problem] = list(found.problems)
-    records: list[Record] = []
-    used_keys = []
+    read: list[tuple[Found, str, bytes]] = []
     for item in found.found:
         try:
             data = item.abspath.read_bytes()
@@ -139,15 +139,29 @@ def load(
                 )
             )
             continue
-        digest = _sha256(data)
+        read.append((item, _sha256(data), data))
+    parsed_by_key: dict[tuple[str, str, ParseOptions], Parsed] = {}
+    misses: list[tuple[tuple[str, str, ParseOptions], bytes]] = []
+    for item, digest, data in read:
         key = (digest, item.path, options)
-        parsed = cache.get(key) if cache is not None else None
-        if parsed is None:
-            parsed = parse_bytes(data, path=item.path, options=options)
-            if cache is not None:
-                cache.put(key, parsed)
+        hit = cache.get(key) if cache is not None else None
+        if hit is None:
+            misses.append((key, data))
+        else:
+            parsed_by_key[key] = hit
+    for key, data in misses:
+        parsed = parse_bytes(data, path=key[1], options=options)
+        parsed_by_key[key] = parsed
+        if cache is not None:
+            cache.put(key, parsed)
+    records: list[Record] = []
+    used_keys = []
+    for item, digest, _data in read:
+        key = (digest, item.path, options)
         used_keys.append(key)
-        records.append(_identify(item, parsed, digest, prefixes[item.root.path], problems))
+        records.append(
+            _identify(item, parsed_by_key[key], digest, prefixes[item.root.path], problems)
+        )
     if cache is not None:
         cache.retain(used_keys)
     return analyse(config, records, found, problems, today=today)
@@ -220,9 +234,10 @@ def analyse(
     by_id: dict[str, list[Record]] = {}
     for rec in records:
         by_id.setdefault(rec.id.upper(), []).append(rec)
-        problems.extend(replace(p, ids=p.ids or (rec.id,)) for p in rec.parsed.problems)
+        if rec.parsed.problems:
+            problems.extend(replace(p, ids=p.ids or (rec.id,)) for p in rec.parsed.problems)
 
-    for rid, recs in sorted(by_id.items()):
+    for _rid, recs in sorted(by_id.items()):
         if len(recs) > 1:
             paths = ", ".join(r.path for r in recs)
             for rec in recs:
@@ -239,9 +254,7 @@ def analyse(
                     )
                 )
 
-    statuses = {
-        r.id: r.status for r in records if len(by_id[r.id.upper()]) == 1
-    }
+    statuses = {r.id: r.status for r in records if len(by_id[r.id.upper()]) == 1}
     graph = RelationGraph(statuses)
     resolved_records: list[Record] = []
     for rec in records:
@@ -257,7 +270,7 @@ def analyse(
         roots=(),
         fingerprint=_fingerprint(config, records),
         graph=graph,
-        by_id={k: [r for r in records if r.id.upper() == k] for k in by_id},
+        by_id=_index_by_id(records),
         by_path={r.path: r for r in records},
     )
     problems.extend(_succession_problems(log))
@@ -265,6 +278,13 @@ def analyse(
     log.problems = tuple(sorted(_unique(problems), key=_problem_key))
     log.roots = tuple(_root_info(config, records, found))
     return log
+
+
+def _index_by_id(records: list[Record]) -> dict[str, list[Record]]:
+    out: dict[str, list[Record]] = {}
+    for rec in records:
+        out.setdefault(rec.id.upper(), []).append(rec)
+    return out
 
 
 def _unique(problems: list[Problem]) -> list[Problem]:
@@ -309,14 +329,14 @@ def _resolve_all(
 
     def one(rel: Relation, unit: str | None) -> Relation | None:
         res = resolver.resolve(rel.target, source=rec, label=rel.label)
-        where = {"path": rec.path, "line": rel.line}
         if res.escapes:
             problems.append(
                 Problem(
                     "ADR015",
                     Severity.WARNING,
                     f"link {rel.target!r} leaves the project; not followed",
-                    **where,
+                    path=rec.path,
+                    line=rel.line,
                     ids=(rec.id,),
                     fix="link to a file inside the documentation folder",
                 )
@@ -325,7 +345,7 @@ def _resolve_all(
         if rel.kind == "mentions":
             if res.id is None or res.id == rec.id or res.id in authoritative_targets:
                 return None
-            rel = replace(rel, target_id=res.id, target_unit=res.unit)
+            rel = _resolved(rel, res.id, res.unit)
             if not ambiguous_self:
                 graph.add(rec.id, "mentions", res.id, rel.origin)
             return rel
@@ -333,11 +353,13 @@ def _resolve_all(
             problems.append(
                 Problem(
                     "ADR003",
-                    Severity.INFO if rel.target.startswith(("http://", "https://")) else
-                    Severity.WARNING,
+                    Severity.INFO
+                    if rel.target.startswith(("http://", "https://"))
+                    else Severity.WARNING,
                     f"'{rel.verb or rel.kind}' target {rel.target!r} is not an ADR; "
                     "kept as text, not resolved",
-                    **where,
+                    path=rec.path,
+                    line=rel.line,
                     ids=(rec.id,),
                     fix="point the relation at an ADR id or file if one is meant",
                 )
@@ -350,7 +372,8 @@ def _resolve_all(
                     Severity.ERROR,
                     f"'{rel.verb or rel.kind}' target {rel.target!r} is ambiguous: "
                     f"{', '.join(res.ids)}",
-                    **where,
+                    path=rec.path,
+                    line=rel.line,
                     ids=(rec.id, *res.ids),
                     fix="refer to the record by its file path",
                 )
@@ -363,7 +386,8 @@ def _resolve_all(
                         "ADR003",
                         Severity.WARNING,
                         f"'{rel.verb or rel.kind}' target {rel.target!r} was not found",
-                        **where,
+                        path=rec.path,
+                        line=rel.line,
                         ids=(rec.id,),
                         fix="check the id or file name the relation points at",
                     )
@@ -381,7 +405,8 @@ def _resolve_all(
                         Severity.INFO,
                         f"{target_id}#{target_unit} is not a decision unit of {target_id}; "
                         f"the reference falls back to the whole record",
-                        **where,
+                        path=rec.path,
+                        line=rel.line,
                         ids=(rec.id, target_id),
                         fix=f"use one of {target_id}'s units "
                         f"({', '.join(u.key for u in target.parsed.units) or 'it has none'})"
@@ -394,7 +419,7 @@ def _resolve_all(
         authoritative_targets.add(target_id)
         if not ambiguous_self:
             graph.add(rec.id, rel.kind, target_id, rel.origin, unit or target_unit)
-        return replace(rel, target_id=target_id, target_unit=target_unit)
+        return _resolved(rel, target_id, target_unit)
 
     authoritative = [r for r in rec.parsed.relations if r.kind != "mentions"]
     mentions = [r for r in rec.parsed.relations if r.kind == "mentions"]
@@ -417,6 +442,13 @@ def _resolve_all(
         ):
             out.append(done)
     return tuple(out), tuple(units)
+
+
+def _resolved(rel: Relation, target_id: str, unit: str | None) -> Relation:
+    # dataclasses.replace is slow enough to show on 10,000-record logs
+    return Relation(
+        rel.kind, rel.target, rel.origin, rel.line, rel.verb, rel.label, target_id, unit
+    )
 
 
 def _succession_problems(log: Log) -> Iterable[Problem]:
@@ -507,7 +539,7 @@ def _succession_problems(log: Log) -> Iterable[Problem]:
     for edge in graph.edges("supersedes"):
         if edge.unit and edge.authoritative:
             unit_claims[(edge.source, edge.target)] = edge.unit
-    for (a, b), unit in sorted(unit_claims.items()):
+    for a, b in sorted(unit_claims):
         if (b, a) in unit_claims and a < b:
             ra, rb = log.get(a), log.get(b)
             if ra and rb and ra.in_effect and rb.in_effect:
@@ -588,7 +620,8 @@ def archive_candidates(log: Log) -> list[Candidate]:
             elif succ.state == "cycle":
                 reasons.append("supersession cycle")
         open_problems = [
-            p for p in log.problems
+            p
+            for p in log.problems
             if rec.id in p.ids and p.severity in blocking and p.code != "ADR017"
         ]
         for p in open_problems:
@@ -604,9 +637,7 @@ def dispositions(log: Log) -> dict[str, str]:
     for rec in log.active:
         if rec.path in eligible:
             out[rec.path] = "archive-candidate"
-        elif log.in_effect(rec):
-            out[rec.path] = "retained"
-        elif rec.status in OUT_OF_EFFECT:
+        elif log.in_effect(rec) or rec.status in OUT_OF_EFFECT:
             out[rec.path] = "retained"
         else:
             out[rec.path] = "open"

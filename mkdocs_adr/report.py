@@ -36,9 +36,7 @@ def record_json(rec: Record, disposition: str | None) -> dict[str, Any]:
 
 def plan_id(mode: str, scope: dict[str, Any], fingerprint: str) -> str:
     """Content-derived: the same corpus, mode and scope give the same id."""
-    payload = json.dumps(
-        {"mode": mode, "scope": scope, "fingerprint": fingerprint}, sort_keys=True
-    )
+    payload = json.dumps({"mode": mode, "scope": scope, "fingerprint": fingerprint}, sort_keys=True)
     return "p-" + hashlib.sha256(payload.encode()).hexdigest()[:12]
 
 
@@ -50,7 +48,9 @@ def problems_with_views(log: Log, views: list[RootViews]) -> list[Problem]:
     )
 
 
-def build(log: Log, *, mode: str = "analysis", scope: dict[str, Any] | None = None) -> dict[str, Any]:
+def build(
+    log: Log, *, mode: str = "analysis", scope: dict[str, Any] | None = None
+) -> dict[str, Any]:
     scope = scope or {"kind": "all-unarchived"}
     disp = dispositions(log)
     views = root_views(log)
@@ -164,8 +164,10 @@ def render_text(data: dict[str, Any], *, verbose: bool = False) -> str:
         idx, cur = v["index"], v["current"]
         extra = f" (generated index at {idx['target']})" if idx["target"] != idx["path"] else ""
         out.append(f"  INDEX    {idx['path']}: {idx['state']}{extra}")
-        reasons = "; ".join(r.get("reason", "") for r in cur["reasons"])
-        out.append(f"  CURRENT  {cur['path']}: {cur['state']}" + (f" ({reasons})" if reasons else ""))
+        why = "; ".join(r.get("reason", "") for r in cur["reasons"])
+        out.append(
+            f"  CURRENT  {cur['path']}: {cur['state']}" + (f" ({why})" if why else "")
+        )
     out.append("")
     out.append("Nothing was written.")
     return "\n".join(out) + "\n"

@@ -35,17 +35,37 @@ def make_project(tmp: Path) -> tuple[Path, Path]:
 
 def make_plan(project: Path, work: Path) -> Plan:
     steps = [
-        Step("write", "docs/adr/0001-a.md", sha256_bytes(ORIGINAL["docs/adr/0001-a.md"]),
-             sha256_bytes(NEW_A), part="decision"),
-        Step("move", "docs/adr/0002-b.md", sha256_bytes(ORIGINAL["docs/adr/0002-b.md"]),
-             sha256_bytes(ORIGINAL["docs/adr/0002-b.md"]), to="docs/adr/archive/0002-b.md",
-             part="archive"),
+        Step(
+            "write",
+            "docs/adr/0001-a.md",
+            sha256_bytes(ORIGINAL["docs/adr/0001-a.md"]),
+            sha256_bytes(NEW_A),
+            part="decision",
+        ),
+        Step(
+            "move",
+            "docs/adr/0002-b.md",
+            sha256_bytes(ORIGINAL["docs/adr/0002-b.md"]),
+            sha256_bytes(ORIGINAL["docs/adr/0002-b.md"]),
+            to="docs/adr/archive/0002-b.md",
+            part="archive",
+        ),
         Step("write", "docs/adr/INDEX.md", None, sha256_bytes(NEW_INDEX), part="index"),
-        Step("delete", "docs/adr/0003-c.md", sha256_bytes(ORIGINAL["docs/adr/0003-c.md"]), None,
-             part="archive"),
+        Step(
+            "delete",
+            "docs/adr/0003-c.md",
+            sha256_bytes(ORIGINAL["docs/adr/0003-c.md"]),
+            None,
+            part="archive",
+        ),
     ]
-    plan = Plan(kind="test", scope={"all": True}, fingerprint="f", steps=steps,
-                inputs={"docs/other.md": sha256_bytes(ORIGINAL["docs/other.md"])})
+    plan = Plan(
+        kind="test",
+        scope={"all": True},
+        fingerprint="f",
+        steps=steps,
+        inputs={"docs/other.md": sha256_bytes(ORIGINAL["docs/other.md"])},
+    )
     return save_plan(work, plan, {sha256_bytes(NEW_A): NEW_A, sha256_bytes(NEW_INDEX): NEW_INDEX})
 
 
@@ -67,8 +87,14 @@ def run_apply_child(project: Path, work: Path, plan_id: str, crash: str | None) 
     env.pop(journal.CRASH_ENV, None)
     if crash:
         env[journal.CRASH_ENV] = crash
-    proc = subprocess.run([sys.executable, "-c", code, str(project), str(work), plan_id],
-                          env=env, capture_output=True, text=True, timeout=60, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-c", code, str(project), str(work), plan_id],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     return proc.returncode
 
 
@@ -143,17 +169,23 @@ def test_stale_plan_is_refused_with_every_reason(tmp_path: Path) -> None:
 def test_lock_held_by_live_process_refuses_and_dead_one_is_taken_over(tmp_path: Path) -> None:
     project, work = make_project(tmp_path)
     plan = make_plan(project, work)
-    with project_lock(work, "other"):
-        with pytest.raises(RefusedError, match="lock is held"):
-            journal.apply(project, work, plan.plan_id)
+    with project_lock(work, "other"), pytest.raises(RefusedError, match="lock is held"):
+        journal.apply(project, work, plan.plan_id)
     # a lock left by a process that no longer exists is stale
-    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
-                          capture_output=True, text=True, check=True)
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     import json
     import socket
 
-    (work / "lock").write_text(json.dumps({"pid": int(dead.stdout), "host": socket.gethostname(),
-                                           "purpose": "x", "since": "then"}))
+    (work / "lock").write_text(
+        json.dumps(
+            {"pid": int(dead.stdout), "host": socket.gethostname(), "purpose": "x", "since": "then"}
+        )
+    )
     assert journal.apply(project, work, plan.plan_id)["outcome"] == "success"
     assert not (work / "lock").exists()
 
@@ -164,10 +196,19 @@ def test_plan_ids_are_content_derived_and_versions_grow(tmp_path: Path) -> None:
     again = make_plan(project, work)
     assert again.plan_id == first.plan_id and again.version == 1
     atomic_write(project / "docs/adr/0001-a.md", b"# 1. A\n\nedited\n")
-    other = Plan(kind="test", scope={"all": True}, fingerprint="g",
-                 steps=[Step("write", "docs/adr/0001-a.md",
-                             sha256_file(project / "docs/adr/0001-a.md"),
-                             sha256_bytes(NEW_A))])
+    other = Plan(
+        kind="test",
+        scope={"all": True},
+        fingerprint="g",
+        steps=[
+            Step(
+                "write",
+                "docs/adr/0001-a.md",
+                sha256_file(project / "docs/adr/0001-a.md"),
+                sha256_bytes(NEW_A),
+            )
+        ],
+    )
     second = save_plan(work, other, {sha256_bytes(NEW_A): NEW_A})
     assert second.plan_id != first.plan_id and second.version == 2
     assert [p.plan_id for p in list_plans(work)][-1] == second.plan_id
@@ -176,8 +217,12 @@ def test_plan_ids_are_content_derived_and_versions_grow(tmp_path: Path) -> None:
 
 def test_paths_leaving_the_project_are_refused(tmp_path: Path) -> None:
     project, work = make_project(tmp_path)
-    plan = Plan(kind="test", scope={}, fingerprint="f",
-                steps=[Step("write", "../escape.md", None, sha256_bytes(b"x"))])
+    plan = Plan(
+        kind="test",
+        scope={},
+        fingerprint="f",
+        steps=[Step("write", "../escape.md", None, sha256_bytes(b"x"))],
+    )
     plan = save_plan(work, plan, {sha256_bytes(b"x"): b"x"})
     with pytest.raises(RefusedError, match="leaves the project"):
         journal.apply(project, work, plan.plan_id)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import PurePosixPath
 from typing import Any
 
 from ..model import OUT_OF_EFFECT, Parsed, Problem, Relation, Severity, Unit
@@ -16,9 +16,12 @@ from .markdown import LINK, Document, scan
 from .status import link_line, normalize_status, relations_in_text
 
 _H1_NUMBER = re.compile(
-    r"^(?:(?P<prefix>[A-Za-z]{2,10})[- ]?)?0*(?P<num>\d{1,6})(?:\s*[.:)\-–—]\s*|\s+(?=\S))(?P<title>.+)$"
+    r"^(?:(?P<prefix>[A-Za-z]{2,10})[- ]?)?0*(?P<num>\d{1,6})"
+    r"(?:\s*[.:)\-–—]\s*|\s+(?=\S))(?P<title>.+)$"
 )
-_H1_PREFIXED = re.compile(r"^(?P<prefix>[A-Za-z]{2,10})[- ]?0*(?P<num>\d{1,6})\s*[.:)\-–—]?\s*(?P<title>.*)$")
+_H1_PREFIXED = re.compile(
+    r"^(?P<prefix>[A-Za-z]{2,10})[- ]?0*(?P<num>\d{1,6})\s*[.:)\-–—]?\s*(?P<title>.*)$"
+)
 _UNIT_HEADING = re.compile(r"^D(\d{1,3})\s*[.:)\-–—]?\s+(.+)$")
 _UNIT_STATUS = re.compile(r"^\s*[-*+]?\s*\**([^\W\d_][\w ]*?)\**\s*[:：]\s*\**\s*(.+?)\s*$")
 
@@ -94,7 +97,7 @@ def decode(data: bytes, path: str, max_bytes: int) -> tuple[str | None, list[Pro
 
 def parse_bytes(data: bytes, *, path: str, options: ParseOptions) -> Parsed:
     text, problems = decode(data, path, options.max_bytes)
-    name = PurePosixPath(path).name
+    name = path.rsplit("/", 1)[-1]
     if text is None:
         return Parsed(
             style="unreadable",
@@ -132,9 +135,9 @@ def _as_list(value: object) -> tuple[str, ...]:
     return tuple(t.strip() for t in text.split(",") if t.strip())
 
 
-def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:  # noqa: C901, PLR0912
+def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:
     """Parse normalized text. Never raises for any input text."""
-    name = PurePosixPath(path).name
+    name = path.rsplit("/", 1)[-1]
     doc = scan(text)
     problems: list[Problem] = []
     fm = doc.frontmatter or {}
@@ -269,9 +272,7 @@ def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:  # noqa: C9
         )
 
     relations.extend(_mentions(doc, options, hit, {r.line for r in relations}))
-    sections = tuple(
-        (sec.name, doc.section_text(sec)) for sec in doc.sections(level=2)
-    )
+    sections = tuple((sec.name, doc.section_text(sec)) for sec in doc.sections(level=2))
     return Parsed(
         style=style,
         title=title,
@@ -332,6 +333,8 @@ def _units(
     problems: list[Problem],
 ) -> list[Unit]:
     declared = fm.get("style") == "container" or "units" in fm
+    if not declared and "## D" not in doc.text:
+        return []
     fm_units: dict[str, Mapping[str, Any]] = {}
     if isinstance(fm.get("units"), list):
         for item in fm["units"]:
@@ -349,14 +352,16 @@ def _units(
         raw, line = "", sec.heading.line
         rels: list[Relation] = []
         for lineno, text in doc.body(sec):
-            sm = _UNIT_STATUS.match(text)
+            sm = _UNIT_STATUS.match(text) if (":" in text or "：" in text) else None
             if sm and sm.group(1).strip().lower() in options.status_headings and not raw:
                 raw, line = sm.group(2), lineno
                 rels.extend(relations_in_text(raw, "status-section", lineno))
                 continue
             if raw and text.strip():
                 rels.extend(
-                    r for r in link_line(text, "status-section", lineno) if r.kind != "relates-to"
+                    r
+                    for r in link_line(text, "status-section", lineno)
+                    if r.kind != "relates-to"
                     or r.verb.lower() in {"relates to", "related to", "clarifies", "clarified by"}
                 )
         meta = fm_units.pop(key, None)
@@ -414,18 +419,54 @@ def _mentions(
     doc: Document, options: ParseOptions, hit: styles.Hit | None, taken: set[int | None]
 ) -> list[Relation]:
     """Plain links and prose references: annotation-level ``mentions``."""
-    prefixes = "|".join(re.escape(p) for p in options.prefixes)
-    prose = re.compile(rf"\b({prefixes})[- ]?0*(\d{{1,6}})(#D\d+)?\b")
+    text = doc.unfenced_text()
+    prose = _prose_pattern(options.prefixes)
+    has_link = "](" in text
+    if not has_link and not prose.search(text):
+        return []
     out: list[Relation] = []
-    for lineno, text in doc.unfenced():
-        if lineno in taken or text.lstrip().startswith("#"):
-            continue
+    base = doc.offset + 1
+    starts: list[int] = []
+
+    def lineno(pos: int) -> int:
+        if not starts:
+            starts.extend(_line_starts(text))
+        return bisect.bisect_right(starts, pos) - 1 + base
+
+    heading_lines = {h.line for h in doc.headings}
+    skip = taken | heading_lines
+    if has_link:
         for m in LINK.finditer(text):
             href = m.group(2)
             if _LINK_HREF.match(href):
-                out.append(Relation("mentions", href, "link", lineno, label=m.group(1)))
-        stripped = LINK.sub(" ", text)
-        for m in prose.finditer(stripped):
-            ident = f"{m.group(1)}-{int(m.group(2)):04d}{m.group(3) or ''}"
-            out.append(Relation("mentions", ident, "prose", lineno))
+                n = lineno(m.start())
+                if n not in skip:
+                    out.append(Relation("mentions", href, "link", n, label=m.group(1)))
+        text = LINK.sub(_blank, text)
+    for m in prose.finditer(text):
+        n = lineno(m.start())
+        if n in skip:
+            continue
+        ident = f"{m.group(1)}-{int(m.group(2)):04d}{m.group(3) or ''}"
+        out.append(Relation("mentions", ident, "prose", n))
     return out
+
+
+def _blank(m: re.Match[str]) -> str:
+    """Same length, same line breaks: offsets keep pointing at the right line."""
+    return re.sub(r"[^\n]", " ", m.group(0))
+
+
+@functools.lru_cache(maxsize=32)
+def _prose_pattern(prefixes: tuple[str, ...]) -> re.Pattern[str]:
+    alternatives = "|".join(re.escape(p) for p in prefixes)
+    return re.compile(rf"\b({alternatives})[- ]?0*(\d{{1,6}})(#D\d+)?\b")
+
+
+def _line_starts(text: str) -> list[int]:
+    starts = [0]
+    pos = text.find("\n")
+    while pos != -1:
+        starts.append(pos + 1)
+        pos = text.find("\n", pos + 1)
+    return starts

@@ -129,6 +129,8 @@ def bullets(ctx: Context) -> Hit | None:
     fields: dict[str, tuple[str, int]] = {}
     marker = "*"
     for lineno, text in ctx.doc.unfenced():
+        if ":" not in text or text.lstrip()[:1] not in ("-", "*", "+"):
+            continue
         m = _BULLET_FIELD.match(text)
         if not m:
             continue
@@ -230,7 +232,7 @@ def inline(ctx: Context) -> Hit | None:
             "**"
         ):
             continue
-        m = _INLINE_FIELD.match(text)
+        m = _INLINE_FIELD.match(text) if (":" in text or "：" in text) else None
         if m and _heading_key(m.group(1)) in ctx.status_headings:
             hit = Hit("inline", m.group(2).strip("* "), lineno)
             hit.relations.extend(relations_in_text(m.group(2), "status-section", lineno))
@@ -245,7 +247,7 @@ def inline_fields(doc: Document) -> dict[str, tuple[str, int]]:
     for lineno, text in doc.unfenced():
         if limit is not None and lineno >= limit:
             break
-        if text.lstrip().startswith("#"):
+        if text.lstrip().startswith("#") or ":" not in text:
             continue
         m = _INLINE_FIELD.match(text.lstrip("-*+ ") if not text.startswith("**") else text)
         if m:
