@@ -17,7 +17,7 @@ from .status import link_line, normalize_status, relations_in_text
 
 _H1_NUMBER = re.compile(
     r"^(?:(?P<prefix>[A-Za-z]{2,10})[- ]?)?0*(?P<num>\d{1,6})"
-    r"(?:\s*[.:)\-–—]\s*|\s+(?=\S))(?P<title>.+)$"
+    r"\s*[.:)\-–—]\s*(?P<title>.+)$"
 )
 _H1_PREFIXED = re.compile(
     r"^(?P<prefix>[A-Za-z]{2,10})[- ]?0*(?P<num>\d{1,6})\s*[.:)\-–—]?\s*(?P<title>.*)$"

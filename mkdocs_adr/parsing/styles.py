@@ -186,7 +186,8 @@ def status_section(ctx: Context) -> Hit | None:
         return hit  # a Status heading with nothing under it: "missing"
     first_line = para[0][0]
     raw = " ".join(t.strip() for _, t in para)
-    raw = re.sub(r"^(?i:status)\s*[:：]\s*", "", raw.lstrip("-*+ ").strip())
+    raw = re.sub(r"^(?:[-*+]\s+)?(?i:status)\s*[:：]\s*", "", raw.strip())
+    raw = re.sub(r"^[-*+]\s+", "", raw)
     # Relations in the status value itself ("accepted; supersedes ADR-0045",
     # "Superseded by [..](..)") are authoritative; prose later in the same
     # paragraph ("It extends ADR 0065") is only a mention.

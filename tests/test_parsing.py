@@ -1,0 +1,334 @@
+"""Parsing one record: every style, every status oddity, relations and their origins."""
+
+from __future__ import annotations
+
+import pytest
+
+from mkdocs_adr.config import DEFAULT_ALIASES, DEFAULT_STATUS_HEADINGS
+from mkdocs_adr.model import Parsed
+from mkdocs_adr.parsing import ParseOptions, parse_bytes
+from mkdocs_adr.parsing.dates import parse_date
+
+OPTIONS = ParseOptions(
+    aliases=tuple(sorted(DEFAULT_ALIASES.items())),
+    status_headings=frozenset(h.lower() for h in DEFAULT_STATUS_HEADINGS),
+    prefixes=("ADR", "PAY"),
+)
+
+
+def parse(text: str, name: str = "adr/0007-x.md") -> Parsed:
+    return parse_bytes(text.encode("utf-8"), path=name, options=OPTIONS)
+
+
+def rels(parsed: Parsed, *, mentions: bool = False) -> set[tuple[str, str, str]]:
+    return {
+        (r.kind, r.target, r.origin)
+        for r in parsed.relations
+        if mentions or r.kind != "mentions"
+    }
+
+
+def codes(parsed: Parsed) -> list[str]:
+    return [p.code for p in parsed.problems]
+
+
+# --------------------------------------------------------------------- styles
+
+
+def test_nygard_adr_tools_record() -> None:
+    p = parse(
+        "# 2. Use PostgreSQL\n\nDate: 2024-01-15\n\n## Status\n\n"
+        "Superseded by [3. Use CockroachDB](0003-use-cockroachdb.md)\n\n"
+        "Amended by [4. Add read replicas](0004-add-read-replicas.md)\n\n## Context\n\nx\n"
+    )
+    assert (p.style, p.status, p.title, p.number, p.date) == (
+        "nygard",
+        "superseded",
+        "Use PostgreSQL",
+        2,
+        "2024-01-15",
+    )
+    assert rels(p) == {
+        ("superseded-by", "0003-use-cockroachdb.md", "status-section"),
+        ("amended-by", "0004-add-read-replicas.md", "status-section"),
+    }
+    assert codes(p) == []
+
+
+@pytest.mark.parametrize("verb", ["Superceded by", "Superseded by"])
+def test_adr_tools_status_replaced_by_link_lines_only(verb: str) -> None:
+    # after `adr new -s`, adr-tools removes the status word and leaves links
+    p = parse(f"# 2. Old\n\n## Status\n\n{verb} [3. New](0003-new.md)\n")
+    assert p.status == "superseded"
+    assert rels(p) == {("superseded-by", "0003-new.md", "status-section")}
+
+
+@pytest.mark.parametrize("verb", ["Supercedes", "Supersedes"])
+def test_both_spellings_of_supersedes(verb: str) -> None:
+    p = parse(f"# 3. New\n\n## Status\n\nAccepted\n\n{verb} [2. Old](0002-old.md)\n")
+    assert p.status == "accepted"
+    assert rels(p) == {("supersedes", "0002-old.md", "status-section")}
+
+
+def test_other_adr_link_verbs_relate_and_keep_their_wording() -> None:
+    p = parse("# 5. X\n\n## Status\n\nAccepted\n\nClarifies [1. Y](0001-y.md)\n\n"
+              "Enables [2. Z](0002-z.md)\n")
+    found = {(r.kind, r.verb) for r in p.relations if r.kind != "mentions"}
+    assert found == {("relates-to", "Clarifies"), ("relates-to", "Enables")}
+
+
+def test_madr2_bullets_and_links_section() -> None:
+    p = parse(
+        "# Use X\n\n* Status: superseded by [ADR-0005](0005-example.md)\n"
+        "* Deciders: alice, bob\n* Date: 2020-05-01\n\n## Links\n\n"
+        "* Refined by [ADR-0003](0003-x.md)\n",
+        name="adr/0004-use-x.md",
+    )
+    assert (p.style, p.status, p.date, p.deciders) == (
+        "madr2",
+        "superseded",
+        "2020-05-01",
+        ("alice", "bob"),
+    )
+    assert rels(p) == {
+        ("superseded-by", "0005-example.md", "status-section"),
+        ("relates-to", "0003-x.md", "links-section"),
+    }
+
+
+def test_madr4_frontmatter() -> None:
+    p = parse(
+        '---\nstatus: "superseded by [ADR-0007](0007-x.md)"\ndate: 2021-01-02\n'
+        "decision-makers: [carol, dan]\nconsulted: [eve]\n---\n# Title here\n\n## Context\n"
+    )
+    assert (p.style, p.status, p.date, p.deciders, p.title) == (
+        "madr",
+        "superseded",
+        "2021-01-02",
+        ("carol", "dan"),
+        "Title here",
+    )
+    assert rels(p) == {("superseded-by", "0007-x.md", "frontmatter")}
+
+
+def test_log4brains_bullets_with_date_slug_name() -> None:
+    p = parse(
+        "# Use React\n\n- Status: accepted\n- Date: 2020-03-15\n- Tags: frontend, ui\n\n"
+        "## Links\n\n- Supersedes [20200101-use-vue](20200101-use-vue.md)\n",
+        name="adr/20200315-use-react.md",
+    )
+    assert (p.style, p.status, p.tags) == ("log4brains", "accepted", ("frontend", "ui"))
+    assert rels(p) == {("supersedes", "20200101-use-vue.md", "links-section")}
+
+
+def test_generic_frontmatter_with_every_relation_key() -> None:
+    p = parse(
+        "---\nid: ADR-0012\ntitle: Payments gateway\nstatus: accepted\ndate: 2025-01-02\n"
+        "domain: payments\nsupersedes: [ADR-0003]\namends: ADR-0004#D2\nextends: ADR-0005\n"
+        "depends-on: [PAY-0001]\nrelates-to: ADR-0006\naffected-paths: ['src/pay/**']\n"
+        "affected-components: [gateway]\ntags: [pay]\niteration: '7'\n---\n# ignored\n"
+    )
+    assert (p.style, p.explicit_id, p.title, p.domain, p.iteration) == (
+        "frontmatter",
+        "ADR-0012",
+        "Payments gateway",
+        "payments",
+        "7",
+    )
+    assert p.affected_paths == ("src/pay/**",)
+    assert p.affected_components == ("gateway",)
+    assert rels(p) == {
+        ("supersedes", "ADR-0003", "frontmatter"),
+        ("amends", "ADR-0004#D2", "frontmatter"),
+        ("extends", "ADR-0005", "frontmatter"),
+        ("depends-on", "PAY-0001", "frontmatter"),
+        ("relates-to", "ADR-0006", "frontmatter"),
+    }
+
+
+def test_metadata_table_with_bold_keys() -> None:
+    p = parse(
+        "# T\n\n| Field | Value |\n|---|---|\n| **Status** | Accepted |\n"
+        "| **Date** | 2023-02-01 |\n| **Supersedes** | [ADR-0001](0001-a.md) |\n"
+    )
+    assert (p.style, p.status, p.date) == ("table", "accepted", "2023-02-01")
+    assert rels(p) == {("supersedes", "0001-a.md", "metadata-table")}
+
+
+def test_container_units_have_their_own_status() -> None:
+    p = parse(
+        "---\nstyle: container\n---\n# T\n\n## D1. Use Postgres\n\nStatus: accepted\n\nText.\n\n"
+        "## D2. Use Redis\n\nStatus: superseded by ADR-0009\n\n## D3. Use Kafka\n\n"
+        "Status: proposed\n"
+    )
+    assert p.style == "container"
+    assert [(u.key, u.status) for u in p.units] == [
+        ("D1", "accepted"),
+        ("D2", "superseded"),
+        ("D3", "proposed"),
+    ]
+    assert p.status == "accepted"
+    assert {(r.kind, r.target) for r in p.units[1].relations} == {("superseded-by", "ADR-0009")}
+
+
+def test_body_unit_headings_make_a_container_without_frontmatter() -> None:
+    p = parse("# T\n\n## D1. One\n\nStatus: rejected\n\n## D2. Two\n\nStatus: deprecated\n")
+    assert [(u.key, u.status) for u in p.units] == [("D1", "rejected"), ("D2", "deprecated")]
+    assert p.status == "deprecated"
+
+
+# --------------------------------------------------------------------- status oddities
+
+
+@pytest.mark.parametrize(
+    ("raw", "status", "code"),
+    [
+        ("Accepted", "accepted", None),
+        ("accepted", "accepted", None),
+        ("**Accepted**", "accepted", None),
+        ("⌛️ Superseded by [ADR-0005](0005-x.md)", "superseded", None),
+        ("accepted; supersedes ADR-0045", "accepted", None),
+        ("Approved by @someone", "accepted", "ADR018"),
+        ("{Proposed|Accepted}", "unknown", "ADR001"),
+        ("Proposed | Accepted | Rejected", "unknown", "ADR001"),
+        ("Acepted", "unknown", "ADR001"),
+        ("Accepted. 2026-10-01 (AT-276, owner decision)", "accepted", None),
+        ("已接受", "accepted", "ADR018"),
+        ("Draft", "draft", None),
+        ("Deprecated since 2023", "deprecated", None),
+        ("Rejected ❌", "rejected", None),
+    ],
+)
+def test_status_values(raw: str, status: str, code: str | None) -> None:
+    p = parse(f"# T\n\n## Status\n\n{raw}\n")
+    assert p.status == status
+    assert p.raw_status == raw
+    assert codes(p) == ([code] if code else [])
+
+
+def test_relation_in_status_value_is_authoritative_but_later_prose_is_a_mention() -> None:
+    p = parse(
+        "# 17. X\n\n## Status\n\nAccepted. 2026-10-01 (AT-276). It extends ADR 0004 and "
+        "ADR 0005 with a table-free design.\n"
+    )
+    assert p.status == "accepted" and p.date == "2026-10-01"
+    assert rels(p) == set()
+    assert {(r.kind, r.target, r.origin) for r in p.relations} == {
+        ("mentions", "ADR-0004", "prose"),
+        ("mentions", "ADR-0005", "prose"),
+    }
+
+
+def test_localized_heading_and_first_status_section_wins() -> None:
+    p = parse("# T\n\n## 状态\n\n已废弃\n\n## Status\n\nAccepted\n")
+    assert p.status == "deprecated"
+
+
+def test_status_section_at_the_end_of_the_file() -> None:
+    p = parse("# T\n\n## Context\n\nx\n\n## Decision\n\ny\n\n## Status\n\nRejected\n")
+    assert p.status == "rejected"
+
+
+def test_no_status_at_all_is_missing_not_unknown() -> None:
+    p = parse("# T\n\nJust some text.\n")
+    assert p.status == "missing"
+    assert codes(p) == ["ADR001"]
+    assert "no status" in p.problems[0].message
+
+
+def test_empty_status_section_is_missing() -> None:
+    assert parse("# T\n\n## Status\n\n## Context\n").status == "missing"
+
+
+def test_crlf_and_trailing_spaces_in_headings() -> None:
+    p = parse("# 3. Title  \r\n\r\n## Status   \r\n\r\nAccepted  \r\n")
+    assert (p.status, p.title, p.number) == ("accepted", "Title", 3)
+
+
+def test_stray_unclosed_fence_hides_nothing_and_closed_fence_hides_fake_status() -> None:
+    stray = parse("# T\n\n```\nsome code\n\n## Status\n\nProposed\n")
+    assert stray.status == "proposed"
+    fenced = parse("# T\n\n```md\n## Status\n\nRejected\n```\n\n## Status\n\nAccepted\n")
+    assert fenced.status == "accepted"
+
+
+def test_status_aliases_are_configurable() -> None:
+    options = ParseOptions(
+        aliases=(("in force", "accepted"),),
+        status_headings=frozenset({"status"}),
+    )
+    p = parse_bytes(b"# T\n\n## Status\n\nIn force\n", path="a/0001-t.md", options=options)
+    assert p.status == "accepted" and codes(p) == ["ADR018"]
+
+
+def test_heading_number_and_prefix_are_read() -> None:
+    assert parse("# ADR-0042: Use X\n\n## Status\n\nAccepted\n").number == 42
+    assert parse("# ADR 42 - Use X\n\n## Status\n\nAccepted\n").title == "Use X"
+    assert parse("# 2024 roadmap\n\n## Status\n\nAccepted\n").number is None
+
+
+# --------------------------------------------------------------------- unreadable input
+
+
+def test_binary_file_is_reported_not_parsed() -> None:
+    p = parse_bytes(b"\x89PNG\r\n\x00\x00\x00", path="adr/0020-b.md", options=OPTIONS)
+    assert p.status == "unknown" and codes(p) == ["ADR013"]
+
+
+def test_invalid_utf8_is_reported_and_still_read() -> None:
+    data = "# 21. Héberger\n\n## Status\n\nAccepted\n".encode("latin-1")
+    p = parse_bytes(data, path="adr/0021-h.md", options=OPTIONS)
+    assert p.status == "accepted"
+    assert codes(p) == ["ADR013"]
+    assert p.problems[0].line == 1
+
+
+def test_huge_file_is_refused_with_its_size() -> None:
+    options = ParseOptions(OPTIONS.aliases, OPTIONS.status_headings, max_bytes=100)
+    p = parse_bytes(b"# T\n" + b"x" * 200, path="adr/0001-big.md", options=options)
+    assert codes(p) == ["ADR013"] and "204 bytes" in p.problems[0].message
+
+
+def test_bad_frontmatter_names_the_line_and_the_body_still_counts() -> None:
+    p = parse("---\ntitle: ok\nstatus: [unclosed\nother: x\n---\n# T\n\n## Status\n\nAccepted\n")
+    assert p.status == "accepted"
+    assert "ADR014" in codes(p)
+    problem = next(x for x in p.problems if x.code == "ADR014")
+    assert problem.line is not None and 2 <= problem.line <= 5
+
+
+@pytest.mark.parametrize(
+    ("text", "iso"),
+    [
+        ("2024-01-15", "2024-01-15"),
+        ("2024/1/5", "2024-01-05"),
+        ("15/03/2023", "2023-03-15"),
+        ("15.03.2023", "2023-03-15"),
+        ("03/04/2023", None),  # day-first or month-first? never guessed
+        ("March 5, 2023", "2023-03-05"),
+        ("5 March 2023", "2023-03-05"),
+        ("sometime in spring 2022", None),
+        ("2023-02-30", None),
+    ],
+)
+def test_dates(text: str, iso: str | None) -> None:
+    assert parse_date(text) == iso
+
+
+def test_free_text_date_keeps_the_raw_text() -> None:
+    p = parse("# T\n\nDate: sometime in spring 2022\n\n## Status\n\nAccepted\n")
+    assert p.date is None and p.raw_date == "sometime in spring 2022"
+
+
+def test_review_by_from_frontmatter_and_line() -> None:
+    assert parse("---\nstatus: accepted\nreview-by: 2025-06-01\n---\n# T\n").review_by == (
+        "2025-06-01"
+    )
+    assert parse("# T\n\nReview by: 2025-06-01\n\n## Status\n\nAccepted\n").review_by == (
+        "2025-06-01"
+    )
+
+
+def test_hostile_title_is_kept_verbatim_for_renderers_to_escape() -> None:
+    p = parse('# 1. <script>alert(1)</script>"><img src=x onerror=alert(2)>\n\n## Status\n\nAccepted\n')
+    assert p.title == '<script>alert(1)</script>"><img src=x onerror=alert(2)>'
