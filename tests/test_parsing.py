@@ -22,9 +22,7 @@ def parse(text: str, name: str = "adr/0007-x.md") -> Parsed:
 
 def rels(parsed: Parsed, *, mentions: bool = False) -> set[tuple[str, str, str]]:
     return {
-        (r.kind, r.target, r.origin)
-        for r in parsed.relations
-        if mentions or r.kind != "mentions"
+        (r.kind, r.target, r.origin) for r in parsed.relations if mentions or r.kind != "mentions"
     }
 
 
@@ -71,8 +69,10 @@ def test_both_spellings_of_supersedes(verb: str) -> None:
 
 
 def test_other_adr_link_verbs_relate_and_keep_their_wording() -> None:
-    p = parse("# 5. X\n\n## Status\n\nAccepted\n\nClarifies [1. Y](0001-y.md)\n\n"
-              "Enables [2. Z](0002-z.md)\n")
+    p = parse(
+        "# 5. X\n\n## Status\n\nAccepted\n\nClarifies [1. Y](0001-y.md)\n\n"
+        "Enables [2. Z](0002-z.md)\n"
+    )
     found = {(r.kind, r.verb) for r in p.relations if r.kind != "mentions"}
     assert found == {("relates-to", "Clarifies"), ("relates-to", "Enables")}
 
@@ -330,5 +330,7 @@ def test_review_by_from_frontmatter_and_line() -> None:
 
 
 def test_hostile_title_is_kept_verbatim_for_renderers_to_escape() -> None:
-    p = parse('# 1. <script>alert(1)</script>"><img src=x onerror=alert(2)>\n\n## Status\n\nAccepted\n')
+    p = parse(
+        '# 1. <script>alert(1)</script>"><img src=x onerror=alert(2)>\n\n## Status\n\nAccepted\n'
+    )
     assert p.title == '<script>alert(1)</script>"><img src=x onerror=alert(2)>'

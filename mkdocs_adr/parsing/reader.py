@@ -225,6 +225,8 @@ def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:
         for key in ("review by", "review-by"):
             if key in fields:
                 review = fields[key][0]
+    if review is None:
+        review = _status_section_review(doc, options)
     explicit_id = fm.get("id")
     explicit_id = str(explicit_id).strip() if explicit_id not in (None, "") else None
     domain = fm.get("domain")
@@ -255,7 +257,7 @@ def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:
                 Severity.WARNING,
                 "record has no status",
                 path=path,
-                line=status_line,
+                line=status_line or (h1.line if h1 is not None else doc.offset + 1),
                 fix="add a '## Status' section, a 'Status:' line or 'status:' frontmatter",
             )
         )
@@ -300,6 +302,24 @@ def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:
         problems=tuple(problems),
         alias=alias,
     )
+
+
+_REVIEW_LINE = re.compile(r"^\s*(?:[-*+]\s+)?\**review[ -]by\**\s*[:：]\s*\**\s*(.+?)\**\s*$", re.I)
+
+
+def _status_section_review(doc: Document, options: ParseOptions) -> str | None:
+    """A ``Review by:`` line inside the status section (adr-tools users put it there)."""
+    for sec in doc.sections():
+        if sec.name.strip().rstrip(":：").strip().lower() not in options.status_headings:
+            continue
+        for _lineno, text in doc.body(sec):
+            if text.lstrip().startswith("#"):
+                break
+            m = _REVIEW_LINE.match(text)
+            if m:
+                return m.group(1)
+        break
+    return None
 
 
 def _dedupe(relations: list[Relation]) -> list[Relation]:

@@ -1,0 +1,176 @@
+"""Each problem code of SPEC 3.6 that the files alone reveal, on a minimal log."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from mkdocs_adr import report
+from mkdocs_adr.config import Config
+from mkdocs_adr.log import load
+from mkdocs_adr.model import Severity
+
+A = "# {n}. R{n}\n\n## Status\n\n{status}\n"
+
+CASES: dict[str, tuple[dict[str, str], str, Severity]] = {
+    "ADR001": ({"0001-a.md": A.format(n=1, status="Acepted")}, "0001-a.md", Severity.WARNING),
+    "ADR002": (
+        {
+            "0001-a.md": A.format(n=1, status="Accepted"),
+            "0001-b.md": A.format(n=1, status="Accepted"),
+        },
+        "0001-a.md",
+        Severity.ERROR,
+    ),
+    "ADR003": (
+        {"0001-a.md": A.format(n=1, status="Superseded by [9. Gone](0009-gone.md)")},
+        "0001-a.md",
+        Severity.WARNING,
+    ),
+    "ADR004": (
+        {
+            "0001-a.md": A.format(n=1, status="Superseded by [2. B](0002-b.md)")
+            + "\nSupersedes [2. B](0002-b.md)\n",
+            "0002-b.md": A.format(n=2, status="Superseded by [1. A](0001-a.md)")
+            + "\nSupersedes [1. A](0001-a.md)\n",
+        },
+        "0001-a.md",
+        Severity.ERROR,
+    ),
+    "ADR005": (
+        {
+            "0001-a.md": A.format(n=1, status="Deprecated"),
+            "0002-b.md": A.format(n=2, status="Accepted") + "\nSupersedes [1. A](0001-a.md)\n",
+        },
+        "0002-b.md",
+        Severity.WARNING,
+    ),
+    "ADR006": (
+        {
+            "0001-a.md": A.format(n=1, status="Superseded by [2. B](0002-b.md)"),
+            "0002-b.md": A.format(n=2, status="Proposed") + "\nSupersedes [1. A](0001-a.md)\n",
+        },
+        "0001-a.md",
+        Severity.WARNING,
+    ),
+    "ADR007": (
+        {
+            "0001-a.md": A.format(n=1, status="Superseded by [2. B](0002-b.md)")
+            + "\nSuperseded by [3. C](0003-c.md)\n",
+            "0002-b.md": A.format(n=2, status="Accepted") + "\nSupersedes [1. A](0001-a.md)\n",
+            "0003-c.md": A.format(n=3, status="Accepted") + "\nSupersedes [1. A](0001-a.md)\n",
+        },
+        "0001-a.md",
+        Severity.WARNING,
+    ),
+    "ADR008": (
+        {
+            "0001-a.md": A.format(n=1, status="Accepted"),
+            "0002-b.md": "---\nstatus: accepted\namends: ADR-0001#D4\n---\n# B\n",
+        },
+        "0002-b.md",
+        Severity.INFO,
+    ),
+    "ADR013": ({"0001-a.md": "\x00\x01binary"}, "0001-a.md", Severity.WARNING),
+    "ADR014": ({"0001-a.md": "---\nstatus: [x\n---\n# A\n"}, "0001-a.md", Severity.WARNING),
+    "ADR015": (
+        {"0001-a.md": A.format(n=1, status="Accepted") + "\nAmends [x](../../../../etc/x.md)\n"},
+        "0001-a.md",
+        Severity.WARNING,
+    ),
+    "ADR016": (
+        {
+            "0001-a.md": A.format(n=1, status="Accepted"),
+            "0002-b.md": A.format(n=2, status="Accepted") + "\nSupersedes [1. A](0001-a.md)\n",
+        },
+        "0001-a.md",
+        Severity.ERROR,
+    ),
+    "ADR017": (
+        {"0001-a.md": "---\nstatus: accepted\nreview-by: 2020-01-01\n---\n# A\n"},
+        "0001-a.md",
+        Severity.WARNING,
+    ),
+    "ADR018": ({"0001-a.md": A.format(n=1, status="Approved")}, "0001-a.md", Severity.INFO),
+    "ADR019": ({"0002-a.md": A.format(n=7, status="Accepted")}, "0002-a.md", Severity.INFO),
+}
+
+
+def make(tmp: Path, files: dict[str, str]) -> Config:
+    root = tmp / "docs" / "adr"
+    root.mkdir(parents=True)
+    for name, text in files.items():
+        (root / name).write_bytes(text.encode("utf-8", "surrogatepass"))
+    return Config(project_dir=tmp, docs_dir=tmp / "docs")
+
+
+@pytest.mark.parametrize("code", sorted(CASES))
+def test_each_code(tmp_path: Path, code: str) -> None:
+    files, where, severity = CASES[code]
+    log = load(make(tmp_path, files), today=dt.date(2026, 11, 30))
+    found = [p for p in log.problems if p.code == code]
+    assert found, [p.format() for p in log.problems]
+    assert any(p.path == f"docs/adr/{where}" for p in found), [p.format() for p in found]
+    assert {p.severity for p in found} == {severity}
+    for p in found:
+        assert p.fix and p.message
+
+
+def test_a_clean_log_has_no_problems(tmp_path: Path) -> None:
+    log = load(
+        make(
+            tmp_path,
+            {
+                "0001-a.md": A.format(n=1, status="Superseded by [2. B](0002-b.md)"),
+                "0002-b.md": A.format(n=2, status="Accepted") + "\nSupersedes [1. A](0001-a.md)\n",
+            },
+        )
+    )
+    assert log.problems == ()
+    assert log.successor("ADR-0001").current == "ADR-0002"
+
+
+def test_review_by_in_future_is_quiet_and_today_is_settable(tmp_path: Path) -> None:
+    cfg = make(tmp_path, {"0001-a.md": "---\nstatus: accepted\nreview-by: 2027-01-01\n---\n# A\n"})
+    assert not [p for p in load(cfg, today=dt.date(2026, 12, 31)).problems if p.code == "ADR017"]
+    assert [p for p in load(cfg, today=dt.date(2027, 1, 2)).problems if p.code == "ADR017"]
+
+
+def test_user_owned_index_is_adr009_and_generated_drift_is_adr010(tmp_path: Path) -> None:
+    cfg = make(tmp_path, {"0001-a.md": A.format(n=1, status="Accepted")})
+    index = tmp_path / "docs/adr/INDEX.md"
+    index.write_text("# My own index\n")
+    data = report.build(load(cfg))
+    codes = {p["code"] for p in data["problems"]}
+    assert "ADR009" in codes
+    assert data["views"]["index"]["state"] == "user-owned"
+    assert data["views"]["index"]["target"] != data["views"]["index"]["path"]
+    from mkdocs_adr.views.index import MARKER
+
+    index.write_text(MARKER + "\n\nstale\n")
+    data = report.build(load(cfg))
+    assert {p["code"] for p in data["problems"]} >= {"ADR010"}
+    assert data["views"]["index"]["state"] == "drift"
+
+
+def test_successor_chain_is_followed_by_metadata(tmp_path: Path) -> None:
+    log = load(
+        make(
+            tmp_path,
+            {
+                "0001-a.md": A.format(n=1, status="Superseded by [2. B](0002-b.md)"),
+                "0002-b.md": A.format(n=2, status="Superseded by [3. C](0003-c.md)")
+                + "\nSupersedes [1. A](0001-a.md)\n",
+                "0003-c.md": A.format(n=3, status="Accepted") + "\nSupersedes [2. B](0002-b.md)\n",
+            },
+        )
+    )
+    succ = log.successor("ADR-0001")
+    assert (succ.current, succ.state, succ.chain) == (
+        "ADR-0003",
+        "current",
+        ("ADR-0002", "ADR-0003"),
+    )
+    assert not log.in_effect(log.by_path["docs/adr/0001-a.md"])
