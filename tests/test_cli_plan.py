@@ -63,14 +63,14 @@ def test_json_shape_matches_the_spec(flat_site: Path) -> None:
     code, out, _ = invoke("plan", "--json", cwd=flat_site)
     assert code == 0
     data = json.loads(out)
-    assert PLAN_KEYS <= set(data)
+    assert set(data) >= PLAN_KEYS
     assert data["mode"] == "analysis"
     assert {"fingerprint", "roots", "excluded"} <= set(data["corpus"])
     root = data["corpus"]["roots"][0]
     assert {"path", "layout", "records", "archived", "units"} <= set(root)
     assert root["path"] == "docs/adr" and root["layout"] == "flat"
     for rec in data["records"]:
-        assert RECORD_KEYS <= set(rec)
+        assert set(rec) >= RECORD_KEYS
         assert not rec["path"].startswith("/") and "\\" not in rec["path"]
         for rel in rec["relations"]:
             assert {"kind", "target", "origin"} <= set(rel)
@@ -174,7 +174,7 @@ def test_problem_records_name_file_line_and_fix(tmp_path: Path) -> None:
     data = json.loads(run_cli("--root", "adr", "plan", "--json", cwd=folder).stdout)
     assert data["problems"]
     for p in data["problems"]:
-        assert PROBLEM_KEYS <= set(p)
+        assert set(p) >= PROBLEM_KEYS
         assert p["severity"] in ("error", "warning", "info")
         assert p["fix"], p
     located = [p for p in data["problems"] if p["code"] in ("ADR001", "ADR014", "ADR004")]
