@@ -191,18 +191,29 @@ def preconditions(project_dir: Path, plan: Plan) -> list[str]:
                 "was removed" if current is None else ("appeared" if digest is None else "changed")
             )
             changes.append(f"{rel} {what} since the plan was made")
+    # Steps are checked in order against the tree as the earlier steps will
+    # leave it, so a plan may move a file and then rewrite it at its new path.
+    expected: dict[str, str | None] = {}
+
+    def state(rel: str) -> str | None:
+        if rel in expected:
+            return expected[rel]
+        return sha256_file(inside_project(project_dir, rel))
+
     for step in plan.steps:
-        path = inside_project(project_dir, step.path)
-        current = sha256_file(path)
+        current = state(step.path)
         unexpected = current != step.before and not (step.op == "write" and current == step.after)
         if unexpected and f"{step.path} changed since the plan was made" not in " ".join(changes):
             changes.append(f"{step.path} is not as planned ({_describe(step)})")
-        if (
-            step.op == "move"
-            and step.to is not None
-            and sha256_file(inside_project(project_dir, step.to)) is not None
-        ):
-            changes.append(f"{step.to} already exists; the move would overwrite it")
+        if step.op == "move" and step.to is not None:
+            if state(step.to) is not None:
+                changes.append(f"{step.to} already exists; the move would overwrite it")
+            expected[step.to] = step.before
+            expected[step.path] = None
+        elif step.op == "write":
+            expected[step.path] = step.after
+        elif step.op == "delete":
+            expected[step.path] = None
     return changes
 
 

@@ -585,49 +585,13 @@ def _review_problems(log: Log, today: dt.date) -> Iterable[Problem]:
 
 
 def archive_candidates(log: Log) -> list[Candidate]:
-    """Every unarchived record out of effect, eligible or with the reasons it is not."""
-    out: list[Candidate] = []
-    blocking = {Severity.ERROR, Severity.WARNING}
-    for rec in log.active:
-        out_of_effect = (
-            all(u.status in OUT_OF_EFFECT for u in rec.units)
-            if rec.units
-            else rec.status in OUT_OF_EFFECT
-        )
-        if not out_of_effect:
-            if rec.units and any(u.status in OUT_OF_EFFECT for u in rec.units):
-                live = [u.key for u in rec.units if u.status not in OUT_OF_EFFECT]
-                out.append(
-                    Candidate(
-                        rec.id,
-                        rec.path,
-                        False,
-                        (f"units still in effect: {', '.join(live)}",),
-                    )
-                )
-            continue
-        reasons: list[str] = []
-        if rec.status == "superseded" and not rec.units:
-            succ = log.successor(rec.id)
-            if succ.state == "ambiguous":
-                reasons.append(f"ambiguous successor: {', '.join(succ.candidates)}")
-            elif succ.state == "not-accepted":
-                reasons.append(
-                    "successor not accepted: " + ", ".join(succ.candidates)
-                    if succ.candidates
-                    else "successor not accepted"
-                )
-            elif succ.state == "cycle":
-                reasons.append("supersession cycle")
-        open_problems = [
-            p
-            for p in log.problems
-            if rec.id in p.ids and p.severity in blocking and p.code != "ADR017"
-        ]
-        for p in open_problems:
-            reasons.append(f"open problem {p.code}: {p.message}")
-        out.append(Candidate(rec.id, rec.path, not reasons, tuple(reasons)))
-    return out
+    """Every unarchived record out of effect, eligible or with the reasons it is not.
+
+    The rules (SPEC 8) live with the archive operation that applies them.
+    """
+    from .archive.eligibility import candidates
+
+    return candidates(log)
 
 
 def dispositions(log: Log) -> dict[str, str]:

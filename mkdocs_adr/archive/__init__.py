@@ -1,0 +1,37 @@
+"""Archive and restore: move whole out-of-effect records without losing a byte of history.
+
+``plan_archive`` and ``plan_restore`` compute a reviewed plan (moves, link
+rewrites, INDEX and manifest changes, redirects, conflicts, risks, the reverse
+operation) and save it in the work dir; ``mkdocs-adr plan --confirm PLAN_ID``
+applies it through the write-ahead journal (:mod:`mkdocs_adr.apply`), which
+then calls :func:`verify_applied`. Nothing here changes a decision's status:
+an archived record keeps its id, number, status and relations, and restoring
+it puts the file back without putting the decision back in effect.
+"""
+
+from __future__ import annotations
+
+from .eligibility import candidates, eligible_ids
+from .restore import plan_restore
+from .service import (
+    PREVIEW_SCHEMA,
+    Preview,
+    interrupted,
+    plan_archive,
+    refuse_if_interrupted,
+    select,
+)
+from .verify import verify_applied
+
+__all__ = [
+    "PREVIEW_SCHEMA",
+    "Preview",
+    "candidates",
+    "eligible_ids",
+    "interrupted",
+    "plan_archive",
+    "plan_restore",
+    "refuse_if_interrupted",
+    "select",
+    "verify_applied",
+]

@@ -1,0 +1,121 @@
+"""Which records may move to the archive (SPEC 8). Age is never a reason.
+
+Eligible: a whole record out of effect (superseded, rejected, deprecated; for
+a container, every unit), whose current successor resolves unambiguously
+when it is superseded, and with no open problem that affects the move.
+Records a user might expect to be eligible (out of effect, or a container
+with some units out of effect) are listed with every reason they are not.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..model import OUT_OF_EFFECT, Candidate, Record, Severity
+
+if TYPE_CHECKING:
+    from ..log import Log
+
+#: Problems that never block a move: a passed review-by date concerns a
+#: decision in effect, and info-level findings are annotations.
+NON_BLOCKING_CODES = frozenset({"ADR017"})
+
+
+def candidates(log: Log) -> list[Candidate]:
+    """Every unarchived record out of effect, eligible or with all its reasons."""
+    out: list[Candidate] = []
+    for rec in log.active:
+        if rec.units:
+            live = [u for u in rec.units if u.status not in OUT_OF_EFFECT]
+            if live:
+                if len(live) < len(rec.units):
+                    shown = ", ".join(f"{u.key} ({u.status})" for u in live)
+                    out.append(
+                        Candidate(
+                            rec.id,
+                            rec.path,
+                            False,
+                            (f"units still in effect or open: {shown}",),
+                        )
+                    )
+                continue
+        elif rec.status not in OUT_OF_EFFECT:
+            continue
+        reasons = [*_succession_reasons(log, rec), *_file_reasons(rec), *_problem_reasons(log, rec)]
+        out.append(Candidate(rec.id, rec.path, not reasons, tuple(reasons)))
+    return out
+
+
+def eligible_ids(log: Log) -> list[str]:
+    return [c.id for c in candidates(log) if c.eligible]
+
+
+def _succession_reasons(log: Log, rec: Record) -> list[str]:
+    if rec.units:
+        return [
+            r
+            for unit in rec.units
+            if unit.status == "superseded"
+            for r in _unit(log, rec, unit.key)
+        ]
+    if rec.status != "superseded":
+        return []
+    succ = log.successor(rec.id)
+    statuses = log.graph.statuses
+    if succ.state == "current":
+        return []
+    if succ.state == "ambiguous":
+        return [f"ambiguous successor: {', '.join(succ.candidates)}"]
+    if succ.state == "cycle":
+        return ["supersession cycle: " + ", ".join((rec.id, *succ.chain, *succ.candidates))]
+    if succ.state == "not-accepted":
+        names = ", ".join(f"{s} ({statuses.get(s, 'unknown')})" for s in succ.candidates)
+        return [
+            f"successor not accepted: {names}; {rec.id} stays in effect until it is"
+            if names
+            else f"successor not accepted; {rec.id} stays in effect"
+        ]
+    written = [
+        r.target for r in rec.relations if r.kind in ("superseded-by",) and r.target_id is None
+    ]
+    if written:
+        return ["successor does not resolve to a record: " + ", ".join(repr(w) for w in written)]
+    return ["superseded, but no successor is named"]
+
+
+def _unit(log: Log, rec: Record, key: str) -> list[str]:
+    sources = sorted(
+        {
+            e.source
+            for e in log.graph.edges("supersedes")
+            if e.target == rec.id and e.unit == key and e.authoritative
+        }
+    )
+    if not sources:
+        return [f"unit {key} is superseded, but no successor is named"]
+    statuses = log.graph.statuses
+    accepted = [s for s in sources if statuses.get(s) == "accepted"]
+    if not accepted:
+        names = ", ".join(f"{s} ({statuses.get(s, 'unknown')})" for s in sources)
+        return [f"successor of unit {key} not accepted: {names}"]
+    if len(accepted) > 1:
+        return [f"ambiguous successor of unit {key}: {', '.join(accepted)}"]
+    return []
+
+
+def _file_reasons(rec: Record) -> list[str]:
+    if rec.symlink:
+        return [
+            "the record is a symlink; moving the link would break it "
+            "(archive the file it points to, or replace the link with the file)"
+        ]
+    return []
+
+
+def _problem_reasons(log: Log, rec: Record) -> list[str]:
+    out = []
+    for p in log.problems:
+        if rec.id not in p.ids or p.severity < Severity.WARNING or p.code in NON_BLOCKING_CODES:
+            continue
+        out.append(f"open problem {p.code} at {p.where or rec.path}: {p.message}")
+    return out

@@ -1,0 +1,237 @@
+"""``archive restore PLAN_ID``: the exact reverse of a completed archive plan.
+
+The receipt of the archive plan says which files moved where; those moves are
+reversed one for one. Where the archive plan itself is still in the work dir,
+each page the archive rewrote and that nobody has edited since gets its
+original bytes back (kept by the journal), and pages edited since get the
+original link spellings back with their edits preserved. Without a receipt,
+``--sources`` names archived records and each goes back to the place its
+archive path mirrors. A restored record keeps its status: moving a file never
+puts a decision back in effect.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from ..config import Config
+from ..errors import RefusedError, UsageError
+from ..fsops import inside_project, sha256_bytes, sha256_file
+from ..journal import read_journal
+from ..log import Log, load
+from ..model import Record
+from ..plans import Plan, load_plan, plan_dir, save_plan
+from .planner import Draft, FileMove, relocate, restore_target
+from .service import Preview, _review, refuse_if_interrupted, select
+
+
+def plan_restore(config: Config, plan_id: str, sources: str | None = None) -> Preview:
+    work = config.work_path
+    folder = plan_dir(work, plan_id)  # refuses ids that are not plain names
+    refuse_if_interrupted(config)
+    log = load(config)
+    archive_plan: Plan | None = None
+    if (folder / "plan.json").exists():
+        archive_plan = load_plan(work, plan_id)
+        if archive_plan.kind != "archive":
+            raise UsageError(
+                f"{plan_id} is a {archive_plan.kind} plan, not an archive plan",
+                fix="give the id of the archive plan to reverse (see its receipt)",
+            )
+    state = read_journal(work, plan_id)
+    receipt = _receipt(work, plan_id, state.receipt) if state.state == "applied" else None
+    if state.state == "interrupted":
+        raise RefusedError(
+            f"archive plan {plan_id} was interrupted and never completed",
+            fix=f"finish it (mkdocs-adr plan --confirm {plan_id}) or undo it "
+            f"(mkdocs-adr plan --rollback {plan_id})",
+        )
+    notes: list[str] = []
+    record_moves: list[tuple[Record, str]] = []
+    if receipt is not None:
+        pairs = _receipt_moves(config, plan_id, receipt)
+        chosen_ids = None
+        if sources is not None:
+            chosen_ids = {r.id for r in select(log, sources, archived=True)}
+        moves, records, skipped = _reverse_moves(log, pairs, archive_plan, chosen_ids)
+        notes.extend(skipped)
+        if not records and not moves:
+            raise RefusedError(
+                f"nothing to restore from archive plan {plan_id}: "
+                + ("; ".join(skipped) or "its receipt lists no moves"),
+                fix="`mkdocs-adr plan` shows where each record is now",
+            )
+        basis = "receipt"
+    else:
+        if archive_plan is not None and state.state == "planned":
+            what = f"archive plan {plan_id} was never applied"
+        elif state.state == "rolled-back":
+            what = f"archive plan {plan_id} was rolled back"
+        else:
+            what = f"there is no receipt for archive plan {plan_id}"
+        if sources is None:
+            raise RefusedError(
+                f"{what}, so there is nothing to reverse from it",
+                fix="to restore archived records from their archive paths, name them: "
+                f"mkdocs-adr archive restore {plan_id} --sources IDS",
+            )
+        records = select(log, sources, archived=True)
+        moves = []
+        for rec in records:
+            target = restore_target(config, rec)
+            if target is None:  # pragma: no cover - select() only returns archived records
+                raise RefusedError(f"{rec.path} is not under an archive folder")
+            record_moves.append((rec, target))
+        notes.append(f"{what}; restoring from the archive paths")
+        basis = "archived-paths"
+    prefer, originals = _originals(config, archive_plan)
+    draft = relocate(
+        config,
+        log,
+        record_moves,
+        moves=moves,
+        prefer=prefer,
+        originals=originals,
+    )
+    for rec in records:
+        notes.append(
+            f"{rec.id} returns to {next(m.target for m in draft.moves if m.source == rec.path)} "
+            f"and keeps its status ({rec.status}): restoring a location never restores a "
+            "decision's effect"
+        )
+    ids = sorted(r.id for r in records)
+    scope = {"of": plan_id, "basis": basis, "ids": ids}
+    review = _review("restore", log, records, draft, [], extra={"of": plan_id, "basis": basis})
+    plan = Plan(
+        kind="restore",
+        scope=scope,
+        fingerprint=log.fingerprint,
+        steps=draft.steps,
+        inputs=draft.inputs,
+        review=review,
+        blocking=[c["message"] for c in draft.conflicts],
+    )
+    plan = save_plan(work, plan, draft.staged)
+    return Preview("restore", plan, plan.review, log.fingerprint, scope, notes)
+
+
+def _receipt(work: Path, plan_id: str, name: str | None) -> dict[str, Any]:
+    path = work / "receipts" / (name or "")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise RefusedError(
+            f"the receipt of archive plan {plan_id} ({name}) cannot be read: {exc}",
+            path=str(path),
+            fix=f"restore from the archive paths: mkdocs-adr archive restore {plan_id} "
+            "--sources IDS",
+        ) from None
+    if not isinstance(data, dict) or data.get("plan_id") != plan_id:
+        raise RefusedError(f"{path.name} is not a receipt of plan {plan_id}", path=str(path))
+    return data
+
+
+def _receipt_moves(config: Config, plan_id: str, receipt: dict[str, Any]) -> list[tuple[str, str]]:
+    moves = receipt.get("moves")
+    if not isinstance(moves, list):
+        raise RefusedError(f"the receipt of {plan_id} has no list of moves")
+    out = []
+    for item in moves:
+        if not isinstance(item, dict) or not all(
+            isinstance(item.get(k), str) for k in ("from", "to")
+        ):
+            raise RefusedError(f"the receipt of {plan_id} has a malformed move: {item!r}")
+        for key in ("from", "to"):
+            try:
+                inside_project(config.project_dir, item[key])
+            except RefusedError as exc:
+                raise RefusedError(
+                    f"the receipt of {plan_id} names a path that leaves the project "
+                    f"({item[key]!r}); refused: {exc.message}",
+                    fix="the receipt was edited or damaged; restore with --sources instead",
+                ) from None
+        out.append((item["from"], item["to"]))
+    return out
+
+
+def _reverse_moves(
+    log: Log,
+    pairs: list[tuple[str, str]],
+    archive_plan: Plan | None,
+    chosen: set[str] | None,
+) -> tuple[list[FileMove], list[Record], list[str]]:
+    """Receipt moves reversed, with the record each belongs to; skipped ones explained."""
+    planned = {}
+    if archive_plan is not None:
+        for item in archive_plan.review.get("moves", []):
+            if isinstance(item, dict):
+                planned[item.get("to")] = item
+    project = log.config.project_dir
+    moves: list[FileMove] = []
+    records: list[Record] = []
+    skipped: list[str] = []
+    for source, target in pairs:  # the archive moved source -> target
+        rec = log.by_path.get(target)
+        info = planned.get(target, {})
+        rid = rec.id if rec is not None else str(info.get("id") or "")
+        kind = "record" if rec is not None else str(info.get("kind") or "mirror")
+        if chosen is not None and rid not in chosen:
+            continue
+        here = (project / target).exists()
+        if not here and (project / source).exists():
+            skipped.append(f"{source} is already back in place")
+            continue
+        if rec is not None and info.get("id") and info.get("id") != rec.id:
+            raise RefusedError(
+                f"{target} now holds {rec.id}, but the archive plan moved {info.get('id')} there",
+                fix="restore with --sources naming the record to bring back",
+            )
+        moves.append(FileMove(target, source, kind, rid))
+        if rec is not None and kind == "record":
+            records.append(rec)
+    if chosen is not None:
+        missing = sorted(chosen - {r.id for r in records})
+        if missing:
+            raise UsageError(
+                f"archive plan {archive_plan.plan_id if archive_plan else ''} did not move: "
+                + ", ".join(missing),
+                fix="name only records that the archive plan moved, or use another plan id",
+            )
+    return moves, records, skipped
+
+
+def _originals(
+    config: Config, archive_plan: Plan | None
+) -> tuple[dict[str, list[tuple[str, str]]], dict[str, bytes]]:
+    """Link spellings and original bytes the archive plan replaced, where still valid."""
+    prefer: dict[str, list[tuple[str, str]]] = {}
+    originals: dict[str, bytes] = {}
+    if archive_plan is None:
+        return prefer, originals
+    for edit in archive_plan.review.get("links", []):
+        if isinstance(edit, dict) and edit.get("form") != "nav":
+            prefer.setdefault(str(edit["page_after"]), []).append(
+                (str(edit["new"]), str(edit["old"]))
+            )
+    backup = plan_dir(config.work_path, archive_plan.plan_id) / "backup"
+    for step in archive_plan.steps:
+        if step.op != "write" or step.part != "links" or step.before is None:
+            continue
+        try:
+            now = sha256_file(inside_project(config.project_dir, step.path))
+        except RefusedError:
+            continue
+        if now != step.after:
+            continue  # edited since: its links are reversed one by one instead
+        try:
+            data = (backup / step.before).read_bytes()
+        except OSError:
+            continue
+        if sha256_bytes(data) == step.before:
+            originals[step.path] = data
+    return prefer, originals
+
+
+__all__ = ["Draft", "plan_restore"]

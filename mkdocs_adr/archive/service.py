@@ -1,0 +1,338 @@
+"""Archive planning: choose records, build the relocation, save the plan, preview it."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..config import Config
+from ..errors import RefusedError, UsageError
+from ..identity import canonical, parse_id
+from ..journal import read_journal
+from ..log import Log, load
+from ..model import Candidate, Record
+from ..plans import Plan, list_plans, save_plan
+from .eligibility import candidates
+from .planner import Draft, archive_target, relations_snapshot, relocate
+
+PREVIEW_SCHEMA = "mkdocs-adr/archive-plan"
+PREVIEW_VERSION = 1
+CONFIRM = "mkdocs-adr plan --confirm {plan_id}"
+RESTORE = "mkdocs-adr archive restore {plan_id}"
+ROLLBACK = "mkdocs-adr plan --rollback {plan_id}"
+
+
+@dataclass
+class Preview:
+    """A saved plan (or none, when nothing moves) and what to show about it."""
+
+    kind: str
+    plan: Plan | None
+    review: dict[str, Any]
+    fingerprint: str
+    scope: dict[str, Any] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def blocking(self) -> list[str]:
+        return list(self.plan.blocking) if self.plan else []
+
+    def to_json(self) -> dict[str, Any]:
+        review = {k: v for k, v in self.review.items() if k != "relations"}
+        plan_id = self.plan.plan_id if self.plan else None
+        steps = self.plan.steps if self.plan else []
+        reverse = dict(review.get("reverse") or {})
+        if plan_id and self.kind == "archive":
+            reverse["command"] = RESTORE.format(plan_id=plan_id)
+        return {
+            "schema": PREVIEW_SCHEMA,
+            "version": PREVIEW_VERSION,
+            "kind": self.kind,
+            "plan_id": plan_id,
+            "plan_version": self.plan.version if self.plan else None,
+            "fingerprint": self.fingerprint,
+            "scope": self.scope,
+            "records": review.get("records", []),
+            "moves": review.get("moves", []),
+            "links": review.get("links", []),
+            "index": review.get("index", []),
+            "manifest": review.get("manifest", []),
+            "redirects": review.get("redirects", []),
+            "conflicts": review.get("conflicts", []),
+            "risks": review.get("risks", []),
+            "ineligible": review.get("ineligible", []),
+            "reverse": reverse,
+            "writes": [{"op": s.op, "path": s.path, "to": s.to, "part": s.part} for s in steps],
+            "blocking": self.blocking,
+            "confirm": CONFIRM.format(plan_id=plan_id) if plan_id and not self.blocking else None,
+            "notes": self.notes,
+        }
+
+
+# --------------------------------------------------------------------- selection
+
+
+def lookup(log: Log, token: str) -> list[Record]:
+    """Records a user's token names: an id (``ADR-0003``, ``ADR 3``, ``3``), a path or a stem."""
+    text = token.strip()
+    found = list(log.by_id.get(text.upper(), []))
+    if not found:
+        parsed = parse_id(text)
+        if parsed is not None:
+            found = list(log.by_id.get(canonical(*parsed), []))
+    if not found and text.isdigit():
+        for root in log.config.roots:
+            found.extend(log.by_id.get(canonical(root.prefix, int(text)), []))
+    if not found:
+        found = [
+            r
+            for r in log.records
+            if r.path == text
+            or r.path.endswith("/" + text)
+            or r.path.rsplit("/", 1)[-1].rsplit(".", 1)[0] == text
+        ]
+    unique: dict[str, Record] = {r.path: r for r in found}
+    return list(unique.values())
+
+
+def select(log: Log, raw: str, *, archived: bool) -> list[Record]:
+    """Records named in ``--sources``; every bad token is reported at once (exit 2)."""
+    tokens = [t.strip() for t in raw.split(",") if t.strip()]
+    if not tokens:
+        raise UsageError("--sources names no record", fix="give ids such as ADR-0003,ADR-0007")
+    chosen: list[Record] = []
+    errors: list[str] = []
+    wanted = "archived" if archived else "unarchived"
+    pool = sorted({r.id for r in log.records if r.archived == archived})
+    for token in tokens:
+        recs = lookup(log, token)
+        if not recs:
+            near = difflib.get_close_matches(token.upper(), pool, n=3, cutoff=0.5)
+            errors.append(
+                f"{token!r} names no record"
+                + (f" (nearest {wanted}: {', '.join(near)})" if near else "")
+            )
+        elif len(recs) > 1:
+            errors.append(
+                f"{token!r} is ambiguous: " + ", ".join(f"{r.id} ({r.path})" for r in recs)
+            )
+        elif recs[0].archived != archived:
+            rec = recs[0]
+            errors.append(
+                f"{rec.id} is already archived ({rec.path})"
+                if rec.archived
+                else f"{rec.id} is not archived ({rec.path})"
+            )
+        elif recs[0] not in chosen:
+            chosen.append(recs[0])
+    if errors:
+        raise UsageError(
+            "; ".join(errors),
+            fix=f"name {wanted} records by id or path; `mkdocs-adr plan` lists them",
+        )
+    return chosen
+
+
+# --------------------------------------------------------------------- interrupted plans
+
+
+def interrupted(config: Config) -> list[dict[str, Any]]:
+    """Plans whose apply stopped part-way, with what is done and how to finish or undo."""
+    out: list[dict[str, Any]] = []
+    for plan in list_plans(config.work_path):
+        state = read_journal(config.work_path, plan.plan_id)
+        if state.state != "interrupted":
+            continue
+        pending = [n for n in range(len(plan.steps)) if n not in state.done]
+        half = sorted(state.started - state.done)
+        out.append(
+            {
+                "plan_id": plan.plan_id,
+                "kind": plan.kind,
+                "state": state.state,
+                "done": len(state.done),
+                "total": len(plan.steps),
+                "half_done": [_describe(plan, n) for n in half],
+                "next": _describe(plan, pending[0]) if pending else None,
+                "finish": CONFIRM.format(plan_id=plan.plan_id),
+                "undo": ROLLBACK.format(plan_id=plan.plan_id)
+                if plan.kind in ("archive", "restore")
+                else None,
+            }
+        )
+    return out
+
+
+def _describe(plan: Plan, n: int) -> str:
+    step = plan.steps[n]
+    if step.op == "move":
+        return f"step {n + 1}: move {step.path} -> {step.to}"
+    return f"step {n + 1}: {step.op} {step.path} ({step.part})"
+
+
+def explain_interrupted(items: list[dict[str, Any]]) -> str:
+    lines = []
+    for item in items:
+        lines.append(
+            f"plan {item['plan_id']} ({item['kind']}) was interrupted after "
+            f"{item['done']} of {item['total']} steps"
+            + (f"; next: {item['next']}" if item["next"] else "")
+        )
+        lines.append(f"  finish it: {item['finish']}")
+        if item["undo"]:
+            lines.append(f"  or undo what it did: {item['undo']}")
+    return "\n".join(lines)
+
+
+def refuse_if_interrupted(config: Config) -> None:
+    items = interrupted(config)
+    if items:
+        raise RefusedError(
+            "the tree is part-way through another plan, so a new plan would start from a "
+            "half-moved state:\n" + explain_interrupted(items),
+            fix="finish or undo that plan first",
+        )
+
+
+# --------------------------------------------------------------------- archive
+
+
+def plan_archive(config: Config, sources: str | None = None) -> Preview:
+    """Plan archiving ``sources`` (or every eligible record) and save the plan."""
+    refuse_if_interrupted(config)
+    log = load(config)
+    cands = candidates(log)
+    by_id = {c.id: c for c in cands}
+    if sources is not None:
+        chosen = select(log, sources, archived=False)
+        refused = []
+        for rec in chosen:
+            cand = by_id.get(rec.id)
+            if cand is None:
+                refused.append(f"{rec.id} is in effect or open (status {rec.status})")
+            elif not cand.eligible:
+                refused.append(f"{rec.id} is not eligible: " + "; ".join(cand.reasons))
+        if refused:
+            raise RefusedError(
+                "; ".join(refused),
+                fix="archive only records out of effect whose successor is settled "
+                "(`mkdocs-adr archive` lists the eligible ones)",
+            )
+        scope: dict[str, Any] = {"select": "sources", "ids": sorted(r.id for r in chosen)}
+    else:
+        chosen = [r for r in log.active if by_id.get(r.id) and by_id[r.id].eligible]
+        scope = {"select": "eligible", "ids": sorted(r.id for r in chosen)}
+    ineligible = [c for c in cands if not c.eligible]
+    if not chosen:
+        review = {
+            "kind": "archive",
+            "ineligible": [c.to_json() for c in ineligible],
+        }
+        return Preview(
+            "archive",
+            None,
+            review,
+            log.fingerprint,
+            scope,
+            ["nothing to archive: no record is eligible"],
+        )
+    draft = relocate(config, log, [(rec, archive_target(config, rec)) for rec in chosen])
+    review = _review("archive", log, chosen, draft, ineligible)
+    plan = Plan(
+        kind="archive",
+        scope=scope,
+        fingerprint=log.fingerprint,
+        steps=draft.steps,
+        inputs=draft.inputs,
+        review=review,
+        blocking=[c["message"] for c in draft.conflicts],
+    )
+    plan = save_plan(config.work_path, plan, draft.staged)
+    return Preview("archive", plan, plan.review, log.fingerprint, scope)
+
+
+def _review(
+    kind: str,
+    log: Log,
+    chosen: list[Record],
+    draft: Draft,
+    ineligible: list[Candidate],
+    *,
+    extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    records: list[dict[str, Any]] = []
+    for rec in chosen:
+        move = next(m for m in draft.moves if m.kind == "record" and m.source == rec.path)
+        succ = log.successor(rec.id)
+        redirect = next((r for r in draft.redirects if r["from"] == rec.path), None)
+        url = {"from": redirect["from_url"], "to": redirect["to_url"]} if redirect else None
+        records.append(
+            {
+                "id": rec.id,
+                "title": rec.title,
+                "status": rec.status,
+                "number": rec.number,
+                "successor": succ.current,
+                "from": move.source,
+                "to": move.target,
+                "mirrors": [
+                    {"from": m.source, "to": m.target}
+                    for m in draft.moves
+                    if m.kind == "mirror" and m.id == rec.id
+                ],
+                "url": url,
+                "links": sum(1 for e in draft.edits if e.id == rec.id),
+            }
+        )
+    risks = list(draft.risks)
+    for item in records:
+        url = item["url"]
+        if not url:
+            continue
+        tail = (
+            f"a redirect page at {url['from']} sends readers on"
+            if log.config.redirects
+            else "redirects are off, so those links break"
+        )
+        risks.append(
+            {
+                "kind": "external-links",
+                "id": item["id"],
+                "message": f"{item['id']}: its published URL changes from {url['from']} to "
+                f"{url['to']}; links from outside this site (other sites, bookmarks, search "
+                f"engines, issue trackers) cannot be rewritten: {tail}",
+            }
+        )
+    if draft.moves:
+        risks.append(
+            {
+                "kind": "outside-docs",
+                "message": "Markdown outside the docs folder (a repository README, code "
+                "comments) is not scanned; links there to the moved files are not rewritten",
+            }
+        )
+    note = (
+        "moves each file back and undoes each listed link rewrite; restoring a location never "
+        "restores a decision's effect"
+        if kind == "archive"
+        else "moves the files to the archive again (plan it with `mkdocs-adr archive --sources`)"
+    )
+    return {
+        "kind": kind,
+        "records": records,
+        "moves": [m.to_json() for m in draft.moves],
+        "links": [e.to_json() for e in draft.edits],
+        "index": draft.index,
+        "manifest": draft.manifest,
+        "redirects": draft.redirects,
+        "conflicts": draft.conflicts,
+        "risks": risks,
+        "ineligible": [c.to_json() for c in ineligible],
+        "relations": relations_snapshot(log),
+        "reverse": {
+            "moves": [{"from": m.target, "to": m.source} for m in draft.moves],
+            "note": note,
+        },
+        **(extra or {}),
+    }
