@@ -28,6 +28,25 @@ VERIFIERS: dict[str, str] = {
 }
 
 
+#: kind -> "module:function" returning why a plan is stale, run inside the lock first.
+PRECHECKS: dict[str, str] = {
+    "summary": "mkdocs_adr.summary:precheck",
+}
+
+
+def _bound(config: Config, spec: str | None) -> Callable[[Plan], list[str]] | None:
+    if spec is None:
+        return None
+    module_name, _, func = spec.partition(":")
+    fn = getattr(importlib.import_module(module_name), func)
+
+    def call(plan: Plan) -> list[str]:
+        result: list[str] = fn(config, plan)
+        return result
+
+    return call
+
+
 def verifier_for(config: Config, kind: str) -> Callable[[Plan], list[str]] | None:
     spec = VERIFIERS.get(kind)
     if spec is None:
@@ -58,4 +77,5 @@ def confirm(config: Config, plan_id: str) -> dict[str, Any]:
         plan_id,
         verify=verifier_for(config, plan.kind),
         purpose=f"confirm {plan.kind}",
+        precheck=_bound(config, PRECHECKS.get(plan.kind)),
     )

@@ -224,8 +224,15 @@ def apply(
     *,
     verify: Verifier | None = None,
     purpose: str = "apply",
+    precheck: Verifier | None = None,
 ) -> dict[str, Any]:
-    """Apply (or resume) a plan inside the project lock; return its receipt."""
+    """Apply (or resume) a plan inside the project lock; return its receipt.
+
+    ``precheck`` runs inside the lock before anything is written (on a first
+    apply and on a resume alike) and returns every way the plan is no longer
+    valid, for checks the plan's own hashes cannot express (a file that
+    appeared, a newer plan version); any answer refuses the plan.
+    """
     with project_lock(work_dir, f"{purpose} {plan_id}"):
         plan = load_plan(work_dir, plan_id)
         state = read_journal(work_dir, plan_id)
@@ -239,6 +246,19 @@ def apply(
                 f"plan {plan_id} has blocking problems: " + "; ".join(plan.blocking),
                 fix="fix them and plan again (a draft can still be saved)",
             )
+        if precheck is not None:
+            stale = precheck(plan)
+            if stale:
+                raise RefusedError(
+                    f"plan {plan_id} is stale: " + "; ".join(stale),
+                    fix="plan again and review the new plan"
+                    + (
+                        "; roll back the interrupted steps first with "
+                        f"`mkdocs-adr plan --rollback {plan_id}`"
+                        if state.begun and not state.rolled_back
+                        else ""
+                    ),
+                )
         if not state.begun or state.rolled_back:
             changes = preconditions(project_dir, plan)
             if changes:

@@ -1,16 +1,31 @@
-"""``mkdocs-adr plan``: read-only analysis of the whole log."""
+"""``mkdocs-adr plan``: read-only analysis, summary drafting, and confirming any plan."""
 
 from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
+from typing import Any
 
 import click
 
-from .. import report
+from .. import apply, report, summary
+from ..config import Config
 from ..errors import NotBuiltError, UsageError
+from ..journal import rollback
 from ..log import load
-from ._common import as_date, emit_json, location_options, resolve_config, today_option
+from ..plans import load_plan
+from . import _review
+from ._common import (
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    EXIT_REFUSED,
+    as_date,
+    emit_json,
+    is_terminal,
+    location_options,
+    resolve_config,
+    today_option,
+)
 
 MODES = ("analysis", "summary", "consolidate")
 
@@ -22,12 +37,22 @@ MODES = ("analysis", "summary", "consolidate")
     "--mode",
     type=click.Choice(MODES),
     default=None,
-    help="analysis (default, read-only); summary drafts CURRENT; consolidate (later).",
+    help="analysis (default, read-only); summary drafts CURRENT; consolidate (not built yet).",
 )
-@click.option("--domain", default=None, help="Limit the scope to one domain.")
-@click.option("--sources", default=None, help="Limit the scope to these ids (comma-separated).")
-@click.option("--archive", "archive_", is_flag=True, help="With consolidate: plan archive moves.")
-@click.option("--confirm", default=None, metavar="PLAN_ID", help="Apply a reviewed plan.")
+@click.option("--domain", default=None, help="With --mode summary: one domain.")
+@click.option("--sources", default=None, help="With --mode summary: these ids (ID,ID,...).")
+@click.option("--archive", "archive_", is_flag=True, help="With consolidate (not built yet).")
+@click.option(
+    "--adopt",
+    is_flag=True,
+    help="With --mode summary: take over a CURRENT.md that mkdocs-adr did not publish.",
+)
+@click.option(
+    "--confirm", default=None, metavar="PLAN_ID", help="Apply a reviewed plan of any kind."
+)
+@click.option(
+    "--rollback", default=None, metavar="PLAN_ID", help="Undo the steps of an interrupted plan."
+)
 @click.option(
     "--fail-on",
     type=click.Choice(["error", "warning", "info", "never"]),
@@ -44,44 +69,205 @@ def plan_command(
     domain: str | None,
     sources: str | None,
     archive_: bool,
+    adopt: bool,
     confirm: str | None,
+    rollback: str | None,
     fail_on: str | None,
     verbose: bool,
     today: dt.datetime | None,
     config_file: Path | None,
     root: Path | None,
 ) -> None:
-    """Analyse every record, archive included, and write nothing.
+    """Analyse the log (read-only), draft the CURRENT view, or apply a reviewed plan.
 
-    Reports roots and layouts, excluded files with reasons, statuses, problems
-    with file:line and a fix, archive candidates, and the state of INDEX and
-    CURRENT. Exit 1 when a problem reaches --fail-on.
+    \b
+    mkdocs-adr plan                                 read-only analysis of the whole log
+    mkdocs-adr plan --mode summary [--domain D | --sources ID,ID] [--dry-run]
+    mkdocs-adr plan --confirm PLAN_ID               apply a reviewed plan (any kind)
+    mkdocs-adr plan --rollback PLAN_ID              undo an interrupted plan
+
+    A summary draft goes to the work dir; on a terminal a review card asks
+    whether to publish it, otherwise `--confirm PLAN_ID` publishes it. Exit 1
+    when a problem reaches --fail-on, 2 on a usage error, 3 when refused.
     """
-    if domain and sources:
-        raise UsageError("--domain and --sources exclude each other", fix="pick one scope")
-    if confirm and (mode or domain or sources or dry_run or archive_):
-        raise UsageError(
-            "--confirm cannot be combined with a scope, a mode or --dry-run",
-            fix="to change the content, plan again; then confirm the new plan id",
-        )
-    if mode in ("summary", "consolidate") or confirm or archive_:
-        raise NotBuiltError(
-            f"plan {'--confirm' if confirm else '--mode ' + str(mode)} is not built yet",
-            fix="run `mkdocs-adr plan` for the read-only analysis",
-        )
-    if domain or sources:
-        raise NotBuiltError(
-            "scoped analysis (--domain/--sources) needs --mode summary, which is not built yet",
-            fix="run `mkdocs-adr plan` for the whole log",
-        )
+    _check_combinations(mode, domain, sources, archive_, adopt, confirm, rollback, dry_run)
     config = resolve_config(config_file, root)
+    if confirm:
+        raise SystemExit(confirm_plan(config, confirm, as_json=as_json))
+    if rollback:
+        receipt = _rollback(config, rollback)
+        if as_json:
+            emit_json(receipt)
+        else:
+            click.echo(f"Rolled back plan {rollback}:")
+            for line in receipt.get("undone", []):
+                click.echo(f"  {line}")
+            click.echo(f"Receipt: {config.rel(config.work_path / 'receipts')}/{receipt['receipt']}")
+        raise SystemExit(EXIT_PROBLEMS if receipt.get("problems") else EXIT_OK)
     log = load(config, today=as_date(today))
+    if mode == "summary":
+        raise SystemExit(_summary(config, log, domain, sources, adopt, dry_run, as_json))
     data = report.build(log, mode="analysis")
     if as_json:
         emit_json(data)
     else:
         click.echo(report.render_text(data, verbose=verbose), nl=False)
     raise SystemExit(report.exit_code(data, fail_on or config.fail_on))
+
+
+def _check_combinations(
+    mode: str | None,
+    domain: str | None,
+    sources: str | None,
+    archive_: bool,
+    adopt: bool,
+    confirm: str | None,
+    rollback: str | None,
+    dry_run: bool,
+) -> None:
+    if confirm and rollback:
+        raise UsageError("--confirm and --rollback exclude each other", fix="pick one")
+    for flag, value in (("--confirm", confirm), ("--rollback", rollback)):
+        if value and (mode or domain or sources or dry_run or archive_ or adopt):
+            raise UsageError(
+                f"{flag} cannot be combined with a scope, a mode, --adopt or --dry-run",
+                fix="to change the content, plan again; then confirm the new plan id",
+            )
+    if domain and sources:
+        raise UsageError("--domain and --sources exclude each other", fix="pick one scope")
+    if mode == "consolidate":
+        raise NotBuiltError(
+            "plan --mode consolidate is not built yet",
+            fix="use --mode summary to draft the CURRENT view, or plain `plan` to analyse",
+        )
+    if archive_:
+        if mode == "summary":
+            raise UsageError(
+                "--archive belongs to --mode consolidate; a summary never moves records",
+                fix="drop --archive",
+            )
+        raise NotBuiltError(
+            "plan --archive (with --mode consolidate) is not built yet",
+            fix="run `mkdocs-adr plan` to see the archive candidates",
+        )
+    if (domain or sources) and mode != "summary":
+        raise NotBuiltError(
+            "a scoped analysis (--domain/--sources without --mode summary) is not built yet",
+            fix="add --mode summary to draft CURRENT for that scope, or run `mkdocs-adr plan`",
+        )
+    if adopt and mode != "summary":
+        raise UsageError("--adopt only applies to --mode summary", fix="add --mode summary")
+
+
+# --------------------------------------------------------------------------- summary
+
+
+def _summary(
+    config: Config,
+    log: Any,
+    domain: str | None,
+    sources: str | None,
+    adopt: bool,
+    dry_run: bool,
+    as_json: bool,
+) -> int:
+    drafted = summary.draft(config, log, domain=domain, sources=sources, adopt=adopt)
+    if dry_run:
+        if as_json:
+            emit_json(summary.plan_json(config, drafted.plan, dry_run=True, saved=False))
+        else:
+            click.echo(summary.card(config, drafted.plan, saved=False), nl=False)
+            click.echo(f"plan_id {drafted.plan.plan_id}\nNothing was written.")
+        return EXIT_OK
+    plan = summary.save(config, drafted)
+    if as_json:
+        emit_json(summary.plan_json(config, plan, dry_run=False, saved=True))
+        return EXIT_OK
+    card = summary.card(config, plan, saved=True)
+    if not is_terminal():
+        click.echo(card, nl=False)
+        click.echo(f"plan_id {plan.plan_id}")
+        if plan.blocking:
+            click.echo(
+                "The draft is saved; it cannot be published until the blocking problems "
+                "are fixed and it is planned again."
+            )
+        else:
+            click.echo(
+                f"Review the draft, then publish it with: mkdocs-adr plan --confirm {plan.plan_id}"
+            )
+        return EXIT_OK
+    answer = _review.ask(card, can_apply=not plan.blocking, apply_label="publish")
+    if answer == "apply":
+        return confirm_plan(config, plan.plan_id, as_json=False)
+    if answer == "draft":
+        click.echo(
+            f"Draft saved as plan {plan.plan_id}; `mkdocs serve` previews it. Publish "
+            f"it later with: mkdocs-adr plan --confirm {plan.plan_id}"
+        )
+    elif answer == "changes":
+        review = summary.review_file(config, plan, plan.review["roots"][0])
+        click.echo(
+            f"Nothing was published. Edit the draft ({config.rel(review)}) and run "
+            f"mkdocs-adr plan --confirm {plan.plan_id}, or change the records and plan "
+            "again."
+        )
+    else:
+        summary.discard(config, plan.plan_id)
+        click.echo(
+            f"Cancelled: nothing was published, and the draft {plan.plan_id} was "
+            "removed from the work dir."
+        )
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- confirm
+
+
+def confirm_plan(config: Config, plan_id: str, *, as_json: bool) -> int:
+    """Apply a reviewed plan of any kind through the journal; print its receipt."""
+    plan = load_plan(config.work_path, plan_id)
+    applied_id = plan_id
+    note = ""
+    if plan.kind == summary.KIND:
+        restaged = summary.restage_if_edited(config, plan)
+        if restaged.plan_id != plan.plan_id:
+            applied_id = restaged.plan_id
+            note = (
+                f"The reviewed draft of {plan_id} was edited; the edited text was staged "
+                f"as {applied_id} (version {restaged.version}) and that is what is "
+                "published."
+            )
+    receipt = apply.confirm(config, applied_id)
+    failed = [name for name, part in receipt["parts"].items() if part["state"] != "applied"]
+    if as_json:
+        emit_json({**receipt, "confirmed": plan_id, "applied": applied_id})
+    else:
+        if note:
+            click.echo(note)
+        verb = "Applied" if receipt["outcome"] == "success" else "Could not fully apply"
+        click.echo(f"{verb} plan {applied_id} ({receipt['kind']}, version {receipt['version']}).")
+        for name, part in sorted(receipt["parts"].items()):
+            click.echo(f"  {name}: {part['state']}")
+            for step in part["steps"]:
+                click.echo(f"    {step['what']}: {step['state']}")
+        for problem in receipt["problems"]:
+            click.echo(f"  problem: {problem}")
+        click.echo(f"Receipt: {config.rel(config.work_path / 'receipts')}/{receipt['receipt']}")
+        if failed:
+            click.echo(
+                f"See `mkdocs-adr status {applied_id}`; re-run `mkdocs-adr plan "
+                f"--confirm {applied_id}` after resolving the conflict, or roll back "
+                f"with `mkdocs-adr plan --rollback {applied_id}`."
+            )
+    if failed:
+        return EXIT_REFUSED
+    return EXIT_OK if receipt["outcome"] == "success" else EXIT_PROBLEMS
+
+
+def _rollback(config: Config, plan_id: str) -> dict[str, Any]:
+    load_plan(config.work_path, plan_id)
+    return rollback(config.project_dir, config.work_path, plan_id)
 
 
 COMMANDS = [plan_command]
