@@ -1,0 +1,287 @@
+"""Evidence items: which text of a record or unit is shown, relations, successors."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..graph import FORWARD, Succession
+from ..log import Log
+from ..model import Record, Relation, Unit
+from .budget import SEGMENT_CODEPOINTS, segment_text, shorten_title
+
+#: Kinds that make the target a constraint on the source: it builds on them.
+CONSTRAINT_KINDS = ("depends-on", "extends", "amends")
+#: Headings whose section *is* the decision (``current`` intent shows only these).
+DECISION_HEADINGS = frozenset(
+    {
+        "decision",
+        "decisions",
+        "decision outcome",
+        "the decision",
+        "决策",
+        "决定",
+        "決策",
+        "決定",
+        "决策结果",
+        "決定事項",
+        "결정",
+        "decisión",
+        "decisao",
+        "decisão",
+        "décision",
+        "entscheidung",
+    }
+)
+_NUMBERING = re.compile(r"^\s*(?:\d+[.)]|[ivx]+\.)\s*", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Link:
+    """One authoritative relation in its forward direction (``source kind target``)."""
+
+    source: str
+    source_unit: str | None
+    kind: str
+    target: str
+    target_unit: str | None
+
+
+@dataclass
+class Relations:
+    """Every authoritative relation of the log, by source and by target."""
+
+    out: dict[str, list[Link]] = field(default_factory=dict)
+    into: dict[str, list[Link]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, log: Log) -> Relations:
+        seen: set[Link] = set()
+        rels = cls()
+        for rec in log.records:
+            if log.get(rec.id) is None:
+                continue  # an ambiguous id: its relations resolve to nothing
+            declared: list[tuple[str | None, Relation]] = [(None, r) for r in rec.relations]
+            declared += [(u.key, r) for u in rec.units for r in u.relations]
+            for unit, rel in declared:
+                if rel.kind == "mentions" or rel.target_id is None or rel.kind not in FORWARD:
+                    continue
+                kind, backwards = FORWARD[rel.kind]
+                link = (
+                    Link(rel.target_id, rel.target_unit, kind, rec.id, unit)
+                    if backwards
+                    else Link(rec.id, unit, kind, rel.target_id, rel.target_unit)
+                )
+                if link.source == link.target and link.source_unit == link.target_unit:
+                    continue
+                if link not in seen:
+                    seen.add(link)
+                    rels.out.setdefault(link.source, []).append(link)
+                    rels.into.setdefault(link.target, []).append(link)
+        for table in (rels.out, rels.into):
+            for links in table.values():
+                links.sort(
+                    key=lambda k: (
+                        k.source,
+                        k.target,
+                        k.kind,
+                        k.source_unit or "",
+                        k.target_unit or "",
+                    )
+                )
+        return rels
+
+
+def succession(log: Log, rels: Relations, rid: str, unit: str | None) -> Succession:
+    """What replaced a record, or one unit of a container, following metadata only.
+
+    The engine's record-level answer counts a unit-level supersession
+    (``supersedes: ADR-0005#D2``) as superseding the whole container, so units
+    are resolved here from the unit-level links.
+    """
+    if unit is None:
+        rec = log.get(rid)
+        if rec is None or not rec.units:
+            return log.successor(rid)
+        if log.in_effect(rec):
+            return Succession(None, "none")  # some units still bind: not replaced as a whole
+        per_unit = [succession(log, rels, rid, u.key) for u in rec.units]
+        found = sorted({s.current for s in per_unit if s.current})
+        if len(found) == 1:
+            return Succession(found[0], "current", (found[0],))
+        if found:
+            return Succession(None, "ambiguous", (), tuple(found))
+        if not any(s.state != "none" for s in per_unit):
+            return log.successor(rid)
+        return Succession(
+            None, "not-accepted", (), tuple(sorted({c for s in per_unit for c in s.candidates}))
+        )
+    direct = sorted(
+        {
+            k.source
+            for k in rels.into.get(rid, [])
+            if k.kind == "supersedes" and k.target_unit == unit
+        }
+    )
+    if not direct:
+        return Succession(None, "none")
+    current: dict[str, tuple[str, ...]] = {}
+    for succ in direct:
+        status = log.graph.statuses.get(succ)
+        if status == "accepted":
+            current[succ] = (succ,)
+        elif status == "superseded":
+            onward = log.successor(succ)
+            if onward.state == "current" and onward.current:
+                current[onward.current] = (succ, *onward.chain)
+    if len(current) == 1:
+        ((winner, chain),) = current.items()
+        return Succession(winner, "current", chain)
+    if len(current) > 1:
+        return Succession(None, "ambiguous", (), tuple(sorted(current)))
+    return Succession(None, "not-accepted", (), tuple(direct))
+
+
+def unit_in_effect(log: Log, rec: Record, unit: Unit | None) -> bool:
+    if unit is not None:
+        return unit.status == "accepted"
+    return log.in_effect(rec)
+
+
+def status_of(rec: Record, unit: Unit | None) -> str:
+    return unit.status if unit is not None else rec.status
+
+
+def unit_id(rec: Record, unit: Unit | None) -> str:
+    return f"{rec.id}#{unit.key}" if unit is not None else rec.id
+
+
+def _heading_key(heading: str) -> str:
+    return _NUMBERING.sub("", heading).strip().rstrip(":").strip().casefold()
+
+
+def record_text(log: Log, rec: Record, scope: str) -> tuple[str, str]:
+    """The text shown for a whole record: ``(text, scope)``.
+
+    ``scope`` ``decision`` keeps the decision section(s) and falls back to
+    ``full`` when a record has none; status sections are left out (the status
+    is reported on its own).
+    """
+    headings = {h.casefold() for h in log.config.status_headings}
+    sections = [(h, t) for h, t in rec.parsed.sections if h.strip().casefold() not in headings]
+    used = "full"
+    if scope == "decision":
+        chosen = [(h, t) for h, t in sections if _heading_key(h) in DECISION_HEADINGS]
+        if chosen:
+            sections, used = chosen, "decision"
+    if not sections:
+        return _file_body(log, rec), "full"
+    return "\n\n".join(f"## {h}\n\n{t.strip()}".rstrip() for h, t in sections), used
+
+
+def _file_body(log: Log, rec: Record) -> str:
+    """A record without ``##`` sections: its body as written, if unchanged since loading."""
+    path = log.config.project_dir / rec.path
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return ""
+    norm = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n") if b"\r" in data else data
+    if hashlib.sha256(norm).hexdigest() != rec.sha256:
+        return ""
+    text = norm.decode("utf-8", "replace")
+    if text.startswith("---\n"):
+        end = text.find("\n---", 4)
+        if end != -1:
+            text = text[end + 4 :].split("\n", 1)[1] if "\n" in text[end + 4 :] else ""
+    return text.strip()
+
+
+@dataclass
+class Item:
+    """One unit of evidence in answer order, before paging."""
+
+    rec: Record
+    unit: Unit | None
+    why: str
+    scope: str  # decision | full | unit | none (metadata only)
+    hops: int = 0
+    required: bool = False
+    layer: str | None = None
+    score: float | None = None
+    successor: str | None = None
+    _segments: list[str] | None = None
+    _text: str | None = None
+
+    @property
+    def id(self) -> str:
+        return unit_id(self.rec, self.unit)
+
+    def text(self, log: Log) -> tuple[str | None, str]:
+        if self.scope == "none":
+            return None, "none"
+        if self._text is None:
+            if self.unit is not None:
+                self._text, self.scope = self.unit.text.strip(), "unit"
+            else:
+                self._text, self.scope = record_text(log, self.rec, self.scope)
+        return self._text, self.scope
+
+    def segments(self, log: Log) -> list[str | None]:
+        text, _ = self.text(log)
+        if text is None:
+            return [None]
+        if self._segments is None:
+            self._segments = segment_text(text, SEGMENT_CODEPOINTS)
+        return list(self._segments)
+
+    def to_json(self, log: Log, segment: int) -> dict[str, Any]:
+        pieces = self.segments(log)
+        _, scope = self.text(log)
+        title, cut = shorten_title(self.unit.title if self.unit else self.rec.title)
+        out: dict[str, Any] = {
+            "id": self.id,
+            "title": title,
+            "status": status_of(self.rec, self.unit),
+            "path": self.rec.path,
+            "sha256": self.rec.sha256,
+            "date": self.rec.date,
+            "domain": self.rec.domain,
+            "archived": self.rec.archived,
+            "why": self.why,
+            "hops": self.hops,
+            "scope": scope,
+            "text": pieces[segment],
+        }
+        if cut:
+            out["title_shortened"] = True
+        if len(pieces) > 1:
+            out["segment"] = f"{self.id}@{segment + 1}"
+            out["segments"] = len(pieces)
+        if self.layer is not None:
+            out["layer"] = self.layer
+        if self.score is not None:
+            out["score"] = round(self.score, 4)
+        if self.successor is not None:
+            out["successor"] = self.successor
+        return out
+
+
+def expand_units(log: Log, rec: Record, which: str) -> list[Unit | None]:
+    """The units of a record to show: ``[None]`` for a plain record."""
+    if not rec.units:
+        return [None]
+    if which == "all":
+        return list(rec.units)
+    return [u for u in rec.units if u.status == "accepted"]
+
+
+def chain_text(ids: Iterable[str], limit: int = 6) -> str:
+    """``A → B → C``, eliding the middle of long chains (ids themselves stay whole)."""
+    seq = list(ids)
+    if len(seq) > limit:
+        seq = [*seq[: limit // 2], f"… {len(seq) - limit + 1} more …", *seq[-(limit // 2 - 1) :]]
+    return " → ".join(seq)

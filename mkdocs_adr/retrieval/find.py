@@ -1,0 +1,480 @@
+"""``find``: deterministic-first retrieval for the files or topic at hand (SPEC 9, seeds/004).
+
+Layers, in order, each result naming the layer that selected it:
+
+1. ``affected-paths`` / ``affected-components``: ``--path`` against each record's
+   ``affected-paths`` globs, ``--component`` against ``affected-components``;
+2. status: only decisions in effect unless ``--status`` says otherwise (a
+   superseded match is answered with its current successor);
+3. ``project-graph``: files near the queried ones in ``graphify-out/graph.json``
+   when it exists, and ``relations``: what the selected decisions build on,
+   through the log's own relations;
+4. ``topic``: ``--topic`` ranks the narrowed set only (lunr), or, with no path
+   or component, the decisions the status filter admits.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import UsageError
+from ..log import Log
+from ..model import STATUSES, Record, Unit
+from . import project_graph, topic
+from .context import Builder, _system_roots
+from .evidence import (
+    Item,
+    Relations,
+    chain_text,
+    record_text,
+    status_of,
+    succession,
+    unit_id,
+    unit_in_effect,
+)
+from .paths import PathRefused, Pattern, QueryPath, compile_pattern, normalize_query_path
+from .respond import Answer, quote_args
+
+LAYERS = ("affected-paths", "affected-components", "project-graph", "relations", "topic", "status")
+MAX_QUERY_VALUES = 32
+MAX_VALUE = 1024
+MAX_TOPIC = 500
+DEFAULT_STATUS = "in-effect"
+
+
+@dataclass(frozen=True)
+class FindQuery:
+    paths: tuple[str, ...] = ()
+    components: tuple[str, ...] = ()
+    topic: str | None = None
+    statuses: tuple[str, ...] = ()
+    cursor: str | None = None
+
+    def validate(self) -> None:
+        if not (self.paths or self.components or self.topic or self.statuses):
+            raise UsageError(
+                "find needs at least one of --path, --component, --topic or --status",
+                fix="e.g. `mkdocs-adr find --path src/payments/ledger.py --topic rounding`",
+            )
+        for name, values in (("--path", self.paths), ("--component", self.components)):
+            if len(values) > MAX_QUERY_VALUES:
+                raise UsageError(
+                    f"{len(values)} {name} values; at most {MAX_QUERY_VALUES} per query",
+                    fix="ask about fewer files at a time, or about their folder",
+                )
+            for value in values:
+                if len(value) > MAX_VALUE:
+                    raise UsageError(f"a {name} value is longer than {MAX_VALUE} characters")
+        for comp in self.components:
+            if not comp.strip():
+                raise UsageError("--component is empty", fix="give a component name")
+        if self.topic is not None:
+            if not self.topic.strip():
+                raise UsageError("--topic is empty", fix="describe what you are working on")
+            if len(self.topic) > MAX_TOPIC:
+                raise UsageError(
+                    f"--topic is {len(self.topic)} characters; at most {MAX_TOPIC}",
+                    fix="give a few keywords, not a document",
+                )
+        known = (*STATUSES, "all")
+        bad = [s for s in self.statuses if s not in known]
+        if bad:
+            raise UsageError(
+                f"--status {', '.join(bad)} is not a status",
+                fix=f"use one of: {', '.join(known)}",
+            )
+        if "all" in self.statuses and len(set(self.statuses)) > 1:
+            raise UsageError("--status all cannot be combined with other statuses")
+
+
+class _PatternIndex:
+    """Every record's ``affected-paths`` pattern, by its literal folder prefix."""
+
+    def __init__(self, log: Log) -> None:
+        self.by_static: dict[str, list[tuple[Pattern, Record]]] = {}
+        self.invalid: list[str] = []
+        for rec in log.records:
+            for raw in rec.parsed.affected_paths:
+                pat = compile_pattern(raw)
+                if pat is None:
+                    self.invalid.append(f"{rec.id}: affected-paths {raw!r}")
+                    continue
+                self.by_static.setdefault(pat.static, []).append((pat, rec))
+
+    def hits(self, query: QueryPath) -> list[tuple[Pattern, Record, bool]]:
+        """Patterns the path falls under, or (third value ``True``) that lie inside it."""
+        out: list[tuple[Pattern, Record, bool]] = []
+        q = query.path
+        for static, pairs in self.by_static.items():
+            if not q or static == q or static.startswith(q + "/"):
+                out.extend((pat, rec, not pat.regex.fullmatch(q)) for pat, rec in pairs)
+            elif not static or q.startswith(static + "/"):
+                out.extend((pat, rec, False) for pat, rec in pairs if pat.regex.fullmatch(q))
+        return out
+
+
+class _Finder:
+    def __init__(self, log: Log, query: FindQuery, paths: list[QueryPath]) -> None:
+        self.log = log
+        self.query = query
+        self.paths = paths
+        self.rels = Relations.of(log)
+        self.statuses = set(query.statuses)
+        self.selected: dict[tuple[str, str | None], tuple[tuple[Any, ...], Item]] = {}
+        self.filtered_out: Counter[str] = Counter()
+        self.warnings: list[str] = []
+        self.counts: Counter[str] = Counter()
+
+    # ------------------------------------------------------------ status (layer 2)
+
+    def admit(self, rec: Record, unit: Unit | None) -> bool:
+        if not self.statuses:
+            return unit_in_effect(self.log, rec, unit)
+        if "all" in self.statuses:
+            return True
+        return status_of(rec, unit) in self.statuses
+
+    def units(self, rec: Record) -> list[Unit | None]:
+        return list(rec.units) if rec.units else [None]
+
+    def take(
+        self,
+        rec: Record,
+        layer: str,
+        why: str,
+        order: tuple[int, str],
+        hops: int = 0,
+        only: Unit | None = None,
+    ) -> None:
+        """Select a record's units that pass the status filter; answer the rest's successors."""
+        for unit in [only] if only is not None else self.units(rec):
+            key = (rec.id, unit.key if unit else None)
+            if not self.admit(rec, unit):
+                self.filtered_out[status_of(rec, unit)] += 1
+                if status_of(rec, unit) == "superseded" and not self.statuses:
+                    self._successor_of(rec, unit, why, order)
+                continue
+            item = Item(rec, unit, why, "decision", hops=hops, required=True, layer=layer)
+            sort = (LAYERS.index(layer), *order, rec.id, unit.key if unit else "")
+            held = self.selected.get(key)
+            if held is None or sort < held[0]:
+                if held is None:
+                    self.counts[layer] += 1
+                self.selected[key] = (sort, item)
+
+    def _successor_of(
+        self, rec: Record, unit: Unit | None, why: str, order: tuple[int, str]
+    ) -> None:
+        succ = succession(self.log, self.rels, rec.id, unit.key if unit else None)
+        name = unit_id(rec, unit)
+        if succ.state == "current" and succ.current:
+            current = self.log.get(succ.current)
+            if current is not None:
+                self.take(
+                    current,
+                    "relations",
+                    f"current successor of {name} ({chain_text([name, *succ.chain])}), "
+                    f"which was selected by {why}",
+                    (0, name),
+                    hops=len(succ.chain),
+                )
+        elif succ.state == "ambiguous":
+            self.warnings.append(
+                f"{name} matched but is superseded, and its current successor is ambiguous "
+                f"({', '.join(succ.candidates)}); none is chosen"
+            )
+            for cand in succ.candidates:
+                other = self.log.get(cand)
+                if other is not None:
+                    self.take(
+                        other,
+                        "relations",
+                        f"candidate successor of {name} (ambiguous: "
+                        f"{', '.join(succ.candidates)}; none chosen)",
+                        (0, name),
+                        hops=1,
+                    )
+
+    # ------------------------------------------------------------ layer 1
+
+    def by_paths(self, index: _PatternIndex) -> None:
+        for qp in self.paths:
+            for pat, rec, inside in index.hits(qp):
+                verb = "lies inside" if inside else "matches"
+                self.take(
+                    rec,
+                    "affected-paths",
+                    f"affected-paths {pat.raw!r} {verb} {qp.path or '.'}",
+                    (-len(pat.static), qp.path),
+                )
+
+    def by_components(self) -> None:
+        wanted = [c.strip() for c in self.query.components]
+        for rec in self.log.records:
+            for comp in rec.parsed.affected_components:
+                for want in wanted:
+                    if comp.casefold() == want.casefold() or fnmatch.fnmatchcase(
+                        comp.casefold(), want.casefold()
+                    ):
+                        self.take(
+                            rec,
+                            "affected-components",
+                            f"affected-components {comp!r} matches {want!r}",
+                            (0, want),
+                        )
+
+    # ------------------------------------------------------------ layer 3
+
+    def by_project_graph(
+        self, graph: project_graph.ProjectGraph, index: _PatternIndex
+    ) -> dict[str, Any]:
+        seeds: list[str] = []
+        for qp in self.paths:
+            prefix = qp.path + "/" if qp.path else ""
+            for file, nodes in graph.by_file.items():
+                if file == qp.path or file.startswith(prefix):
+                    seeds.extend(nodes)
+            if qp.path in graph.adjacency:
+                seeds.append(qp.path)
+        wanted = {c.strip().casefold() for c in self.query.components}
+        if wanted:
+            seeds.extend(n for n, name in graph.names.items() if name.casefold() in wanted)
+        if not seeds:
+            return {"seeds": 0, "reached": 0}
+        reached, capped_walk = graph.walk(seeds)
+        if capped_walk:
+            self.warnings.append(
+                f"the project graph walk stopped at {project_graph.MAX_VISITED} nodes; "
+                "ask about fewer or more specific paths"
+            )
+        seed_files = {graph.files.get(s) for s in seeds}
+        files: dict[str, tuple[int, str]] = {}
+        for node, (hops, origin) in sorted(reached.items(), key=lambda kv: (kv[1][0], kv[0])):
+            if hops == 0:
+                continue
+            node_file = graph.files.get(node)
+            rec = self.log.get(node) or self.log.get(graph.names.get(node, ""))
+            if rec is None and node_file is not None:
+                rec = self.log.by_path.get(node_file)
+            if rec is not None:
+                self.take(
+                    rec,
+                    "project-graph",
+                    f"project graph: {rec.id} is {hops} hop(s) from {origin}",
+                    (hops, ""),
+                    hops,
+                )
+                continue
+            if node_file and node_file not in seed_files and node_file not in files:
+                files[node_file] = (hops, origin)
+        for file, (hops, origin) in sorted(files.items()):
+            for pat, rec, _ in index.hits(QueryPath(file, False)):
+                self.take(
+                    rec,
+                    "project-graph",
+                    f"project graph: {file} is {hops} hop(s) from {origin}; "
+                    f"affected-paths {pat.raw!r} matches it",
+                    (hops, file),
+                    hops,
+                )
+        return {"seeds": len(set(seeds)), "reached": len(reached) - len(set(seeds))}
+
+    # ------------------------------------------------------------ layer 3b
+
+    def by_relations(self) -> None:
+        focus = sorted({key[0] for key in self.selected})
+        if not focus:
+            return
+        system = _system_roots(self.log)
+        b = Builder(self.log, "current", self.rels, system)
+        # asked from a module root: the system root's constraints come first (SPEC 9)
+        roots = {rec.root for rec in map(self.log.get, focus) if rec is not None}
+        module = bool(roots) and not roots & system
+        b.constraints(focus)
+        for item in b.ordered():
+            if not item.required or (item.rec.id in focus and item.unit is None):
+                continue
+            front = 0 if not module or item.rec.root in system else 1
+            self.take(
+                item.rec,
+                "relations",
+                item.why,
+                (front * 1000 + item.hops, ""),
+                item.hops,
+                only=item.unit,
+            )
+
+    def ordered(self) -> list[Item]:
+        return [item for _, item in sorted(self.selected.values(), key=lambda p: p[0])]
+
+
+def _normalize_paths(log: Log, raw: tuple[str, ...]) -> list[QueryPath]:
+    out: list[QueryPath] = []
+    problems: list[PathRefused] = []
+    for value in raw:
+        try:
+            out.append(normalize_query_path(value, log.config.project_dir))
+        except PathRefused as exc:
+            problems.append(exc)
+    if problems:
+        raise UsageError(
+            "; ".join(str(p) for p in problems),
+            fix=problems[0].fix,
+        )
+    return list(dict.fromkeys(out))
+
+
+def _topic_docs(log: Log, items: list[Item]) -> list[topic.Doc]:
+    docs = []
+    for item in items:
+        rec, unit = item.rec, item.unit
+        keywords = " ".join(
+            [rec.id, rec.domain or "", *rec.parsed.tags, *rec.parsed.affected_components]
+        )
+        body = unit.text if unit is not None else record_text(log, rec, "full")[0]
+        title = f"{rec.title} {unit.title}" if unit is not None else rec.title
+        docs.append(topic.Doc(item.id, title, keywords, body))
+    return docs
+
+
+def build(log: Log, query: FindQuery, *, prefix: str = "mkdocs-adr") -> Answer:
+    """Every result of ``query`` in answer order, before paging."""
+    query.validate()
+    paths = _normalize_paths(log, query.paths)
+    finder = _Finder(log, query, paths)
+    index = _PatternIndex(log)
+    if index.invalid and paths:
+        shown = ", ".join(index.invalid[:3])
+        more = len(index.invalid) - 3
+        finder.warnings.append(
+            f"{len(index.invalid)} affected-paths pattern(s) leave the project or are empty and "
+            f"were ignored: {shown}" + (f" (+{more} more)" if more > 0 else "")
+        )
+    direct = bool(paths or query.components)
+    finder.by_paths(index)
+    if query.components:
+        finder.by_components()
+
+    graph_info: dict[str, Any]
+    graph_extra = ""
+    if direct:
+        graph, state = project_graph.load(log.config.project_dir)
+        graph_info = state.to_json()
+        graph_extra = state.sha256 or state.state
+        if graph is not None:
+            graph_info.update(finder.by_project_graph(graph, index))
+            graph_info["matched"] = finder.counts["project-graph"]
+            if graph.skipped:
+                graph_info["skipped_entries"] = graph.skipped
+        elif state.state == "unreadable":
+            finder.warnings.append(
+                f"project graph {state.path} is unreadable ({state.reason}); "
+                "results come from the log's metadata and relations only"
+            )
+        finder.by_relations()
+    else:
+        graph_info = {
+            "state": "not-used",
+            "path": project_graph.GRAPH_PATH,
+            "reason": "no --path or --component to start from",
+        }
+
+    if not direct and not query.topic:
+        for rec in log.records:
+            finder.take(rec, "status", f"status {status_of(rec, None)}", (0, ""))
+
+    items = finder.ordered()
+    topic_info: dict[str, Any] = {"used": False}
+    if query.topic:
+        if direct:
+            pool = items
+        else:
+            pool = [
+                Item(rec, unit, "", "decision", required=True)
+                for rec in log.records
+                for unit in finder.units(rec)
+                if finder.admit(rec, unit)
+            ]
+        scores = topic.rank(_topic_docs(log, pool), query.topic)
+        topic_info = {
+            "used": True,
+            "engine": "lunr",
+            "ranked_over": len(pool),
+            "matched": len(scores),
+        }
+        if direct:
+            for item in items:
+                item.score = scores.get(item.id, 0.0)
+            place = {id(item): i for i, item in enumerate(items)}
+            items.sort(key=lambda it: (-(it.score or 0.0), place[id(it)]))
+        else:
+            by_id = {item.id: item for item in pool}
+            items = []
+            for ref in topic.ordered(scores, [it.id for it in pool]):
+                item = by_id[ref]
+                item.layer, item.score = "topic", scores[ref]
+                item.why = f"--topic matches (lunr score {scores[ref]:.3f})"
+                items.append(item)
+
+    status_label: Any = list(query.statuses) if query.statuses else DEFAULT_STATUS
+    layers = {
+        "affected-paths": {"used": bool(paths), "matched": finder.counts["affected-paths"]},
+        "affected-components": {
+            "used": bool(query.components),
+            "matched": finder.counts["affected-components"],
+        },
+        "status": {
+            "admitted": status_label,
+            "filtered_out": dict(sorted(finder.filtered_out.items())),
+        },
+        "project-graph": graph_info,
+        "relations": {"used": direct, "matched": finder.counts["relations"]},
+        "topic": topic_info,
+    }
+    if finder.filtered_out and not query.statuses:
+        left = sum(finder.filtered_out.values())
+        finder.warnings.append(
+            f"{left} matching unit(s) not in effect were left out by the status filter; "
+            "add --status all to see them"
+        )
+    args: list[str] = []
+    for qp in paths:
+        args += ["--path", qp.path + ("/" if qp.folder and qp.path else "") or "."]
+    for comp in query.components:
+        args += ["--component", comp]
+    if query.topic:
+        args += ["--topic", query.topic]
+    for status in query.statuses:
+        args += ["--status", status]
+    echo = {
+        "paths": [qp.path or "." for qp in paths],
+        "components": list(query.components),
+        "topic": query.topic,
+        "status": status_label,
+    }
+    hints = []
+    if items:
+        hints.append(f"{prefix} context {items[0].id} --intent rationale")
+    if not query.statuses and finder.filtered_out:
+        hints.append(f"{prefix} {quote_args(['find', *args, '--status', 'all'])}")
+    return Answer(
+        "find",
+        log,
+        items,
+        echo,
+        args,
+        prefix,
+        extra={"layers": layers},
+        warnings=finder.warnings,
+        hints=hints,
+        corpus_extra=graph_extra,
+    )
+
+
+def find(log: Log, query: FindQuery, *, prefix: str = "mkdocs-adr") -> tuple[dict[str, Any], str]:
+    """Answer a find query: the response data and its exact JSON text."""
+    answer = build(log, query, prefix=prefix)
+    return answer.respond(answer.start(query.cursor))

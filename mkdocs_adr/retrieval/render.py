@@ -1,0 +1,138 @@
+"""Plain-text rendering of a ``context`` or ``find`` response, for people.
+
+It shows the same page as the JSON (same units, same cursor); hashes are left
+to ``--json`` rather than shortened, because identifiers are never cut.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _indent(text: str, pad: str = "    ") -> str:
+    return "\n".join(pad + line if line.strip() else "" for line in text.splitlines())
+
+
+def render(data: dict[str, Any]) -> str:
+    out: list[str] = []
+    kind = data["schema"].rsplit("/", 1)[-1]
+    query = data["query"]
+    if kind == "context":
+        what = query.get("id") or (
+            f"--domain {query['domain']}"
+            if "domain" in query
+            else f"--iteration {query['iteration']}"
+            if "iteration" in query
+            else "overview"
+        )
+        out.append(f"mkdocs-adr context {what} (intent {query['intent']})")
+    else:
+        parts = [f"--path {p}" for p in query["paths"]]
+        parts += [f"--component {c}" for c in query["components"]]
+        if query.get("topic"):
+            parts.append(f"--topic {query['topic']!r}")
+        status = query["status"]
+        parts.append(f"status {status if isinstance(status, str) else ', '.join(status)}")
+        out.append("mkdocs-adr find " + " ".join(parts))
+    overview = data.get("overview")
+    if overview is not None:
+        out += _overview(overview)
+    succ = data.get("succession")
+    if succ:
+        line = f"Succession: {succ['asked']} is {succ['status']}"
+        if succ.get("current"):
+            line += f"; current successor {succ['current']} (via {' → '.join(succ['chain'])})"
+        elif succ.get("state") == "ambiguous":
+            line += f"; ambiguous successors: {', '.join(succ['candidates'])} (none chosen)"
+        elif succ.get("state") not in (None, "none", "current"):
+            line += f"; successor state {succ['state']}"
+        out.append(line)
+    layers = data.get("layers")
+    if layers is not None:
+        graph = layers["project-graph"]
+        out.append(
+            "Layers: "
+            f"paths {layers['affected-paths']['matched']}, "
+            f"components {layers['affected-components']['matched']}, "
+            f"project graph {graph['state']}"
+            + (f" ({graph['matched']})" if "matched" in graph else "")
+            + f", relations {layers['relations']['matched']}"
+            + (f", topic over {layers['topic']['ranked_over']}" if layers["topic"]["used"] else "")
+        )
+        left = layers["status"]["filtered_out"]
+        if left:
+            out.append("Left out by status: " + ", ".join(f"{n} {s}" for s, n in left.items()))
+    first = data["total"] - data["omitted"] - len(data["units"]) + 1
+    for n, unit in enumerate(data["units"], start=max(first, 1)):
+        out.append("")
+        head = f"[{n}] {unit['id']}"
+        if "segment" in unit:
+            head += f" (segment {unit['segment']} of {unit['segments']})"
+        head += f"  {unit['status']}"
+        if unit.get("archived"):
+            head += ", archived"
+        out.append(f"{head}  {unit['title']}")
+        out.append(f"    {unit['path']}")
+        extra = f"  [{unit['layer']}]" if "layer" in unit else ""
+        out.append(f"    why: {unit['why']}{extra}")
+        if unit["text"]:
+            out.append("")
+            out.append(_indent(unit["text"]))
+    if not data["units"] and overview is None:
+        out.append("")
+        out.append("Nothing matched.")
+    out.append("")
+    cov = data["coverage"]
+    detail = data["coverage_detail"]
+    line = f"Coverage: {cov}"
+    if detail["missing"]:
+        line += f"; required not yet shown: {', '.join(detail['missing'])}"
+        if detail.get("missing_omitted"):
+            line += f" (+{detail['missing_omitted']} more)"
+    out.append(line)
+    budget = data["budget"]
+    out.append(
+        f"Shown {len(data['units'])} of {data['total']} unit(s), {data['omitted']} left; "
+        f"{budget['codepoints']} of {budget['codepoints_max']} code points (JSON), "
+        f"{budget['bytes']} bytes, ~{budget['tokens_estimate']} tokens "
+        "(estimate: bytes/4)"
+    )
+    fresh = data["freshness"]
+    states = "; ".join(f"{r['path']} {r['state']}" for r in fresh["roots"])
+    out.append(f"CURRENT: {states or 'no roots'}")
+    for warning in data["warnings"]:
+        out.append(f"Warning: {warning}")
+    if data.get("warnings_omitted"):
+        out.append(f"Warning: {data['warnings_omitted']} more not shown (see --json or plan)")
+    nav = data["navigation"]
+    if nav["next"]:
+        out.append(f"Next page: {nav['next']}")
+    for hint in nav["hints"]:
+        out.append(f"Also: {hint}")
+    return "\n".join(out) + "\n"
+
+
+def _overview(ov: dict[str, Any]) -> list[str]:
+    out = ["", "Roots"]
+    for root in ov["roots"]:
+        out.append(
+            f"  {root['path']}  [{root['layout']}, prefix {root['prefix']}]  "
+            f"{root['records']} records, {root['archived']} archived, {root['units']} units"
+        )
+    statuses = ", ".join(f"{n} {s}" for s, n in ov["statuses"].items()) or "no records"
+    out.append(f"Statuses: {statuses}; {ov['in_effect']} in effect")
+    if ov["domains"]:
+        more = f" (+{ov['domains_omitted']} more)" if ov.get("domains_omitted") else ""
+        out.append("Domains: " + ", ".join(f"{d} ({n})" for d, n in ov["domains"].items()) + more)
+    if ov["iterations"]:
+        more = f" (+{ov['iterations_omitted']} more)" if ov.get("iterations_omitted") else ""
+        out.append(
+            "Iterations: " + ", ".join(f"{i} ({n})" for i, n in ov["iterations"].items()) + more
+        )
+    if ov["problems"]:
+        out.append(
+            "Problems: "
+            + ", ".join(f"{n} {s}" for s, n in ov["problems"].items())
+            + " (run mkdocs-adr plan)"
+        )
+    return out
