@@ -41,7 +41,8 @@ def candidates(log: Log) -> list[Candidate]:
                 continue
         elif rec.status not in OUT_OF_EFFECT:
             continue
-        reasons = [*_succession_reasons(log, rec), *_file_reasons(rec), *_problem_reasons(log, rec)]
+        succession = _succession_reasons(log, rec)
+        reasons = [*succession, *_file_reasons(rec), *_problem_reasons(log, rec, bool(succession))]
         out.append(Candidate(rec.id, rec.path, not reasons, tuple(reasons)))
     return out
 
@@ -112,10 +113,16 @@ def _file_reasons(rec: Record) -> list[str]:
     return []
 
 
-def _problem_reasons(log: Log, rec: Record) -> list[str]:
+#: Problems that say what a succession reason already said.
+SUCCESSION_CODES = frozenset({"ADR004", "ADR006", "ADR007"})
+
+
+def _problem_reasons(log: Log, rec: Record, succession_said: bool) -> list[str]:
     out = []
     for p in log.problems:
         if rec.id not in p.ids or p.severity < Severity.WARNING or p.code in NON_BLOCKING_CODES:
+            continue
+        if succession_said and p.code in SUCCESSION_CODES and p.path == rec.path:
             continue
         out.append(f"open problem {p.code} at {p.where or rec.path}: {p.message}")
     return out

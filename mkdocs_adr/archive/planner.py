@@ -315,9 +315,21 @@ def relocate(
                     "to": move.target,
                     "from_url": old_url,
                     "to_url": new_url,
-                    "redirect_page": config.redirects,
+                    # the site publishes redirect pages for records (from receipts);
+                    # a mirror's old URL is not kept alive
+                    "redirect_page": config.redirects and move.kind == "record",
                 }
             )
+            if move.kind == "mirror":
+                draft.risks.append(
+                    {
+                        "kind": "external-links",
+                        "id": move.id,
+                        "message": f"mirror {move.source}: its published URL changes from "
+                        f"{old_url} to {new_url} and gets no redirect page; links to it from "
+                        "outside this site break",
+                    }
+                )
     return draft
 
 
