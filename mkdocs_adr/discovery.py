@@ -23,6 +23,7 @@ _TEMPLATE_HINT = re.compile(
     r"\{proposed \|",
     re.IGNORECASE,
 )
+_ZERO_NAME = re.compile(r"0+[-_]")
 
 
 @dataclass(frozen=True)
@@ -57,13 +58,24 @@ def _inside(path: Path, folder: Path) -> bool:
 def exclusion_reason(rel: str, config: Config) -> str | None:
     """Why a root-relative Markdown path is not a record, from its name alone."""
     parts = rel.split("/")
-    name = parts[-1]
-    lower = name.lower()
-    folders = parts[:-1]
-    if any(f in config.mirrors for f in folders):
+    mirrors = frozenset(config.mirrors)
+    reason: str | None = None
+    for folder in parts[:-1]:
+        reason = _folder_reason(reason, folder, mirrors)
+    return reason or _name_reason(parts[-1], config, mirrors)
+
+
+def _folder_reason(inherited: str | None, folder: str, mirrors: frozenset[str]) -> str | None:
+    """The reason every file below ``folder`` is excluded; a mirror wins over a draft."""
+    if inherited == "mirror" or folder in mirrors:
         return "mirror"
-    if any(f.startswith((".", "_")) for f in folders):
+    if inherited == "draft" or folder.startswith((".", "_")):
         return "draft"
+    return None
+
+
+def _name_reason(name: str, config: Config, mirrors: frozenset[str]) -> str | None:
+    lower = name.lower()
     stem = name.rsplit(".", 1)[0]
     if lower in ("readme.md", "readme.markdown"):
         return "readme"
@@ -79,7 +91,7 @@ def exclusion_reason(rel: str, config: Config) -> str | None:
     if lower in ("template.md", "template.markdown") or stem.lower().endswith("-template"):
         return "template"
     lang = stem.rsplit(".", 1)[-1] if "." in stem else None
-    if lang and lang in config.mirrors:
+    if lang and lang in mirrors:
         return "mirror"
     return None
 
@@ -116,7 +128,8 @@ def discover(config: Config) -> Discovery:
             d for p, d in root_dirs.items() if p != root.path and _inside(d, base) and d != base
         ]
         _walk_root(config, root, base, others, project, work, result)
-    result.found.sort(key=lambda f: ([r.path for r in config.roots].index(f.root.path), f.rel))
+    order = {r.path: i for i, r in reversed(list(enumerate(config.roots)))}
+    result.found.sort(key=lambda f: (order[f.root.path], f.rel))
     result.excluded.sort(key=lambda e: e.path)
     return result
 
@@ -133,43 +146,56 @@ def _walk_root(
     seen_dirs: set[Path] = set()
     has_flat = False
     has_layered = False
+    mirrors = frozenset(config.mirrors)
 
-    def visit(folder: Path, rel_parts: tuple[str, ...]) -> None:
+    def visit(folder: Path, rel_parts: tuple[str, ...], folder_reason: str | None) -> None:
+        # Paths are plain strings in the loop over entries: on a 10,000-record log,
+        # a pathlib object per file costs more than the walk itself.
         nonlocal has_flat, has_layered
         real = folder.resolve()
+        shown_dir = config.rel(folder)
         if real in seen_dirs:
             result.problems.append(
                 Problem(
                     "ADR015",
                     Severity.WARNING,
                     "symlink loop: this folder was already visited",
-                    path=config.rel(folder),
+                    path=shown_dir,
                     fix="remove the symlink that points back into the ADR root",
                 )
             )
             return
         seen_dirs.add(real)
         try:
-            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+            with os.scandir(folder) as it:
+                entries = sorted(it, key=lambda e: e.name)
         except OSError as exc:
             result.problems.append(
                 Problem(
                     "ADR013",
                     Severity.WARNING,
                     f"cannot list folder: {exc.strerror}",
-                    path=config.rel(folder),
+                    path=shown_dir,
                     fix="check the folder's permissions",
                 )
             )
             return
+        shown_prefix = "" if shown_dir == "." else shown_dir + "/"
+        rel_prefix = "".join(part + "/" for part in rel_parts)
+        archived = bool(rel_parts) and rel_parts[0] == ARCHIVE
+        inner_depth = len(rel_parts) - archived
+        domain = (
+            (rel_parts[1] if archived else rel_parts[0])
+            if inner_depth >= 1 and config.layout != "flat"
+            else None
+        )
         for entry in entries:
-            path = folder / entry.name
-            rel_path = "/".join((*rel_parts, entry.name))
-            shown = config.rel(path)
+            name = entry.name
+            shown = shown_prefix + name
             is_link = entry.is_symlink()
             if is_link:
                 try:
-                    target = path.resolve(strict=True)
+                    target = (folder / name).resolve(strict=True)
                 except (OSError, RuntimeError):
                     result.problems.append(
                         Problem(
@@ -199,34 +225,32 @@ def _walk_root(
             except OSError:
                 continue
             if is_dir:
+                path = folder / name
                 if any(path == n or _inside(path, n) for n in nested):
                     result.excluded.append(Excluded(shown + "/", "nested-root"))
                     continue
                 if path.resolve() == work or _inside(path.resolve(), work):
                     result.excluded.append(Excluded(shown + "/", "work-dir"))
                     continue
-                visit(path, (*rel_parts, entry.name))
+                visit(path, (*rel_parts, name), _folder_reason(folder_reason, name, mirrors))
                 continue
-            if not entry.name.lower().endswith(MARKDOWN_SUFFIXES):
+            if not name.lower().endswith(MARKDOWN_SUFFIXES):
                 continue
-            reason = exclusion_reason(rel_path, config)
-            if reason is None and re.match(r"0+[-_]", entry.name) and _looks_like_template(path):
+            rel_path = rel_prefix + name
+            reason = folder_reason or _name_reason(name, config, mirrors)
+            if reason is None and _ZERO_NAME.match(name) and _looks_like_template(folder / name):
                 reason = "template"
             if reason is not None:
                 result.excluded.append(Excluded(shown, reason))
                 continue
-            parts = rel_path.split("/")
-            archived = parts[0] == ARCHIVE and len(parts) > 1
-            inner = parts[1:] if archived else parts
-            domain = inner[0] if len(inner) > 1 and config.layout != "flat" else None
-            if len(inner) > 1:
+            if inner_depth >= 1:
                 has_layered = True
             else:
                 has_flat = True
             result.found.append(
                 Found(
                     root=root,
-                    abspath=path,
+                    abspath=folder / name,
                     path=shown,
                     rel=rel_path,
                     domain=domain,
@@ -235,7 +259,7 @@ def _walk_root(
                 )
             )
 
-    visit(base, ())
+    visit(base, (), None)
     if config.layout != "auto":
         result.layouts[root.path] = config.layout
     elif has_layered and has_flat:
