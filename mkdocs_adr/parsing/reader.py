@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import bisect
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ..model import OUT_OF_EFFECT, Parsed, Problem, Relation, Severity, Unit
 from . import styles
 from .dates import parse_date
-from .markdown import LINK, Document, scan
+from .markdown import Document, LineCounter, links, scan
 from .status import link_line, normalize_status, relations_in_text
 
 _H1_NUMBER = re.compile(
@@ -438,33 +437,31 @@ _LINK_HREF = re.compile(r"^(?![a-z][a-z0-9+.-]*:|#|/)[^?#]*\.md(?:#[^)]*)?$", re
 def _mentions(
     doc: Document, options: ParseOptions, hit: styles.Hit | None, taken: set[int | None]
 ) -> list[Relation]:
-    """Plain links and prose references: annotation-level ``mentions``."""
+    """Plain links and prose references: annotation-level ``mentions``.
+
+    A prose reference inside a link (``[ADR-0003](0003-x.md)``) is the link's,
+    not a second mention.
+    """
     text = doc.unfenced_text()
-    prose = _prose_pattern(options.prefixes)
     has_link = "](" in text
-    if not has_link and not prose.search(text):
-        return []
+    if not has_link and not any(p in text for p in options.prefixes):
+        return []  # a prose reference starts with a prefix
     out: list[Relation] = []
     base = doc.offset + 1
-    starts: list[int] = []
-
-    def lineno(pos: int) -> int:
-        if not starts:
-            starts.extend(_line_starts(text))
-        return bisect.bisect_right(starts, pos) - 1 + base
-
+    count = LineCounter(text)
     heading_lines = {h.line for h in doc.headings}
     skip = taken | heading_lines
+    spans: list[tuple[int, int]] = []
     if has_link:
-        for m in LINK.finditer(text):
+        for m in links(text):
+            spans.append(m.span())
             href = m.group(2)
             if _LINK_HREF.match(href):
-                n = lineno(m.start())
+                n = count.upto(m.start()) + base
                 if n not in skip:
                     out.append(Relation("mentions", href, "link", n, label=m.group(1)))
-        text = LINK.sub(_blank, text)
-    for m in prose.finditer(text):
-        n = lineno(m.start())
+    for m in _prose_refs(text, options.prefixes, spans):
+        n = count.upto(m.start()) + base
         if n in skip:
             continue
         ident = f"{m.group(1)}-{int(m.group(2)):04d}{m.group(3) or ''}"
@@ -472,21 +469,39 @@ def _mentions(
     return out
 
 
-def _blank(m: re.Match[str]) -> str:
-    """Same length, same line breaks: offsets keep pointing at the right line."""
-    return re.sub(r"[^\n]", " ", m.group(0))
+def _prose_refs(
+    text: str, prefixes: tuple[str, ...], spans: list[tuple[int, int]]
+) -> Iterator[re.Match[str]]:
+    """``\\b(PREFIX)[- ]?0*(\\d{1,6})(#D\\d+)?\\b`` matches outside ``spans``.
+
+    The leading ``\\b`` is checked here rather than in the pattern: a pattern
+    that starts with a literal lets the engine jump to each occurrence of the
+    prefix. A rejected start resumes one character later, as ``finditer`` of
+    the whole pattern would. A match never reaches into a link (a prefix is
+    letters and digits), so rejecting starts inside ``spans`` is the same as
+    blanking the links first.
+    """
+    search = _prose_pattern(prefixes).search
+    pos = 0
+    while True:
+        m = search(text, pos)
+        if m is None:
+            return
+        start = m.start()
+        before = start > 0 and _is_word(text[start - 1])
+        if before == _is_word(text[start]) or any(a <= start < b for a, b in spans):
+            pos = start + 1
+            continue
+        yield m
+        pos = m.end()
+
+
+def _is_word(char: str) -> bool:
+    """What ``\\w`` matches in a str pattern."""
+    return char.isalnum() or char == "_"
 
 
 @functools.lru_cache(maxsize=32)
 def _prose_pattern(prefixes: tuple[str, ...]) -> re.Pattern[str]:
     alternatives = "|".join(re.escape(p) for p in prefixes)
-    return re.compile(rf"\b({alternatives})[- ]?0*(\d{{1,6}})(#D\d+)?\b")
-
-
-def _line_starts(text: str) -> list[int]:
-    starts = [0]
-    pos = text.find("\n")
-    while pos != -1:
-        starts.append(pos + 1)
-        pos = text.find("\n", pos + 1)
-    return starts
+    return re.compile(rf"({alternatives})[- ]?0*(\d{{1,6}})(#D\d+)?\b")
