@@ -7,7 +7,8 @@ adapters (plugin, CLI) only ever read them.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+import functools
+from dataclasses import dataclass, field
 from typing import Any
 
 #: Normalized statuses, in the order reports list them.
@@ -185,10 +186,22 @@ class Parsed:
     redirect_from: tuple[str, ...] = ()
     relations: tuple[Relation, ...] = ()
     units: tuple[Unit, ...] = ()
-    sections: tuple[tuple[str, str], ...] = ()
     body_start: int = 1
     problems: tuple[Problem, ...] = ()
     alias: str | None = None
+    #: The normalized (LF) text the record was parsed from, for :attr:`sections`.
+    text: str = field(default="", repr=False, compare=False)
+
+    @functools.cached_property
+    def sections(self) -> tuple[tuple[str, str], ...]:
+        """(name, text) of each second-level section, in order.
+
+        Read from :attr:`text` on first use: most runs (``plan``, a build's
+        analysis) never need them, and a 10,000-record log pays for them.
+        """
+        from .parsing.markdown import h2_sections  # parsing imports this module
+
+        return h2_sections(self.text)
 
     def section(self, *names: str) -> str | None:
         wanted = {n.lower() for n in names}

@@ -99,18 +99,20 @@ class Document:
         cached = self._sections.get(level)
         if cached is not None:
             return cached
-        out: list[Section] = []
+        if level is not None:
+            out = [sec for sec in self.sections() if sec.heading.level == level]
+            self._sections[level] = out
+            return out
+        out = []
         heads = self.headings
         for i, head in enumerate(heads):
-            if level is not None and head.level != level:
-                continue
             end = len(self.lines)
             for nxt in heads[i + 1 :]:
                 if nxt.level <= head.level:
                     end = nxt.line - self.offset - 1
                     break
             out.append(Section(head, head.after, max(end, head.after)))
-        self._sections[level] = out
+        self._sections[None] = out
         return out
 
     def body(self, section: Section) -> list[tuple[int, str]]:
@@ -402,6 +404,12 @@ class LineCounter:
         self.count += self.text.count("\n", self.pos, pos)
         self.pos = pos
         return self.count
+
+
+def h2_sections(text: str) -> tuple[tuple[str, str], ...]:
+    """(name, text up to the next heading) of each second-level section."""
+    doc = scan(text)
+    return tuple((sec.name, doc.section_text(sec)) for sec in doc.sections(level=2))
 
 
 def _is_table_or_hr(line: str) -> bool:

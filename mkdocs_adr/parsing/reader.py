@@ -273,7 +273,6 @@ def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:
         )
 
     relations.extend(_mentions(doc, options, hit, {r.line for r in relations}))
-    sections = tuple((sec.name, doc.section_text(sec)) for sec in doc.sections(level=2))
     return Parsed(
         style=style,
         title=title,
@@ -296,10 +295,10 @@ def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:
         redirect_from=_as_list(fm.get("redirect-from") or fm.get("redirect_from")),
         relations=tuple(_dedupe(relations)),
         units=tuple(units),
-        sections=sections,
         body_start=doc.offset + 1,
         problems=tuple(problems),
         alias=alias,
+        text=text,
     )
 
 

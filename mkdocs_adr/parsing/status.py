@@ -108,15 +108,27 @@ def normalize_status(raw: str, aliases: Mapping[str, str]) -> StatusReading:
         return StatusReading("unknown")
     lower = text.lower()
     for table, is_alias in ((CANONICAL, False), (aliases, True)):
-        for word in sorted(table, key=len, reverse=True):
-            if not lower.startswith(word):
+        # the longest word that starts the text and ends at a word boundary; a
+        # word that starts it is the prefix of its length, so look those up
+        lengths = _CANONICAL_LENGTHS if table is CANONICAL else _lengths(table)
+        for size in lengths:
+            word = lower[:size]
+            if len(word) < size or word not in table:
                 continue
-            nxt = lower[len(word) : len(word) + 1]
+            nxt = lower[size : size + 1]
             if nxt and (nxt.isalnum() and not _is_cjk(word)):
                 continue
             status = table[word]
             return StatusReading(status, word if is_alias else None)
     return StatusReading("unknown")
+
+
+def _lengths(table: Mapping[str, str]) -> list[int]:
+    """Distinct word lengths, longest first."""
+    return sorted({len(word) for word in table}, reverse=True)
+
+
+_CANONICAL_LENGTHS = _lengths(CANONICAL)
 
 
 def relations_in_text(text: str, origin: str, line: int | None) -> Iterator[Relation]:
