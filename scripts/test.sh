@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Install what the tests need and run them: `bash scripts/test.sh [pytest args]`.
+#
+# System packages come from Debian: chromium (browser tests drive /usr/bin/chromium
+# through Playwright, never a downloaded browser) and adr-tools (real adr-tools output
+# for format fixtures). See docs/adr/0006-test-setup-with-debian-chromium.md.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+export DEBIAN_FRONTEND=noninteractive
+
+if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/adr ]; then
+    if [ "$(id -u)" -eq 0 ]; then
+        sudo=()
+    elif command -v sudo >/dev/null 2>&1; then
+        sudo=(sudo)
+    else
+        echo "scripts/test.sh: chromium and adr-tools are missing, and installing them" \
+             "needs root or sudo: run 'apt-get install chromium adr-tools' as root" >&2
+        exit 1
+    fi
+    "${sudo[@]}" apt-get update
+    "${sudo[@]}" apt-get install -y chromium adr-tools
+fi
+
+python=${PYTHON:-$(command -v python || command -v python3)}
+"$python" -m pip install -e '.[test]'
+# exec keeps pytest's exit code, 5 (no tests collected) included.
+exec "$python" -m pytest "$@"
