@@ -246,17 +246,6 @@ def compare(log: Log, selection: Selection, manifest: mf.Manifest) -> list[dict[
                     )
                 )
             elif old.sha256 != new.sha256:
-                if (
-                    new.unit is None
-                    and new.record.units
-                    and any(
-                        (k := f"{key}#{u.key}") in expected
-                        and k in current
-                        and expected[k].sha256 != current[k].sha256
-                        for u in new.record.units
-                    )
-                ):
-                    continue  # the changed units say it more precisely
                 what = "decision unit " if new.unit else ""
                 reasons.append(
                     _reason(
@@ -278,6 +267,9 @@ def compare(log: Log, selection: Selection, manifest: mf.Manifest) -> list[dict[
             else:
                 text = f"{key} was added ({new.status}, {where}{new.path})"
             reasons.append(_reason("added", [key], text, path=where + new.path))
+    # a container whose units changed: the unit reasons say it more precisely
+    by_unit = {i.split("#")[0] for r in reasons for i in r["ids"] if "#" in i}
+    reasons = [r for r in reasons if not (r["kind"] == "modified" and r["ids"][0] in by_unit)]
     order = {k: n for n, k in enumerate(REASON_KINDS)}
     return sorted(reasons, key=lambda r: (order.get(r["kind"], 99), r["ids"]))
 

@@ -91,6 +91,9 @@ def read_journal(work_dir: Path, plan_id: str) -> JournalState:
         elif kind == "rolled-back":
             state.rolled_back = True
             state.receipt = event.get("receipt")
+            # the undone steps must be redone if the plan is confirmed again
+            state.started.clear()
+            state.done.clear()
         elif kind == "resume":
             state.rolled_back = False
     return state

@@ -52,6 +52,7 @@ from .fsops import atomic_write, inside_project, sha256_bytes, sha256_file
 from .identity import canonical, parse_id
 from .log import Log, archive_candidates, load
 from .model import OUT_OF_EFFECT, Problem, Record, RootInfo, Severity, Unit
+from .parsing.markdown import scan
 from .plans import Plan, Step, is_current, list_plans, plan_dir, save_plan, staged_path
 from .views import index as index_view
 from .views import state as view_state
@@ -271,10 +272,10 @@ def refuse_user_owned(pubs: Iterable[Published]) -> None:
     theirs = [p for p in pubs if not p.owned]
     if not theirs:
         return
-    names = ", ".join(p.current_rel for p in theirs)
+    also = f" (and {', '.join(p.current_rel for p in theirs[1:])})" if len(theirs) > 1 else ""
     raise RefusedError(
-        f"{names}: not published by mkdocs-adr (it has no generated marker and no "
-        f"{mf.FILENAME} records its hash); a user-owned file is never overwritten",
+        f"not published by mkdocs-adr{also}: it has no generated marker and no "
+        f"{mf.FILENAME} records its hash, and a user-owned file is never overwritten",
         path=theirs[0].current_rel,
         line=1,
         fix="to let mkdocs-adr take it over, plan again with --adopt: the draft replaces it "
@@ -365,6 +366,20 @@ def _strip_status_line(text: str, headings: Iterable[str]) -> str:
     return "\n".join(lines).strip("\n")
 
 
+def _full_section(config: Config, rec: Record) -> str | None:
+    """The Decision section with its sub-sections (the parse keeps only its lead)."""
+    try:
+        text = (config.project_dir / rec.path).read_bytes().decode("utf-8-sig", "replace")
+    except OSError:
+        return None
+    doc = scan(text.replace("\r\n", "\n"))
+    wanted = {h.lower() for h in DECISION_HEADINGS}
+    for sec in doc.sections(level=2):
+        if sec.name.strip().lower() in wanted:
+            return doc.section_text(sec, stop_at_subheading=False)
+    return None
+
+
 def decision_text(
     config: Config, rec: Record, unit: Unit | None, root: RootInfo, limit: int
 ) -> tuple[str, bool]:
@@ -372,7 +387,7 @@ def decision_text(
     if unit is not None:
         raw = _strip_status_line(unit.text, config.status_headings)
     else:
-        raw = rec.parsed.section(*DECISION_HEADINGS) or ""
+        raw = _full_section(config, rec) or rec.parsed.section(*DECISION_HEADINGS) or ""
     if not raw.strip():
         return "", False
     from_dir = posixpath.dirname(root_relative(root, rec.path))
@@ -1245,7 +1260,7 @@ def card(config: Config, plan: Plan, *, saved: bool) -> str:
                 "publishing and keep the view stale"
             )
         for reason in root["published_reasons"][:8]:
-            out.append(f"  changed     {reason}")
+            out.append(f"  now         {reason}")
         if root["problems"]:
             out.append(f"  problems    {len(root['problems'])} (listed in the draft):")
             for p in root["problems"][:6]:
