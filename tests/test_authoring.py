@@ -667,3 +667,58 @@ def test_verify_applied_reports_a_record_that_no_longer_reads_as_planned(
     assert "ADR-0001 reads as status 'missing', not 'superseded'" in problems
     assert "ADR-0001 does not read as 'superseded-by ADR-0002'" in problems
 
+
+
+def test_new_picks_a_root_by_folder_or_prefix_and_numbers_it_alone(tmp_path: Path) -> None:
+    shutil.copytree(LOGS / "layered", tmp_path / "layered")
+    (tmp_path / "layered" / "mkdocs.yml").write_text(
+        "site_name: x\ndocs_dir: .\nplugins:\n  - adr:\n      roots: [adr, "
+        "{path: services/payments/adr, prefix: PAY}]\n", encoding="utf-8"
+    )
+    config = load_from_mkdocs_yml(tmp_path / "layered" / "mkdocs.yml")
+    out = authoring.new(config, NewOptions(title="Refund in batches", adr_root="PAY"))
+    assert out.record["id"] == "PAY-0003"
+    assert out.record["path"] == "services/payments/adr/0003-refund-in-batches.md"
+    # without --adr-root, a record superseding a PAY record goes to the PAY root
+    out = authoring.new(config, NewOptions(title="Retry less", supersedes=["PAY-0002"]))
+    assert out.record["id"] == "PAY-0004"
+    # the system root: after its highest number, a draft's number included
+    out = authoring.new(config, NewOptions(title="Use gRPC", domain="platform"))
+    assert out.record["path"] == "adr/platform/0010-use-grpc.md"
+    with pytest.raises(AuthoringRefused) as err:
+        authoring.new(config, NewOptions(title="X", adr_root="nowhere"))
+    assert "--adr-root 'nowhere' is not a configured root" in err.value.message
+
+
+def test_new_refuses_a_missing_root_folder(tmp_path: Path) -> None:
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\nplugins:\n  - adr\n", encoding="utf-8")
+    (tmp_path / "docs").mkdir()
+    config = load_from_mkdocs_yml(tmp_path / "mkdocs.yml")
+    with pytest.raises(AuthoringRefused) as err:
+        authoring.new(config, NewOptions(title="First"))
+    assert "ADR root docs/adr does not exist; create the folder first" in err.value.message
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["docs", "mkdocs.yml"]
+
+
+def test_a_symlinked_record_is_not_written_through(tmp_path: Path) -> None:
+    config, _ = make_log(tmp_path, [("nygard", 1, "A", "accepted")])
+    real = tmp_path / "shared.md"
+    real.write_text(record_text("nygard", 2, "B", "accepted")[1], encoding="utf-8")
+    (tmp_path / "docs/adr/0002-b.md").symlink_to(real)
+    with pytest.raises(AuthoringRefused) as err:
+        authoring.supersede(config, "1", "2")
+    assert "ADR-0002 is a symlink" in err.value.message
+
+
+def test_cli_link_json(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    make_log(tmp_path, [("madr2", 1, "A", "accepted"), ("frontmatter", 2, "B", "accepted")])
+    monkeypatch.chdir(tmp_path)
+    res = CliRunner().invoke(cli, ["link", "2", "Extends", "1", "--json", "--dry-run"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data["dry_run"] is True and data["plan_id"] is None
+    assert [(c["id"], c["what"]) for c in data["changes"]] == [
+        ("ADR-0002", ["Extends ADR-0001"]), ("ADR-0001", ["Extended by ADR-0002"])
+    ]
+    assert "+extends: [ADR-0001]" in data["diff"]
+    assert "+* Extended by [ADR-0002](0002-b.md)" in data["diff"]

@@ -443,7 +443,7 @@ def _matches(config: Config, log: Log, ref: str) -> list[Record]:
     if parsed is not None:
         found = log.by_id.get(canonical(*parsed), [])
         if found:
-            return found[:1] if len({r.id for r in found}) == 1 and len(found) == 1 else found
+            return list(found)
     if text.isdigit():
         out: list[Record] = []
         for root in config.roots:
