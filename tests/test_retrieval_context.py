@@ -440,3 +440,20 @@ class TestCursorBinding:
         other = config.replace(status_aliases={"approved": "accepted", "ok": "accepted"})
         with pytest.raises(RefusedError):
             ask(load(other), "ADR-0001", cursor=first["next_cursor"])
+
+
+def test_a_record_without_sections_shows_its_body(tmp_path: Path) -> None:
+    write_log(tmp_path, [])
+    (tmp_path / "adr" / "0001-plain.md").write_text(
+        "---\nstatus: accepted\ntitle: Plain\n---\n# Plain\n\nOne paragraph of decision.\n\nMore.\n"
+    )
+    (tmp_path / "adr" / "0002-nygard.md").write_text(
+        "# 2. Nygard\n\nDate: 2024-01-01\n\n## Status\n\nAccepted\n"
+    )
+    config = write_log(tmp_path, [])
+    log = load(config)
+    first = ask(log, "ADR-0001")["units"][0]
+    assert first["text"] == "One paragraph of decision.\n\nMore."
+    assert first["scope"] == "full"
+    second = ask(log, "ADR-0002")["units"][0]
+    assert second["status"] == "accepted" and "Date: 2024-01-01" in second["text"]

@@ -348,3 +348,39 @@ class TestPaging:
             seen += [u["id"] for u in page["units"]]
         assert sorted(seen) == sorted(s.id for s in specs)
         assert page["coverage"] == "complete"
+
+
+class TestHostileInput:
+    def test_a_query_too_long_to_answer_is_refused(self, log: Log) -> None:
+        paths = tuple(f"src/{'d' * 300}/{n}.py" for n in range(8))
+        with pytest.raises(UsageError, match="at most 2000 fit"):
+            ask(log, paths=paths)
+
+    def test_record_text_quoted_in_why_is_described_not_cut(self, tmp_path: Path) -> None:
+        pattern = "src/" + "x" * 300 + "/**"
+        component = "c" * 250
+        log = load_log(
+            tmp_path, [Spec(1, affected_paths=[pattern], affected_components=[component])]
+        )
+        data = ask(log, paths=(pattern.replace("**", "a.py"),))
+        assert data["units"][0]["why"] == (
+            f"affected-paths <{len(pattern)} characters> matches {pattern.replace('**', 'a.py')}"
+        )
+        data = ask(log, components=(component,))
+        assert (
+            data["units"][0]["why"]
+            == "affected-components <250 characters> matches <250 characters>"
+        )
+
+    def test_long_graph_labels_do_not_break_the_budget(self, log: Log) -> None:
+        graph = {
+            "nodes": [
+                {"id": "a", "label": "L" * 1000},  # a concept node: no file
+                {"id": "b", "label": "M" * 5000, "source_file": "src/web/view.py"},
+            ],
+            "links": [{"source": "a", "target": "b"}],
+        }
+        write_graph(log, graph)
+        data = ask(log, components=("L" * 1000,))
+        assert layers(data).get("ADR-0008") == "project-graph"
+        assert "<1000 characters>" in next(u for u in data["units"] if u["id"] == "ADR-0008")["why"]

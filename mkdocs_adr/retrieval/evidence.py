@@ -183,21 +183,32 @@ def record_text(log: Log, rec: Record, scope: str) -> tuple[str, str]:
 
 
 def _file_body(log: Log, rec: Record) -> str:
-    """A record without ``##`` sections: its body as written, if unchanged since loading."""
-    path = log.config.project_dir / rec.path
+    """A record without ``##`` sections: its body as written, after any frontmatter."""
+    text = getattr(rec.parsed, "text", "")
+    if not text:
+        text = _read_unchanged(log, rec)
+    elif rec.parsed.body_start > 1:
+        text = "\n".join(text.split("\n")[rec.parsed.body_start - 1 :])
+    if text.startswith("---\n"):
+        end = text.find("\n---", 4)
+        if end != -1:
+            text = text[end + 4 :].partition("\n")[2]
+    lines = text.strip().split("\n")
+    if lines and lines[0].startswith("# "):
+        lines = lines[1:]
+    return "\n".join(lines).strip()
+
+
+def _read_unchanged(log: Log, rec: Record) -> str:
+    """The file's text if it still has the hash it was loaded with, else nothing."""
     try:
-        data = path.read_bytes()
+        data = (log.config.project_dir / rec.path).read_bytes()
     except OSError:
         return ""
     norm = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n") if b"\r" in data else data
     if hashlib.sha256(norm).hexdigest() != rec.sha256:
         return ""
-    text = norm.decode("utf-8", "replace")
-    if text.startswith("---\n"):
-        end = text.find("\n---", 4)
-        if end != -1:
-            text = text[end + 4 :].split("\n", 1)[1] if "\n" in text[end + 4 :] else ""
-    return text.strip()
+    return norm.decode("utf-8", "replace")
 
 
 @dataclass

@@ -42,6 +42,19 @@ LAYERS = ("affected-paths", "affected-components", "project-graph", "relations",
 MAX_QUERY_VALUES = 32
 MAX_VALUE = 1024
 MAX_TOPIC = 500
+#: Everything a query echoes (paths, components, topic) together, so the answer has room.
+MAX_QUERY_TEXT = 2_000
+#: Record-supplied text (a pattern, a component, a graph label) quoted in ``why`` up to this.
+MAX_QUOTED = 200
+
+
+def shown(text: str, *, quote: bool = True) -> str:
+    """``text`` for a ``why``: whole when short, else described, never cut."""
+    if len(text) > MAX_QUOTED:
+        return f"<{len(text)} characters>"
+    return repr(text) if quote else text
+
+
 DEFAULT_STATUS = "in-effect"
 
 
@@ -79,6 +92,12 @@ class FindQuery:
                     f"--topic is {len(self.topic)} characters; at most {MAX_TOPIC}",
                     fix="give a few keywords, not a document",
                 )
+        size = sum(map(len, (*self.paths, *self.components, self.topic or "")))
+        if size > MAX_QUERY_TEXT:
+            raise UsageError(
+                f"the query is {size} characters long; at most {MAX_QUERY_TEXT} fit an answer",
+                fix="ask about fewer or shorter paths (a folder covers what is inside it)",
+            )
         known = (*STATUSES, "all")
         bad = [s for s in self.statuses if s not in known]
         if bad:
@@ -207,7 +226,7 @@ class _Finder:
                 self.take(
                     rec,
                     "affected-paths",
-                    f"affected-paths {pat.raw!r} {verb} {qp.path or '.'}",
+                    f"affected-paths {shown(pat.raw)} {verb} {qp.path or '.'}",
                     (-len(pat.static), qp.path),
                 )
 
@@ -222,7 +241,7 @@ class _Finder:
                         self.take(
                             rec,
                             "affected-components",
-                            f"affected-components {comp!r} matches {want!r}",
+                            f"affected-components {shown(comp)} matches {shown(want)}",
                             (0, want),
                         )
 
@@ -263,7 +282,7 @@ class _Finder:
                 self.take(
                     rec,
                     "project-graph",
-                    f"project graph: {rec.id} is {hops} hop(s) from {origin}",
+                    f"project graph: {rec.id} is {hops} hop(s) from {shown(origin, quote=False)}",
                     (hops, ""),
                     hops,
                 )
@@ -275,8 +294,8 @@ class _Finder:
                 self.take(
                     rec,
                     "project-graph",
-                    f"project graph: {file} is {hops} hop(s) from {origin}; "
-                    f"affected-paths {pat.raw!r} matches it",
+                    f"project graph: {file} is {hops} hop(s) from {shown(origin, quote=False)}; "
+                    f"affected-paths {shown(pat.raw)} matches it",
                     (hops, file),
                     hops,
                 )

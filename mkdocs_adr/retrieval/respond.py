@@ -20,6 +20,7 @@ from . import cursor as cursors
 from .budget import (
     ENVELOPE_CODEPOINTS,
     MAX_CODEPOINTS,
+    SEGMENT_CODEPOINTS,
     Page,
     Position,
     budget_block,
@@ -38,6 +39,8 @@ MAX_WARNING = 400
 MAX_MISSING_SHOWN = 10
 MAX_ROOTS_SHOWN = 10
 MAX_REASONS_SHOWN = 3
+#: Room kept for one unit's ids, path, hash, title and why besides its text.
+UNIT_RESERVE = 1_500
 
 
 def config_bits(log: Log) -> dict[str, Any]:
@@ -187,8 +190,15 @@ class Answer:
         placeholder = cursors.placeholder(self.corpus, self.qkey)
         for level in range(3):
             self._level = level
-            if measure(self.compose([], None, 0, placeholder)) <= ENVELOPE_CODEPOINTS:
+            envelope = measure(self.compose([], None, 0, placeholder))
+            if envelope <= ENVELOPE_CODEPOINTS:
                 break
+        if self.items and envelope > MAX_CODEPOINTS - SEGMENT_CODEPOINTS - UNIT_RESERVE:
+            raise UsageError(
+                f"this question takes {envelope} of the {MAX_CODEPOINTS} code points an answer "
+                "may use before any evidence, so no unit would fit",
+                fix="ask with fewer or shorter values",
+            )
 
         def unit_at(pos: Position) -> tuple[dict[str, Any], Position | None]:
             item = self.items[pos.item]
