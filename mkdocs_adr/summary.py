@@ -250,8 +250,12 @@ def published(config: Config, root: RootInfo) -> Published:
         manifest_raw: bytes | None = (folder / mf.FILENAME).read_bytes()
     except FileNotFoundError:
         manifest_raw = None
-    except OSError:
-        manifest_raw = b"\x00unreadable"
+    except OSError as exc:
+        raise RefusedError(
+            f"{manifest_rel} cannot be read: {exc.strerror}",
+            path=manifest_rel,
+            fix="check its permissions, or remove it to publish anew",
+        ) from None
     manifest = None
     if manifest_raw is not None:
         try:
@@ -879,6 +883,13 @@ def draft(
     scopes = plan_scopes(log, domain=domain, sources=sources)
     pairs = root_pairs(log)
     chosen = [(cfg, info) for cfg, info in pairs if cfg.path in scopes]
+    missing = [info.path for cfg, info in chosen if not config.root_dir(cfg).is_dir()]
+    chosen = [(cfg, info) for cfg, info in chosen if config.root_dir(cfg).is_dir()]
+    if not chosen:
+        raise RefusedError(
+            "no ADR root folder exists: " + ", ".join(missing),
+            fix="create the folder and its records first (mkdocs-adr never creates a root)",
+        )
     pubs = {cfg.path: published(config, info) for cfg, info in chosen}
     if not adopt:
         refuse_user_owned(pubs.values())

@@ -323,3 +323,16 @@ def test_current_written_by_someone_after_planning_is_not_overwritten(tmp_path: 
     code, _out, err = invoke("-f", str(site / "mkdocs.yml"), "plan", "--confirm", plan_id)
     assert code == 3 and "docs/adr/CURRENT.md is not as planned" in err
     assert (site / ADR / "CURRENT.md").read_text(encoding="utf-8") == "# Ours\n"
+
+
+def test_a_missing_root_folder_is_never_created(tmp_path: Path) -> None:
+    site = copy_site(tmp_path, "flat")
+    yml = site / "mkdocs.yml"
+    yml.write_text(
+        yml.read_text("utf-8").replace("  - adr\n", "  - adr:\n      roots: [adr, nothere]\n"),
+        encoding="utf-8",
+    )
+    plan_id = draft(site)
+    confirm(site, plan_id)
+    assert (site / ADR / "CURRENT.md").exists()
+    assert not (site / "docs/nothere").exists()
