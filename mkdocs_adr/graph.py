@@ -52,14 +52,22 @@ class Succession:
 
 
 class RelationGraph:
+    """Edges in plain dictionaries; networkx graphs are built only when asked for.
+
+    A 10,000-record log adds about 12,000 edges, and networkx's multigraph
+    bookkeeping cost more than the rest of the analysis together.
+    """
+
     def __init__(self, statuses: dict[str, str]) -> None:
         self.statuses = statuses
-        self.g: nx.MultiDiGraph = nx.MultiDiGraph()
-        self.g.add_nodes_from(sorted(statuses))
-        self._supersede: nx.DiGraph = nx.DiGraph()
-        self._supersede.add_nodes_from(sorted(statuses))
+        self._by_key: dict[tuple[str, str, tuple[str, str, str | None]], Edge] = {}
         self._edges: list[Edge] = []
         self._sorted = True
+        # authoritative supersession, new -> old, both ways round
+        self._older: dict[str, set[str]] = {}
+        self._newer: dict[str, set[str]] = {}
+        self._g: nx.MultiDiGraph | None = None
+        self._supersede: nx.DiGraph | None = None
 
     def add(
         self,
@@ -71,17 +79,31 @@ class RelationGraph:
     ) -> Edge:
         fwd, backwards = FORWARD[kind]
         source, dest = (target, declared_by) if backwards else (declared_by, target)
-        edge = Edge(source, dest, fwd, declared_by, origin, unit)
-        key = (fwd, declared_by, unit)
-        if self.g.has_edge(source, dest, key=key):
-            existing: Edge = self.g.edges[source, dest, key]["edge"]
+        key = (source, dest, (fwd, declared_by, unit))
+        existing = self._by_key.get(key)
+        if existing is not None:
             return existing
-        self.g.add_edge(source, dest, key=key, edge=edge)
+        edge = Edge(source, dest, fwd, declared_by, origin, unit)
+        self._by_key[key] = edge
         self._edges.append(edge)
         self._sorted = False
+        self._g = None
         if fwd == "supersedes" and edge.authoritative:
-            self._supersede.add_edge(source, dest)
+            self._older.setdefault(source, set()).add(dest)
+            self._newer.setdefault(dest, set()).add(source)
+            self._supersede = None
         return edge
+
+    @property
+    def g(self) -> nx.MultiDiGraph:
+        """Every edge as a networkx multigraph keyed ``(kind, declared_by, unit)``."""
+        if self._g is None:
+            g: nx.MultiDiGraph = nx.MultiDiGraph()
+            g.add_nodes_from(sorted(self.statuses))
+            for (source, dest, key), edge in self._by_key.items():
+                g.add_edge(source, dest, key=key, edge=edge)
+            self._g = g
+        return self._g
 
     def edges(self, kind: str | None = None) -> Iterator[Edge]:
         if not self._sorted:
@@ -95,22 +117,40 @@ class RelationGraph:
 
     def supersession(self) -> nx.DiGraph:
         """new -> old edges of authoritative supersession."""
+        if self._supersede is None:
+            graph: nx.DiGraph = nx.DiGraph()
+            graph.add_nodes_from(sorted(self.statuses))
+            graph.add_edges_from((new, old) for new, olds in self._older.items() for old in olds)
+            self._supersede = graph
         return self._supersede
 
     def successors_of(self, rid: str) -> list[str]:
         """Records that directly supersede ``rid``."""
-        if rid not in self._supersede:
-            return []
-        return sorted(self._supersede.predecessors(rid))
+        return sorted(self._newer.get(rid, ()))
 
     def predecessors_of(self, rid: str) -> list[str]:
         """Records that ``rid`` directly supersedes."""
-        if rid not in self._supersede:
-            return []
-        return sorted(self._supersede.successors(rid))
+        return sorted(self._older.get(rid, ()))
 
     def cycles(self) -> list[list[str]]:
-        found = [sorted(c) for c in nx.simple_cycles(self._supersede) if len(c) > 1]
+        # Only records with both a newer and an older record can be on a cycle;
+        # peel off the others until none is left, then enumerate what remains.
+        core = set(self._older) & set(self._newer)
+        todo = sorted(core)
+        while todo:
+            node = todo.pop()
+            if node not in core:
+                continue
+            older, newer = self._older[node], self._newer[node]
+            if any(o in core for o in older) and any(n in core for n in newer):
+                continue
+            core.discard(node)
+            todo.extend(n for n in (*older, *newer) if n in core)
+        if not core:
+            return []
+        sub: nx.DiGraph = nx.DiGraph()
+        sub.add_edges_from((n, old) for n in core for old in self._older[n] if old in core)
+        found = [sorted(c) for c in nx.simple_cycles(sub) if len(c) > 1]
         return sorted({tuple(c): c for c in found}.values())
 
     def current_successor(self, rid: str) -> Succession:

@@ -58,20 +58,28 @@ class Resolver:
             self.by_id.setdefault(rec.id.upper(), []).append(rec)
             stem = posixpath.basename(rec.path).rsplit(".", 1)[0].lower()
             self.by_stem.setdefault(stem, []).append(rec)
+        self._ids_memo: dict[str, tuple[str, ...]] = {}
 
     def _ids(self, key: str) -> tuple[str, ...]:
-        recs = self.by_id.get(key.upper(), [])
-        return tuple(sorted({r.id for r in recs})) if recs else ()
+        key = key.upper()
+        found = self._ids_memo.get(key)
+        if found is None:
+            recs = self.by_id.get(key, [])
+            found = self._ids_memo[key] = tuple(sorted({r.id for r in recs})) if recs else ()
+        return found
 
     def resolve(self, ref: str, *, source: Record, label: str = "") -> Resolution:
         text = ref.strip().strip("<>")
         unit: str | None = None
-        m = _UNIT.match(text)
+        m = _UNIT.match(text) if "#" in text else None
         if m and not text.startswith("#"):
             text, unit = m.group(1), m.group(2).upper()
+        elif "#" in text:
+            # an anchor in the target page (``0004-x.md#context``) is not part of its path
+            text = text.split("#", 1)[0]
         if not text:
             return Resolution(external=True)
-        if _URL.match(text):
+        if ":" in text and _URL.match(text):
             return Resolution(external=True)
         prefix = self.prefixes.get(source.root, "ADR")
         # a link to a file

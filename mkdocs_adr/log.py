@@ -8,11 +8,14 @@ unchanged records.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import gc
 import hashlib
 import json
-from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
 
 from .config import Config
 from .discovery import Discovery, Found, discover
@@ -106,6 +109,12 @@ class Log:
         return [p for p in self.problems if rid in p.ids]
 
 
+def _read(path: Path) -> bytes:
+    """A file's bytes; unbuffered, which saves a copy on every small file."""
+    with open(path, "rb", buffering=0) as fh:
+        return fh.readall()
+
+
 def _sha256(data: bytes) -> str:
     """Hash of the normalized text (UTF-8, LF) so line endings never count as edits."""
     if b"\r" in data:
@@ -120,6 +129,29 @@ def load(
     today: dt.date | None = None,
 ) -> Log:
     """Read, parse (through ``cache`` when given) and analyse the whole log."""
+    with _gc_paused():
+        return _load(config, cache, today)
+
+
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a log is loaded.
+
+    Loading allocates a few hundred thousand long-lived, acyclic objects; the
+    collector kept re-scanning them and took about a third of the analysis
+    time on 10,000 records. Reference counting still frees everything as
+    usual; a cycle made meanwhile waits for the next collection.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _load(config: Config, cache: ParseCache | None, today: dt.date | None) -> Log:
     found = discover(config)
     options = ParseOptions.from_config(config)
     prefixes = {r.path: r.prefix for r in config.roots}
@@ -127,7 +159,7 @@ def load(
     read: list[tuple[Found, str, bytes]] = []
     for item in found.found:
         try:
-            data = item.abspath.read_bytes()
+            data = _read(item.abspath)
         except OSError as exc:
             problems.append(
                 Problem(
@@ -140,30 +172,24 @@ def load(
             )
             continue
         read.append((item, _sha256(data), data))
-    parsed_by_key: dict[tuple[str, str, ParseOptions], Parsed] = {}
-    misses: list[tuple[tuple[str, str, ParseOptions], bytes]] = []
+    # keyed without the options, which are the same for every file here
+    parsed_by_key: dict[tuple[str, str], Parsed] = {}
     for item, digest, data in read:
-        key = (digest, item.path, options)
-        hit = cache.get(key) if cache is not None else None
+        key = (digest, item.path)
+        if key in parsed_by_key:
+            continue
+        hit = cache.get((digest, item.path, options)) if cache is not None else None
         if hit is None:
-            misses.append((key, data))
-        else:
-            parsed_by_key[key] = hit
-    for key, data in misses:
-        parsed = parse_bytes(data, path=key[1], options=options)
-        parsed_by_key[key] = parsed
-        if cache is not None:
-            cache.put(key, parsed)
+            hit = parse_bytes(data, path=item.path, options=options)
+            if cache is not None:
+                cache.put((digest, item.path, options), hit)
+        parsed_by_key[key] = hit
     records: list[Record] = []
-    used_keys = []
     for item, digest, _data in read:
-        key = (digest, item.path, options)
-        used_keys.append(key)
-        records.append(
-            _identify(item, parsed_by_key[key], digest, prefixes[item.root.path], problems)
-        )
+        parsed = parsed_by_key[(digest, item.path)]
+        records.append(_identify(item, parsed, digest, prefixes[item.root.path], problems))
     if cache is not None:
-        cache.retain(used_keys)
+        cache.retain((digest, item.path, options) for item, digest, _data in read)
     return analyse(config, records, found, problems, today=today)
 
 
@@ -235,7 +261,7 @@ def analyse(
     for rec in records:
         by_id.setdefault(rec.id.upper(), []).append(rec)
         if rec.parsed.problems:
-            problems.extend(replace(p, ids=p.ids or (rec.id,)) for p in rec.parsed.problems)
+            problems.extend(p if p.ids else p.with_ids((rec.id,)) for p in rec.parsed.problems)
 
     for _rid, recs in sorted(by_id.items()):
         if len(recs) > 1:
@@ -259,7 +285,7 @@ def analyse(
     resolved_records: list[Record] = []
     for rec in records:
         rels, units = _resolve_all(rec, resolver, by_id, graph, problems)
-        resolved_records.append(replace(rec, relations=rels, units=units))
+        resolved_records.append(rec.resolved(rels, units))
     records = resolved_records
 
     log = Log(
@@ -434,7 +460,7 @@ def _resolve_all(
             done = one(rel, unit.key)
             if done is not None:
                 unit_rels.append(done)
-        units.append(replace(unit, relations=tuple(unit_rels)))
+        units.append(unit.with_relations(tuple(unit_rels)))
     for rel in mentions:
         done = one(rel, None)
         if done is not None and not any(
