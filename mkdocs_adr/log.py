@@ -620,9 +620,14 @@ def archive_candidates(log: Log) -> list[Candidate]:
     return candidates(log)
 
 
-def dispositions(log: Log) -> dict[str, str]:
-    """Disposition of every unarchived record in a read-only plan."""
-    eligible = {c.path for c in archive_candidates(log) if c.eligible}
+def dispositions(log: Log, candidates: list[Candidate] | None = None) -> dict[str, str]:
+    """Disposition of every unarchived record in a read-only plan.
+
+    ``candidates`` is :func:`archive_candidates` of ``log`` when the caller has it.
+    """
+    if candidates is None:
+        candidates = archive_candidates(log)
+    eligible = {c.path for c in candidates if c.eligible}
     out: dict[str, str] = {}
     for rec in log.active:
         if rec.path in eligible:

@@ -16,17 +16,18 @@ SCHEMA_VERSION = 1
 
 
 def record_json(rec: Record, disposition: str | None) -> dict[str, Any]:
+    parsed = rec.parsed
     return {
         "id": rec.id,
         "path": rec.path,
-        "title": rec.title,
-        "status": rec.status,
-        "raw_status": rec.raw_status,
-        "date": rec.date,
-        "raw_date": rec.parsed.raw_date,
+        "title": parsed.title,
+        "status": parsed.status,
+        "raw_status": parsed.raw_status,
+        "date": parsed.date,
+        "raw_date": parsed.raw_date,
         "domain": rec.domain,
         "archived": rec.archived,
-        "style": rec.style,
+        "style": parsed.style,
         "sha256": rec.sha256,
         "units": [u.to_json() for u in rec.units],
         "relations": [r.to_json() for r in rec.relations],
@@ -52,10 +53,10 @@ def build(
     log: Log, *, mode: str = "analysis", scope: dict[str, Any] | None = None
 ) -> dict[str, Any]:
     scope = scope or {"kind": "all-unarchived"}
-    disp = dispositions(log)
+    candidates = archive_candidates(log)
+    disp = dispositions(log, candidates)
     views = root_views(log)
     problems = problems_with_views(log, views)
-    candidates = archive_candidates(log)
     counts = Counter(r.status for r in log.records)
     return {
         "schema": SCHEMA,
@@ -165,9 +166,7 @@ def render_text(data: dict[str, Any], *, verbose: bool = False) -> str:
         extra = f" (generated index at {idx['target']})" if idx["target"] != idx["path"] else ""
         out.append(f"  INDEX    {idx['path']}: {idx['state']}{extra}")
         why = "; ".join(r.get("reason", "") for r in cur["reasons"])
-        out.append(
-            f"  CURRENT  {cur['path']}: {cur['state']}" + (f" ({why})" if why else "")
-        )
+        out.append(f"  CURRENT  {cur['path']}: {cur['state']}" + (f" ({why})" if why else ""))
     out.append("")
     out.append("Nothing was written.")
     return "\n".join(out) + "\n"
