@@ -670,3 +670,27 @@ def test_relocation_is_pure_until_applied(lab: Path) -> None:
     draft = planner.relocate(config, log, [(rec, planner.archive_target(config, rec))])
     assert [m.target for m in draft.moves] == ["docs/adr/archive/0007-use-crdts.md"]
     assert docs_digest(lab) == before
+
+
+@pytest.mark.parametrize(
+    ("successor_status", "reason"),
+    [("accepted", None), ("proposed", "successor of unit D1 not accepted: ADR-0003 (proposed)")],
+)
+def test_a_superseded_unit_needs_an_accepted_successor(
+    tmp_path: Path, successor_status: str, reason: str | None
+) -> None:
+    files = {
+        "mkdocs.yml": "site_name: x\nplugins:\n  - adr\n",
+        "docs/adr/0002-baseline.md": "---\nid: ADR-0002\nstyle: container\n---\n"
+        "# ADR-0002: Baseline\n\n## D1. Use X\n\nStatus: superseded\n\n"
+        "## D2. Use Y\n\nStatus: rejected\n",
+        "docs/adr/0003-use-z.md": f"---\nid: ADR-0003\nstatus: {successor_status}\n"
+        "supersedes: [ADR-0002#D1]\n---\n# ADR-0003: Use Z\n",
+    }
+    write_tree(tmp_path, files)
+    data = preview(tmp_path)
+    if reason is None:
+        assert [r["id"] for r in data["records"]] == ["ADR-0002"]
+    else:
+        assert data["plan_id"] is None
+        assert reason in data["ineligible"][0]["reasons"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..model import OUT_OF_EFFECT, Candidate, Record, Severity
+from ..model import OUT_OF_EFFECT, Candidate, Problem, Record, Severity
 
 if TYPE_CHECKING:
     from ..log import Log
@@ -24,6 +24,15 @@ NON_BLOCKING_CODES = frozenset({"ADR017"})
 def candidates(log: Log) -> list[Candidate]:
     """Every unarchived record out of effect, eligible or with all its reasons."""
     out: list[Candidate] = []
+    problems: dict[str, list[Problem]] = {}
+    for p in log.problems:
+        if p.severity >= Severity.WARNING and p.code not in NON_BLOCKING_CODES:
+            for rid in dict.fromkeys(p.ids):
+                problems.setdefault(rid, []).append(p)
+    unit_successors: dict[tuple[str, str], set[str]] = {}
+    for e in log.graph.edges("supersedes"):
+        if e.unit is not None and e.authoritative:
+            unit_successors.setdefault((e.target, e.unit), set()).add(e.source)
     for rec in log.active:
         if rec.units:
             live = [u for u in rec.units if u.status not in OUT_OF_EFFECT]
@@ -41,8 +50,12 @@ def candidates(log: Log) -> list[Candidate]:
                 continue
         elif rec.status not in OUT_OF_EFFECT:
             continue
-        succession = _succession_reasons(log, rec)
-        reasons = [*succession, *_file_reasons(rec), *_problem_reasons(log, rec, bool(succession))]
+        succession = _succession_reasons(log, rec, unit_successors)
+        reasons = [
+            *succession,
+            *_file_reasons(rec),
+            *_problem_reasons(rec, problems.get(rec.id, []), bool(succession)),
+        ]
         out.append(Candidate(rec.id, rec.path, not reasons, tuple(reasons)))
     return out
 
@@ -51,13 +64,15 @@ def eligible_ids(log: Log) -> list[str]:
     return [c.id for c in candidates(log) if c.eligible]
 
 
-def _succession_reasons(log: Log, rec: Record) -> list[str]:
+def _succession_reasons(
+    log: Log, rec: Record, unit_successors: dict[tuple[str, str], set[str]]
+) -> list[str]:
     if rec.units:
         return [
             r
             for unit in rec.units
             if unit.status == "superseded"
-            for r in _unit(log, rec, unit.key)
+            for r in _unit(log, unit.key, sorted(unit_successors.get((rec.id, unit.key), ())))
         ]
     if rec.status != "superseded":
         return []
@@ -84,14 +99,7 @@ def _succession_reasons(log: Log, rec: Record) -> list[str]:
     return ["superseded, but no successor is named"]
 
 
-def _unit(log: Log, rec: Record, key: str) -> list[str]:
-    sources = sorted(
-        {
-            e.source
-            for e in log.graph.edges("supersedes")
-            if e.target == rec.id and e.unit == key and e.authoritative
-        }
-    )
+def _unit(log: Log, key: str, sources: list[str]) -> list[str]:
     if not sources:
         return [f"unit {key} is superseded, but no successor is named"]
     statuses = log.graph.statuses
@@ -117,12 +125,10 @@ def _file_reasons(rec: Record) -> list[str]:
 SUCCESSION_CODES = frozenset({"ADR004", "ADR006", "ADR007"})
 
 
-def _problem_reasons(log: Log, rec: Record, succession_said: bool) -> list[str]:
+def _problem_reasons(rec: Record, problems: list[Problem], succession_said: bool) -> list[str]:
     out = []
-    for p in log.problems:
-        if rec.id not in p.ids or p.severity < Severity.WARNING or p.code in NON_BLOCKING_CODES:
-            continue
-        if succession_said and p.code in SUCCESSION_CODES and p.path == rec.path:
+    for p in problems:
+        if succession_said and p.code in SUCCESSION_CODES:
             continue
         out.append(f"open problem {p.code} at {p.where or rec.path}: {p.message}")
     return out
