@@ -23,8 +23,8 @@ from ..journal import read_journal
 from ..log import Log, load
 from ..model import Record
 from ..plans import Plan, load_plan, plan_dir, save_plan
-from .planner import Draft, FileMove, relocate, restore_target
-from .service import Preview, _review, refuse_if_interrupted, select
+from .planner import FileMove, relocate, restore_target
+from .service import Preview, build_review, refuse_if_interrupted, select
 
 
 def plan_restore(config: Config, plan_id: str, sources: str | None = None) -> Preview:
@@ -103,7 +103,7 @@ def plan_restore(config: Config, plan_id: str, sources: str | None = None) -> Pr
         )
     ids = sorted(r.id for r in records)
     scope = {"of": plan_id, "basis": basis, "ids": ids}
-    review = _review("restore", log, records, draft, [], extra={"of": plan_id, "basis": basis})
+    review = build_review("restore", log, records, draft, [], extra={"of": plan_id, "basis": basis})
     plan = Plan(
         kind="restore",
         scope=scope,
@@ -232,6 +232,3 @@ def _originals(
         if sha256_bytes(data) == step.before:
             originals[step.path] = data
     return prefer, originals
-
-
-__all__ = ["Draft", "plan_restore"]

@@ -238,7 +238,7 @@ def plan_archive(config: Config, sources: str | None = None) -> Preview:
             ["nothing to archive: no record is eligible"],
         )
     draft = relocate(config, log, [(rec, archive_target(config, rec)) for rec in chosen])
-    review = _review("archive", log, chosen, draft, ineligible)
+    review = build_review("archive", log, chosen, draft, ineligible)
     plan = Plan(
         kind="archive",
         scope=scope,
@@ -252,7 +252,7 @@ def plan_archive(config: Config, sources: str | None = None) -> Preview:
     return Preview("archive", plan, plan.review, log.fingerprint, scope)
 
 
-def _review(
+def build_review(
     kind: str,
     log: Log,
     chosen: list[Record],
