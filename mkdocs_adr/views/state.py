@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..log import Log
 from ..model import Problem, RootInfo, Severity, ViewState
@@ -19,15 +20,38 @@ class RootViews:
     problems: tuple[Problem, ...] = ()
 
 
-def free_name(existing: set[str], wanted: str) -> str:
-    """``INDEX.md`` -> ``INDEX.generated.md`` (then ``-2``...) when taken."""
+def free_name(
+    existing: set[str], wanted: str, ours: set[str] | frozenset[str] = frozenset()
+) -> str:
+    """``INDEX.md`` -> ``INDEX.generated.md`` (then ``-2``...) when taken by a file that
+    is not ``ours`` (a file carrying the generated marker is reused, not stepped over)."""
     stem = wanted.rsplit(".", 1)[0]
     candidate = f"{stem}.generated.md"
     n = 2
-    while candidate in existing:
+    while candidate in existing and candidate not in ours:
         candidate = f"{stem}.generated-{n}.md"
         n += 1
     return candidate
+
+
+def _generated_names(folder: Path, names: set[str], wanted: str) -> set[str]:
+    stem = wanted.rsplit(".", 1)[0]
+    ours = set()
+    for name in names:
+        if name.startswith(f"{stem}.generated") and name.endswith(".md"):
+            try:
+                with (folder / name).open("r", encoding="utf-8") as fh:
+                    head = fh.read(512)
+            except (OSError, UnicodeDecodeError):
+                continue
+            if index_view.is_generated(head):
+                ours.add(name)
+    return ours
+
+
+def _free_target(folder: Path, wanted: str) -> str:
+    names = _names(folder)
+    return free_name(names, wanted, _generated_names(folder, names, wanted))
 
 
 def index_state(log: Log, root: RootInfo) -> tuple[ViewState, str, list[Problem]]:
@@ -47,10 +71,10 @@ def index_state(log: Log, root: RootInfo) -> tuple[ViewState, str, list[Problem]
             path=path,
             fix="remove it or run `mkdocs-adr index` after removing it",
         )
-        target = f"{root.path}/{free_name(_names(folder), config.index_page)}"
+        target = f"{root.path}/{_free_target(folder, config.index_page)}"
         return ViewState(path, "user-owned"), target, [problem]
     if not index_view.is_generated(text):
-        target = f"{root.path}/{free_name(_names(folder), config.index_page)}"
+        target = f"{root.path}/{_free_target(folder, config.index_page)}"
         problem = Problem(
             "ADR009",
             Severity.WARNING,
@@ -60,9 +84,11 @@ def index_state(log: Log, root: RootInfo) -> tuple[ViewState, str, list[Problem]
             line=1,
             fix="rename your file, or delete it to let mkdocs-adr own the INDEX",
         )
-        return ViewState(path, "user-owned", detail=f"generated index at {target}"), target, [
-            problem
-        ]
+        return (
+            ViewState(path, "user-owned", detail=f"generated index at {target}"),
+            target,
+            [problem],
+        )
     fresh = index_view.render(log, root)
     if text.replace("\r\n", "\n") == fresh:
         return ViewState(path, "fresh"), path, []
@@ -77,10 +103,7 @@ def index_state(log: Log, root: RootInfo) -> tuple[ViewState, str, list[Problem]
     return ViewState(path, "drift"), path, [problem]
 
 
-def _names(folder: object) -> set[str]:
-    from pathlib import Path
-
-    assert isinstance(folder, Path)
+def _names(folder: Path) -> set[str]:
     try:
         return {p.name for p in folder.iterdir()}
     except OSError:

@@ -1,0 +1,52 @@
+"""The succession graph in Graphviz DOT (``mkdocs-adr graph --format dot``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .graphdata import FORWARD_LABEL, GraphData
+from .svg import STATUS_FILL
+
+_STYLE = {
+    "supersedes": "bold",
+    "amends": "dashed",
+    "extends": "solid",
+    "depends-on": "dotted",
+    "relates-to": "dotted",
+}
+
+
+def quote(text: str) -> str:
+    """A DOT double-quoted string: backslashes, quotes and newlines escaped."""
+    body = " ".join(text.split()).replace("\\", "\\\\").replace('"', '\\"')
+    return f'"{body}"'
+
+
+def render(data: GraphData, *, href: Callable[[str], str | None] | None = None) -> str:
+    lines = [
+        "digraph adr {",
+        "  rankdir=RL;",
+        '  node [shape=box, style="rounded,filled", fontcolor="#ffffff", fontname="Helvetica"];',
+        '  edge [fontname="Helvetica", fontsize=10];',
+    ]
+    for node in data.nodes.values():
+        attrs = [
+            f"label={quote(node.id)[:-1]}\\n{quote(node.title)[1:]}",
+            f"fillcolor={quote(STATUS_FILL.get(node.status, STATUS_FILL['unknown']))}",
+            f"tooltip={quote(f'{node.id} {node.title} ({node.status})')}",
+        ]
+        if node.archived:
+            attrs[1:1] = ['style="rounded,filled,dashed"']
+        url = href(node.id) if href else None
+        if url:
+            attrs.append(f"URL={quote(url)}")
+        lines.append(f"  {quote(node.id)} [{', '.join(attrs)}];")
+    for e in data.edges:
+        text = FORWARD_LABEL[e.kind] + (f" {e.unit}" if e.unit else "")
+        arrow = ", dir=none" if e.kind == "relates-to" else ""
+        lines.append(
+            f"  {quote(e.source)} -> {quote(e.target)} "
+            f"[label={quote(text)}, style={_STYLE[e.kind]}{arrow}];"
+        )
+    lines.append("}")
+    return "\n".join(lines) + "\n"

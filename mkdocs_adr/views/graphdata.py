@@ -1,0 +1,205 @@
+"""The succession graph as plain data, shared by the SVG, Mermaid, DOT and JSON views.
+
+Nodes are the records with an unambiguous id; edges are the log's relations in
+their forward direction (``A supersedes B`` however it was written), without
+``mentions``, one edge per (source, target, kind, unit). Everything is sorted,
+so the same log always gives the same graph.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from ..log import Log
+from ..model import Record
+
+#: Edge kinds drawn, in legend order.
+EDGE_KINDS: tuple[str, ...] = ("supersedes", "amends", "extends", "depends-on", "relates-to")
+
+#: How each kind reads from the other end (``B is superseded by A``).
+INVERSE_LABEL: dict[str, str] = {
+    "supersedes": "superseded by",
+    "amends": "amended by",
+    "extends": "extended by",
+    "depends-on": "depended on by",
+    "relates-to": "related to",
+}
+FORWARD_LABEL: dict[str, str] = {
+    "supersedes": "supersedes",
+    "amends": "amends",
+    "extends": "extends",
+    "depends-on": "depends on",
+    "relates-to": "relates to",
+}
+
+
+@dataclass(frozen=True)
+class Node:
+    id: str
+    title: str
+    status: str
+    archived: bool
+    domain: str | None
+    root: str  # docs_dir-relative root path
+    path: str  # project-relative
+
+
+@dataclass(frozen=True)
+class Edge:
+    source: str
+    target: str
+    kind: str
+    unit: str | None = None
+
+
+@dataclass
+class GraphData:
+    nodes: dict[str, Node] = field(default_factory=dict)
+    edges: list[Edge] = field(default_factory=list)
+
+    def adjacency(self) -> dict[str, set[str]]:
+        adj: dict[str, set[str]] = {n: set() for n in self.nodes}
+        for e in self.edges:
+            adj[e.source].add(e.target)
+            adj[e.target].add(e.source)
+        return adj
+
+    def subgraph(self, ids: Iterable[str], edges: Iterable[Edge] | None = None) -> GraphData:
+        """The induced subgraph; ``edges`` narrows the edges to look at (a speed-up)."""
+        nodes = self.nodes
+        keep = {n for n in ids if n in nodes}
+        pool = self.edges if edges is None else edges
+        return GraphData(
+            nodes={n: nodes[n] for n in sorted(keep)},
+            edges=sorted(
+                {e for e in pool if e.source in keep and e.target in keep},
+                key=lambda e: (e.source, e.target, EDGE_KINDS.index(e.kind), e.unit or ""),
+            ),
+        )
+
+    def edges_of(self, rid: str) -> list[Edge]:
+        return [e for e in self.edges if rid in (e.source, e.target)]
+
+
+def node_of(rec: Record) -> Node:
+    return Node(
+        id=rec.id,
+        title=rec.title or rec.id,
+        status=rec.status,
+        archived=rec.archived,
+        domain=rec.domain,
+        root=rec.root,
+        path=rec.path,
+    )
+
+
+def build(log: Log) -> GraphData:
+    """The whole log's graph (every root)."""
+    nodes = {r.id: node_of(r) for r in log.records if log.get(r.id) is r}
+    seen: set[tuple[str, str, str, str | None]] = set()
+    edges: list[Edge] = []
+    for e in log.graph.edges():
+        if e.kind not in EDGE_KINDS or e.source not in nodes or e.target not in nodes:
+            continue
+        if e.source == e.target:
+            continue
+        key = (e.source, e.target, e.kind, e.unit)
+        if key in seen:
+            continue
+        seen.add(key)
+        edges.append(Edge(e.source, e.target, e.kind, e.unit))
+    edges.sort(key=lambda e: (e.source, e.target, EDGE_KINDS.index(e.kind), e.unit or ""))
+    return GraphData(nodes=dict(sorted(nodes.items())), edges=edges)
+
+
+def components(data: GraphData) -> list[list[str]]:
+    """Connected components (ignoring direction), largest first, then by first id."""
+    adj = data.adjacency()
+    seen: set[str] = set()
+    out: list[list[str]] = []
+    for start in data.nodes:
+        if start in seen:
+            continue
+        comp = []
+        queue = deque([start])
+        seen.add(start)
+        while queue:
+            n = queue.popleft()
+            comp.append(n)
+            for m in sorted(adj[n]):
+                if m not in seen:
+                    seen.add(m)
+                    queue.append(m)
+        out.append(sorted(comp))
+    out.sort(key=lambda c: (-len(c), c[0]))
+    return out
+
+
+def neighbourhood(
+    data: GraphData,
+    rid: str,
+    hops: int,
+    *,
+    limit: int = 30,
+    adjacency: dict[str, set[str]] | None = None,
+    edges_by_node: dict[str, list[Edge]] | None = None,
+) -> tuple[GraphData, int]:
+    """Nodes within ``hops`` of ``rid`` (nearest first, at most ``limit``), and how many
+    more were within reach but left out."""
+    if rid not in data.nodes:
+        return GraphData(), 0
+    adj = adjacency if adjacency is not None else data.adjacency()
+    dist = {rid: 0}
+    order = [rid]
+    queue = deque([rid])
+    while queue:
+        n = queue.popleft()
+        if dist[n] >= hops:
+            continue
+        for m in sorted(adj.get(n, ())):
+            if m not in dist:
+                dist[m] = dist[n] + 1
+                order.append(m)
+                queue.append(m)
+    kept = order[:limit]
+    pool = (
+        [e for n in kept for e in edges_by_node.get(n, ())] if edges_by_node is not None else None
+    )
+    return data.subgraph(kept, pool), max(0, len(order) - len(kept))
+
+
+def root_view(data: GraphData, root: str) -> tuple[GraphData, list[str]]:
+    """The graph a root's graph page draws: its records plus the records of other roots
+    they are related to; and the root's records without any relation."""
+    mine = {n for n, node in data.nodes.items() if node.root == root}
+    related: set[str] = set()
+    for e in data.edges:
+        if e.source in mine or e.target in mine:
+            related.update((e.source, e.target))
+    isolated = sorted(mine - related)
+    return data.subgraph(related), isolated
+
+
+def to_json(data: GraphData) -> dict[str, object]:
+    return {
+        "schema": "mkdocs-adr/graph",
+        "version": 1,
+        "nodes": [
+            {
+                "id": n.id,
+                "title": n.title,
+                "status": n.status,
+                "archived": n.archived,
+                "domain": n.domain,
+                "root": n.root,
+                "path": n.path,
+            }
+            for n in data.nodes.values()
+        ],
+        "edges": [
+            {"source": e.source, "target": e.target, "kind": e.kind, "unit": e.unit}
+            for e in data.edges
+        ],
+    }

@@ -1,0 +1,60 @@
+"""The succession graph as a Mermaid flowchart (``mkdocs-adr graph --format mermaid``)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from .graphdata import EDGE_KINDS, FORWARD_LABEL, GraphData
+from .svg import STATUS_FILL
+
+_ARROW = {
+    "supersedes": "==>",
+    "amends": "-.->",
+    "extends": "-->",
+    "depends-on": "-.->",
+    "relates-to": "---",
+}
+
+
+def node_key(rid: str) -> str:
+    """A Mermaid-safe node identifier derived from the record id (stable, unique)."""
+    safe = re.sub(r"[^A-Za-z0-9_]", "_", rid)
+    return f"n_{safe}_{sum(map(ord, rid)) % 997}"
+
+
+def label(text: str) -> str:
+    """Text for a quoted Mermaid label: quotes and markup as entity codes."""
+    out = []
+    for ch in " ".join(text.split()):
+        if ch in '"#<>&`[]{}()|;':
+            out.append(f"#{ord(ch)};")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def render(data: GraphData, *, href: Callable[[str], str | None] | None = None) -> str:
+    lines = ["flowchart LR"]
+    for status, color in STATUS_FILL.items():
+        lines.append(f"    classDef {status} fill:{color},color:#fff,stroke:#333")
+    lines.append("    classDef archived stroke-dasharray:4 3")
+    for node in data.nodes.values():
+        text = f"{node.id}: {node.title}" + (" (archived)" if node.archived else "")
+        lines.append(f'    {node_key(node.id)}["{label(text)}"]')
+    for e in data.edges:
+        unit = f" {e.unit}" if e.unit else ""
+        lines.append(
+            f"    {node_key(e.source)} {_ARROW[e.kind]}|{label(FORWARD_LABEL[e.kind] + unit)}| "
+            f"{node_key(e.target)}"
+        )
+    for node in data.nodes.values():
+        status = node.status if node.status in STATUS_FILL else "unknown"
+        lines.append(f"    class {node_key(node.id)} {status}")
+        if node.archived:
+            lines.append(f"    class {node_key(node.id)} archived")
+        url = href(node.id) if href else None
+        if url:
+            lines.append(f'    click {node_key(node.id)} href "{label(url)}"')
+    assert all(k in _ARROW for k in EDGE_KINDS)
+    return "\n".join(lines) + "\n"
