@@ -12,7 +12,7 @@ import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 
@@ -56,16 +56,16 @@ def links(text: str) -> Iterator[re.Match[str]]:
         pos = m.end()
 
 
-@dataclass(frozen=True)
-class Heading:
+# Named tuples: a record has a handful of each, and a frozen dataclass costs
+# several times more to create.
+class Heading(NamedTuple):
     level: int
     text: str
     line: int  # 1-based line in the original file
     after: int  # index into Document.lines of the first line below the heading
 
 
-@dataclass(frozen=True)
-class Section:
+class Section(NamedTuple):
     heading: Heading
     start: int  # index into Document.lines of the first body line
     end: int  # index one past the last body line
@@ -88,6 +88,8 @@ class Document:
     headings: list[Heading] = field(default_factory=list)
     _sections: dict[int | None, list[Section]] = field(default_factory=dict)
     _unfenced: list[tuple[int, str]] | None = None
+    _keyed: list[tuple[Section, str]] | None = None
+    _fm_lines: list[str] | None = None
     #: The text below the frontmatter: ``"\n".join(lines)``.
     body_text: str | None = None
 
@@ -103,17 +105,32 @@ class Document:
             out = [sec for sec in self.sections() if sec.heading.level == level]
             self._sections[level] = out
             return out
-        out = []
+        # a section ends where the next heading of its level or above starts
         heads = self.headings
-        for i, head in enumerate(heads):
-            end = len(self.lines)
-            for nxt in heads[i + 1 :]:
-                if nxt.level <= head.level:
-                    end = nxt.line - self.offset - 1
-                    break
-            out.append(Section(head, head.after, max(end, head.after)))
+        ends = [len(self.lines)] * len(heads)
+        open_: list[int] = []  # headings whose end is not known yet, levels increasing
+        for j, nxt in enumerate(heads):
+            while open_ and heads[open_[-1]].level >= nxt.level:
+                ends[open_.pop()] = nxt.line - self.offset - 1
+            open_.append(j)
+        out = [
+            Section(head, head.after, max(end, head.after))
+            for head, end in zip(heads, ends, strict=True)
+        ]
         self._sections[None] = out
         return out
+
+    def frontmatter_lines(self) -> list[str]:
+        """The first :attr:`offset` lines of the text (the frontmatter and its fences)."""
+        if self._fm_lines is None:
+            self._fm_lines = self.text.split("\n", self.offset)[: self.offset]
+        return self._fm_lines
+
+    def keyed_sections(self) -> list[tuple[Section, str]]:
+        """Every section with :func:`heading_key` of its name."""
+        if self._keyed is None:
+            self._keyed = [(sec, heading_key(sec.heading.text)) for sec in self.sections()]
+        return self._keyed
 
     def body(self, section: Section) -> list[tuple[int, str]]:
         """(line number, text) pairs of a section's body, fenced lines left out."""
@@ -141,14 +158,38 @@ class Document:
         if self._unfenced is None:
             base = self.offset + 1
             fenced = self.fenced
-            self._unfenced = [(i + base, ln) for i, ln in enumerate(self.lines) if not fenced[i]]
+            if any(fenced):
+                self._unfenced = [
+                    (i + base, ln) for i, ln in enumerate(self.lines) if not fenced[i]
+                ]
+            else:
+                numbers = range(base, base + len(self.lines))
+                self._unfenced = list(zip(numbers, self.lines, strict=True))
         return self._unfenced
+
+    def unfenced_before(self, line: int | None) -> list[tuple[int, str]]:
+        """:meth:`unfenced` pairs whose line number is below ``line`` (all when None)."""
+        if line is None:
+            return self.unfenced()
+        base = self.offset + 1
+        stop = max(0, min(len(self.lines), line - base))
+        lines, fenced = self.lines, self.fenced
+        return [(i + base, lines[i]) for i in range(stop) if not fenced[i]]
 
     def unfenced_text(self) -> str:
         """The body with fenced lines blanked, so offsets still count lines."""
         if not any(self.fenced):
             return self.body_text if self.body_text is not None else "\n".join(self.lines)
         return "\n".join("" if f else ln for ln, f in zip(self.lines, self.fenced, strict=True))
+
+
+def heading_key(text: str) -> str:
+    """A heading or field name as a key: stripped, no trailing colon, lower case."""
+    return text.strip().rstrip(":：").strip().lower()
+
+
+#: The line that closes frontmatter: ``---`` or ``...`` and trailing whitespace.
+_FM_END = re.compile(r"\n(?:---|\.\.\.)[^\S\n]*(?=\n|\Z)")
 
 
 def split_frontmatter(text: str) -> tuple[str | None, str, int]:
@@ -158,18 +199,12 @@ def split_frontmatter(text: str) -> tuple[str | None, str, int]:
     first_nl = text.find("\n")
     if first_nl == -1 or text[:first_nl].strip() != "---":
         return None, text, 0
-    pos = first_nl + 1
-    count = 1
-    while True:
-        nl = text.find("\n", pos)
-        line = text[pos:] if nl == -1 else text[pos:nl]
-        count += 1
-        if line.rstrip() in ("---", "..."):
-            body = "" if nl == -1 else text[nl + 1 :]
-            return text[first_nl + 1 : pos], body, count
-        if nl == -1:
-            return None, text, 0  # never closed: not frontmatter
-        pos = nl + 1
+    m = _FM_END.search(text, first_nl)
+    if m is None:
+        return None, text, 0  # never closed: not frontmatter
+    pos = m.start() + 1  # where the closing line starts
+    body = text[m.end() + 1 :] if m.end() < len(text) else ""
+    return text[first_nl + 1 : pos], body, text.count("\n", 0, pos) + 1
 
 
 #: ``key: value`` with the value stripped in Python: the lazy ``(.*?)[ \t]*$`` it
@@ -350,22 +385,20 @@ def scan(text: str) -> Document:
     found: list[tuple[int, Heading]] = []
     padded = "\n" + body  # line i of the body starts right after the i-th newline here
     if "#" in body:
-        count = LineCounter(padded)
         for m in _ATX_NL.finditer(padded):
             hashes, rest = m.groups()
             raw_title = _atx_title(hashes, rest)
             if raw_title is None:
                 continue
-            index = count.upto(m.start())
+            index = padded.count("\n", 0, m.start())
             if fenced[index]:
                 continue
             level = min(len(hashes), 6)
             heading = Heading(level, _clean_heading(raw_title), index + offset + 1, index + 1)
             found.append((index, heading))
     if "==" in body or "--" in body:
-        count = LineCounter(padded)
         for m in _SETEXT_NL.finditer(padded):
-            index = count.upto(m.start())
+            index = padded.count("\n", 0, m.start())
             if index == 0 or fenced[index] or fenced[index - 1]:
                 continue
             prev = lines[index - 1]

@@ -12,7 +12,13 @@ from ..model import OUT_OF_EFFECT, Parsed, Problem, Relation, Severity, Unit
 from . import styles
 from .dates import parse_date
 from .markdown import Document, LineCounter, links, scan
-from .status import link_line, normalize_status, relations_in_text
+from .status import (
+    StatusReading,
+    link_line,
+    normalize_status,
+    relations_in_text,
+    word_lengths,
+)
 
 _H1_NUMBER = re.compile(
     r"^(?:(?P<prefix>[A-Za-z]{2,10})[- ]?)?0*(?P<num>\d{1,6})"
@@ -38,6 +44,28 @@ class ParseOptions:
     @functools.cached_property
     def alias_map(self) -> dict[str, str]:
         return dict(self.aliases)
+
+    @functools.cached_property
+    def _readings(self) -> dict[str, StatusReading]:
+        return {}
+
+    def read_status(self, raw: str) -> StatusReading:
+        """``normalize_status(raw, self.alias_map)``, remembered per distinct text.
+
+        Logs repeat a few status texts thousands of times.
+        """
+        readings = self._readings
+        found = readings.get(raw)
+        if found is None:
+            if len(readings) >= 4096:
+                readings.clear()
+            found = normalize_status(raw, self.alias_map, alias_lengths=self._alias_lengths)
+            readings[raw] = found
+        return found
+
+    @functools.cached_property
+    def _alias_lengths(self) -> list[int]:
+        return word_lengths(self.alias_map)
 
     @classmethod
     def from_config(cls, config: Any) -> ParseOptions:
@@ -192,7 +220,7 @@ def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:
         style = hit.style
         raw_status, status_line = hit.raw, hit.line
         relations.extend(hit.relations)
-        reading = normalize_status(raw_status, options.alias_map)
+        reading = options.read_status(raw_status)
         status, alias = reading.status, reading.alias
         if hit.links_only and status in ("unknown", "missing"):
             # adr-tools `new -s` leaves only link lines where the status was
@@ -307,8 +335,8 @@ _REVIEW_LINE = re.compile(r"^\s*(?:[-*+]\s+)?\**review[ -]by\**\s*[:：]\s*\**\s
 
 def _status_section_review(doc: Document, options: ParseOptions) -> str | None:
     """A ``Review by:`` line inside the status section (adr-tools users put it there)."""
-    for sec in doc.sections():
-        if sec.name.strip().rstrip(":：").strip().lower() not in options.status_headings:
+    for sec, key in doc.keyed_sections():
+        if key not in options.status_headings:
             continue
         for _lineno, text in doc.body(sec):
             if text.lstrip().startswith("#"):
@@ -387,7 +415,7 @@ def _units(
             raw = str(meta["status"])
         if raw:
             any_status = True
-        reading = normalize_status(raw, options.alias_map) if raw else None
+        reading = options.read_status(raw) if raw else None
         status = reading.status if reading else "missing"
         units.append(
             Unit(
@@ -414,7 +442,7 @@ def _units(
             )
     for key, meta in sorted(fm_units.items()):
         raw = str(meta.get("status") or "")
-        reading = normalize_status(raw, options.alias_map) if raw else None
+        reading = options.read_status(raw) if raw else None
         any_status = any_status or bool(raw)
         units.append(
             Unit(

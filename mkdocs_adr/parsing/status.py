@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..model import Relation
@@ -94,12 +94,16 @@ def _is_cjk(word: str) -> bool:
     return any(unicodedata.east_asian_width(c) in ("W", "F") for c in word)
 
 
-def normalize_status(raw: str, aliases: Mapping[str, str]) -> StatusReading:
+def normalize_status(
+    raw: str, aliases: Mapping[str, str], *, alias_lengths: Sequence[int] | None = None
+) -> StatusReading:
     """Map a status text to a normalized status; never guess.
 
     ``Accepted. 2026-10-01 (...)``, ``⌛️ Superseded by [..](..)``,
     ``accepted; supersedes ADR-0045`` and ``Approved by @x`` all read; a
     template placeholder such as ``{Proposed|Accepted}`` is ``unknown``.
+    ``alias_lengths`` is :func:`word_lengths` of ``aliases`` when the caller
+    keeps it.
     """
     text = _strip_decoration(raw)
     if not text:
@@ -110,7 +114,10 @@ def normalize_status(raw: str, aliases: Mapping[str, str]) -> StatusReading:
     for table, is_alias in ((CANONICAL, False), (aliases, True)):
         # the longest word that starts the text and ends at a word boundary; a
         # word that starts it is the prefix of its length, so look those up
-        lengths = _CANONICAL_LENGTHS if table is CANONICAL else _lengths(table)
+        if table is CANONICAL:
+            lengths: Sequence[int] = _CANONICAL_LENGTHS
+        else:
+            lengths = alias_lengths if alias_lengths is not None else word_lengths(table)
         for size in lengths:
             word = lower[:size]
             if len(word) < size or word not in table:
@@ -123,12 +130,12 @@ def normalize_status(raw: str, aliases: Mapping[str, str]) -> StatusReading:
     return StatusReading("unknown")
 
 
-def _lengths(table: Mapping[str, str]) -> list[int]:
-    """Distinct word lengths, longest first."""
+def word_lengths(table: Mapping[str, str]) -> list[int]:
+    """The distinct lengths of a table's words, longest first."""
     return sorted({len(word) for word in table}, reverse=True)
 
 
-_CANONICAL_LENGTHS = _lengths(CANONICAL)
+_CANONICAL_LENGTHS = word_lengths(CANONICAL)
 
 
 def relations_in_text(text: str, origin: str, line: int | None) -> Iterator[Relation]:

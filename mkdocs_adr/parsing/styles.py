@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..model import Relation
-from .markdown import Document, Section
+from .markdown import Document, Section, heading_key
 from .status import FRONTMATTER_KEYS, frontmatter_refs, link_line, relations_in_text
 
 _BULLET_FIELD = re.compile(r"^\s*([-*+])\s+\**([A-Za-z][A-Za-z \-]*?)\**\s*:\s*\**\s*(.*?)\s*$")
@@ -44,10 +44,6 @@ class Context:
     status_headings: frozenset[str]
 
 
-def _heading_key(text: str) -> str:
-    return text.strip().rstrip(":：").strip().lower()
-
-
 # --------------------------------------------------------------------- frontmatter
 
 
@@ -71,7 +67,7 @@ def frontmatter(ctx: Context) -> Hit | None:
 def _fm_line(doc: Document, key: str) -> int | None:
     if doc.frontmatter is None:
         return None
-    for i, line in enumerate(doc.text.split("\n", doc.offset)[: doc.offset]):
+    for i, line in enumerate(doc.frontmatter_lines()):
         if line.lower().startswith(key + ":"):
             return i + 1
     return None
@@ -106,7 +102,7 @@ def table(ctx: Context) -> Hit | None:
         m = _TABLE_ROW.match(text)
         if not m:
             continue
-        key = _heading_key(m.group(1).strip("* _"))
+        key = heading_key(m.group(1).strip("* _"))
         value = m.group(2).strip()
         if key in ctx.status_headings and hit is None:
             hit = Hit("table", value.strip("* "), lineno)
@@ -134,7 +130,7 @@ def bullets(ctx: Context) -> Hit | None:
         m = _BULLET_FIELD.match(text)
         if not m:
             continue
-        key = _heading_key(m.group(2))
+        key = heading_key(m.group(2))
         if key in ctx.status_headings:
             if hit is None:
                 marker = m.group(1)
@@ -156,8 +152,8 @@ def bullets(ctx: Context) -> Hit | None:
 def status_section(ctx: Context) -> Hit | None:
     doc = ctx.doc
     section: Section | None = None
-    for sec in doc.sections():
-        if _heading_key(sec.name) in ctx.status_headings:
+    for sec, key in doc.keyed_sections():
+        if key in ctx.status_headings:
             section = sec
             break
     if section is None:
@@ -226,15 +222,13 @@ def status_clause(raw: str) -> str:
 def inline(ctx: Context) -> Hit | None:
     doc = ctx.doc
     limit = next((h.line for h in doc.headings if h.level == 2), None)
-    for lineno, text in doc.unfenced():
-        if limit is not None and lineno >= limit:
-            break
+    for lineno, text in doc.unfenced_before(limit):
         if text.lstrip().startswith(("-", "*", "+", "|", "#")) and not text.lstrip().startswith(
             "**"
         ):
             continue
         m = _INLINE_FIELD.match(text) if (":" in text or "：" in text) else None
-        if m and _heading_key(m.group(1)) in ctx.status_headings:
+        if m and heading_key(m.group(1)) in ctx.status_headings:
             hit = Hit("inline", m.group(2).strip("* "), lineno)
             hit.relations.extend(relations_in_text(m.group(2), "status-section", lineno))
             return hit
@@ -245,21 +239,19 @@ def inline_fields(doc: Document) -> dict[str, tuple[str, int]]:
     """``Key: value`` lines before the first second-level heading (Date, Deciders)."""
     out: dict[str, tuple[str, int]] = {}
     limit = next((h.line for h in doc.headings if h.level == 2), None)
-    for lineno, text in doc.unfenced():
-        if limit is not None and lineno >= limit:
-            break
+    for lineno, text in doc.unfenced_before(limit):
         if text.lstrip().startswith("#") or ":" not in text:
             continue
         m = _INLINE_FIELD.match(text.lstrip("-*+ ") if not text.startswith("**") else text)
         if m:
-            out.setdefault(_heading_key(m.group(1)), (m.group(2).strip("* "), lineno))
+            out.setdefault(heading_key(m.group(1)), (m.group(2).strip("* "), lineno))
     return out
 
 
 def links_section(doc: Document) -> list[Relation]:
     out: list[Relation] = []
-    for sec in doc.sections():
-        if _heading_key(sec.name) not in ("links", "related", "related decisions", "relations"):
+    for sec, key in doc.keyed_sections():
+        if key not in ("links", "related", "related decisions", "relations"):
             continue
         for lineno, text in doc.body(sec):
             if not text.strip() or text.lstrip().startswith("#"):
