@@ -18,6 +18,7 @@ Coverage is ``complete`` once every required unit has been returned.
 from __future__ import annotations
 
 import difflib
+import posixpath
 import re
 from collections import Counter, deque
 from dataclasses import dataclass
@@ -47,6 +48,8 @@ INTENTS = ("current", "rationale", "history")
 RELATION_HOPS = 3
 ARCHIVED_HOPS = 1
 MAX_LISTED = 30
+#: Ids listed in ``succession.chain`` and ``candidates``; the rest are counted.
+MAX_SUCCESSION = 10
 
 _SUFFIX = re.compile(r"^(?P<ref>.+?)(?:#(?P<unit>[Dd]\d{1,3}))?(?:@(?P<seg>\d{1,6}))?$")
 _UNIT = re.compile(r"^[Dd]?(\d{1,3})$")
@@ -183,7 +186,9 @@ def _record_for(log: Log, text: str) -> Record | None:
         for root in log.config.roots:
             candidates += log.by_id.get(canonical(root.prefix, int(text)), [])
     if not candidates:
-        candidates = [r for r in log.records if r.path.rsplit("/", 1)[-1][:-3] == text]
+        candidates = [
+            r for r in log.records if posixpath.splitext(posixpath.basename(r.path))[0] == text
+        ]
     if candidates:
         return _one(log, list({r.path: r for r in candidates}.values()), text)
     return None
@@ -471,12 +476,11 @@ def _about_target(b: Builder, log: Log, target: Target) -> tuple[list[str], dict
     succ = succession(log, b.rels, rec.id, unit.key if unit else None)
     info: dict[str, Any] = {"asked": asked, "status": status, "in_effect": effect}
     if succ.state != "none" or status == "superseded":
-        info.update(
-            state=succ.state,
-            current=succ.current,
-            chain=list(succ.chain[:MAX_LISTED]),
-            candidates=list(succ.candidates[:MAX_LISTED]),
-        )
+        chain, chain_left = capped(succ.chain, MAX_SUCCESSION)
+        candidates, cand_left = capped(succ.candidates, MAX_SUCCESSION)
+        info.update(state=succ.state, current=succ.current, chain=chain, candidates=candidates)
+        if chain_left or cand_left:
+            info["omitted"] = {"chain": chain_left, "candidates": cand_left}
     asked_units: Unit | str = unit or ("all" if intent != "current" else "effect")
     scope_full = "full" if intent != "current" else None
     focus = [rec.id]
@@ -536,9 +540,8 @@ def _about_target(b: Builder, log: Log, target: Target) -> tuple[list[str], dict
                     )
         return focus, info
 
-    if succ.state == "current" and succ.current:
-        current = log.get(succ.current)
-        assert current is not None
+    current = log.get(succ.current) if succ.state == "current" and succ.current else None
+    if current is not None:
         path = chain_text([asked, *succ.chain])
         if intent == "current":
             b.add_record(

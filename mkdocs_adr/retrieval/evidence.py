@@ -182,6 +182,20 @@ def record_text(log: Log, rec: Record, scope: str) -> tuple[str, str]:
     return "\n\n".join(f"## {h}\n\n{t.strip()}".rstrip() for h, t in sections), used
 
 
+def search_text(log: Log, rec: Record) -> str:
+    """The record's body as written (after frontmatter), for topic ranking.
+
+    Cheaper than :func:`record_text`: no section split, which a topic query
+    over a whole log would otherwise pay for every record.
+    """
+    text = getattr(rec.parsed, "text", "")
+    if not text:
+        return record_text(log, rec, "full")[0]
+    if rec.parsed.body_start > 1:
+        return "\n".join(text.split("\n")[rec.parsed.body_start - 1 :])
+    return text
+
+
 def _file_body(log: Log, rec: Record) -> str:
     """A record without ``##`` sections: its body as written, after any frontmatter."""
     text = getattr(rec.parsed, "text", "")

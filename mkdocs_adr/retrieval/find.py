@@ -29,7 +29,7 @@ from .evidence import (
     Item,
     Relations,
     chain_text,
-    record_text,
+    search_text,
     status_of,
     succession,
     unit_id,
@@ -353,7 +353,7 @@ def _topic_docs(log: Log, items: list[Item]) -> list[topic.Doc]:
         keywords = " ".join(
             [rec.id, rec.domain or "", *rec.parsed.tags, *rec.parsed.affected_components]
         )
-        body = unit.text if unit is not None else record_text(log, rec, "full")[0]
+        body = unit.text if unit is not None else search_text(log, rec)
         title = f"{rec.title} {unit.title}" if unit is not None else rec.title
         docs.append(topic.Doc(item.id, title, keywords, body))
     return docs
