@@ -18,7 +18,23 @@ from .commands._common import location_options
 from .errors import AdrError
 
 
+class AdrGroup(click.Group):
+    """Turns domain errors into their exit codes wherever the group is invoked.
+
+    Doing it here rather than only in :func:`main` means click's test runner
+    and any other caller of ``cli`` see the same message and exit code as a user.
+    """
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except AdrError as exc:
+            click.echo(f"mkdocs-adr: {exc.format()}", err=True)
+            ctx.exit(exc.exit_code)
+
+
 @click.group(
+    cls=AdrGroup,
     invoke_without_command=True,
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
 )
