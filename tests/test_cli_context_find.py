@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from mkdocs_adr.cli import cli, main
-from mkdocs_adr.errors import RefusedError, UsageError
+from mkdocs_adr.errors import UsageError
 
 from .conftest import run_cli
 from .retrieval_logs import Spec, write_log
@@ -211,5 +211,35 @@ class TestSubprocess:
         assert proc.returncode == 2
         assert "no mkdocs.yml" in proc.stderr and "--root" in proc.stderr
 
-    def test_refused_errors_are_refused_errors(self) -> None:
-        assert RefusedError.exit_code == 3
+    @pytest.mark.parametrize(
+        ("asked", "first", "state"),
+        [
+            ("ADR-0020", ["ADR-0022"], "current"),  # a chain of two
+            ("ADR-0023", ["ADR-0024", "ADR-0025"], "ambiguous"),  # none chosen
+            ("ADR-0026", ["ADR-0026"], "not-accepted"),  # proposed successor
+        ],
+    )
+    def test_successor_resolution_through_the_console_script(
+        self, site: Path, asked: str, first: list[str], state: str
+    ) -> None:
+        by, sup = "superseded-by", "supersedes"
+        extra = [
+            Spec(20, "Old", "superseded", relations={by: ["ADR-0021"]}),
+            Spec(21, "Mid", "superseded", relations={by: ["ADR-0022"], sup: ["ADR-0020"]}),
+            Spec(22, "Now", relations={sup: ["ADR-0021"]}),
+            Spec(23, "Split", "superseded", relations={by: ["ADR-0024", "ADR-0025"]}),
+            Spec(24, "Left", relations={sup: ["ADR-0023"]}),
+            Spec(25, "Right", relations={sup: ["ADR-0023"]}),
+            Spec(26, "Kept", relations={by: ["ADR-0027"]}),
+            Spec(27, "Idea", "proposed", relations={sup: ["ADR-0026"]}),
+        ]
+        for spec in extra:
+            (site / spec.relpath()).write_text(spec.text(), encoding="utf-8")
+        proc = run_cli("context", asked, "--json", cwd=site, check=True)
+        data = as_json(proc.stdout)
+        assert [u["id"] for u in data["units"][: len(first)]] == first
+        assert data["succession"]["state"] == state
+        if state == "ambiguous":
+            assert data["succession"]["current"] is None
+        text = run_cli("context", asked, cwd=site, check=True).stdout
+        assert f"Succession: {asked}" in text

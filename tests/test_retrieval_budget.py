@@ -127,3 +127,18 @@ class TestCursor:
         forged_token = "c1." + base64.urlsafe_b64encode(forged.encode()).decode().rstrip("=")
         with pytest.raises(UsageError):
             cursors.decode(forged_token, corpus=self.corpus, query=self.query, restart="x")
+
+
+def test_the_retrieval_engine_never_imports_mkdocs() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, mkdocs_adr.retrieval, mkdocs_adr.commands.context, "
+        "mkdocs_adr.commands.find; "
+        "print(sorted(m for m in sys.modules if m == 'mkdocs' or m.startswith('mkdocs.')))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.strip() == "[]"
