@@ -694,3 +694,23 @@ def test_a_superseded_unit_needs_an_accepted_successor(
     else:
         assert data["plan_id"] is None
         assert reason in data["ineligible"][0]["reasons"]
+
+
+def test_verification_catches_status_content_and_link_changes(lab: Path) -> None:
+    from mkdocs_adr.plans import load_plan
+
+    plan_id = preview(lab)["plan_id"]
+    assert invoke("plan", "--confirm", plan_id, cwd=lab)[0] == 0
+    config = load_from_mkdocs_yml(lab / "mkdocs.yml")
+    plan = load_plan(config.work_path, plan_id)
+    assert archive.verify_applied(config, plan) == []
+    moved = lab / "docs/adr/archive/0007-use-crdts.md"
+    moved.write_text(moved.read_text().replace("Rejected", "Accepted"))
+    home = lab / "docs/index.md"
+    home.write_text(home.read_text().replace("adr/archive/0003-use-polling.md#", "adr/x.md#"))
+    problems = archive.verify_applied(config, plan)
+    assert any("ADR-0007 has status accepted, expected rejected" in p for p in problems)
+    assert any(
+        p.startswith("docs/adr/archive/0007-use-crdts.md: content differs") for p in problems
+    )
+    assert any(p.startswith("docs/index.md: content differs") for p in problems)

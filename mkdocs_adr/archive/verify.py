@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..config import Config
 from ..errors import RefusedError
 from ..fsops import inside_project, sha256_file
-from ..links import resolve
+from ..links import resolve, split_target
 from ..log import load
 from ..plans import Plan
 from .planner import relations_snapshot
@@ -70,12 +70,19 @@ def verify_applied(config: Config, plan: Plan) -> list[str]:
         problems.append(f"reference lost: {lost}")
     for gained in sorted(after - before):
         problems.append(f"reference changed: {gained} (not there before)")
+    # plain links (mentions) are checked link by link: each rewritten link must reach
+    # the planned target (the file it reached before, at its place after the plan)
     docs_rel = config.rel(config.docs_dir)
     for edit in review.get("links", []):
-        if not edit.get("target_exists") or edit.get("form") == "nav":
+        if edit.get("form") == "nav":
             continue
-        target = resolve(edit["page_after"], edit["new"].split("#")[0].split("?")[0], docs_rel)
-        if not (config.project_dir / target).exists():
+        target = resolve(edit["page_after"], split_target(edit["new"])[0], docs_rel)
+        if target != edit["target"]:
+            problems.append(
+                f"{edit['page_after']}:{edit['line']}: link {edit['new']!r} reaches {target}, "
+                f"not {edit['target']}"
+            )
+        elif edit.get("target_exists") and not (config.project_dir / target).exists():
             problems.append(
                 f"{edit['page_after']}:{edit['line']}: link {edit['new']!r} does not resolve"
             )
