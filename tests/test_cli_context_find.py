@@ -115,10 +115,11 @@ class TestCliRunner:
             for word in words:
                 assert word in result.stdout
 
-    def test_domain_errors_surface_as_exceptions(self, site: Path) -> None:
+    def test_domain_errors_become_exit_codes_and_messages(self, site: Path) -> None:
         result = CliRunner().invoke(cli, ["-f", str(site / "mkdocs.yml"), "find", "--path", "../x"])
-        assert isinstance(result.exception, UsageError)
-        assert result.exception.exit_code == 2
+        assert result.exit_code == 2
+        assert "leaves the project folder" in result.stderr and result.stdout == ""
+        assert not isinstance(result.exception, UsageError)
 
 
 class TestExitCodes:
