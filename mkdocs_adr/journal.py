@@ -304,10 +304,17 @@ def _receipt(
         part = parts.setdefault(step.part, {"state": "applied", "steps": []})
         step_state = "done" if n in done else ("failed" if n in failed else "not-applied")
         part["steps"].append({"n": n, "what": _describe(step), "state": step_state})
-        if step_state != "done":
-            part["state"] = "failed" if step_state == "failed" else "not-applied"
-        if step_state == "done" and part["state"] == "not-applied":
+    for part in parts.values():
+        # a part is as good as its worst step: one failure fails it, whatever follows
+        states = {s["state"] for s in part["steps"]}
+        if "failed" in states:
+            part["state"] = "failed"
+        elif states == {"done"}:
+            part["state"] = "applied"
+        elif "done" in states:
             part["state"] = "partial"
+        else:
+            part["state"] = "not-applied"
     outcome = "success" if not failed and not problems else "failure"
     return {
         "schema": RECEIPT_SCHEMA,

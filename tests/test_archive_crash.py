@@ -148,3 +148,27 @@ def test_killed_at_every_step_then_rolled_back(tmp_path: Path, operation: str) -
         # a rolled-back plan can be confirmed again from the start
         assert invoke("plan", "--confirm", plan_id, cwd=project)[0] == 0
         assert docs_digest(project) == after
+
+
+def test_a_user_edit_during_an_interruption_gives_a_failure_receipt_per_part(
+    tmp_path: Path,
+) -> None:
+    project, plan_id = prepare(tmp_path, "archive")
+    plan = load_plan(project / ".mkdocs-adr", plan_id)
+    first_write = next(n for n, s in enumerate(plan.steps) if s.op == "write")
+    proc = cli(project, "plan", "--confirm", plan_id, crash=str(first_write))
+    assert proc.returncode == journal.CRASH_EXIT
+    # while the apply is interrupted, someone edits a page the plan still has to rewrite
+    later = next(s for s in plan.steps[first_write + 1 :] if s.part == "links")
+    page = project / later.path
+    page.write_text(page.read_text("utf-8") + "\nan edit made meanwhile\n", encoding="utf-8")
+    code, out, _ = invoke("plan", "--confirm", plan_id, "--json", cwd=project)
+    assert code == 3
+    receipt = json_of(out)
+    assert receipt["outcome"] == "failure"
+    assert receipt["parts"]["archive"]["state"] == "applied"
+    assert receipt["parts"]["links"]["state"] in ("failed", "partial")
+    assert receipt["parts"]["index"]["state"] == "not-applied"
+    assert page.read_text("utf-8").endswith("\nan edit made meanwhile\n")  # never overwritten
+    code, out, _ = invoke("status", plan_id, "--json", cwd=project)
+    assert json_of(out)["state"] == "interrupted"
