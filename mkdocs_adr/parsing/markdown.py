@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -88,7 +88,7 @@ class Document:
     headings: list[Heading] = field(default_factory=list)
     _sections: dict[int | None, list[Section]] = field(default_factory=dict)
     _unfenced: list[tuple[int, str]] | None = None
-    _keyed: list[tuple[Section, str]] | None = None
+    _keys: list[str] | None = None
     _fm_lines: list[str] | None = None
     #: The text below the frontmatter: ``"\n".join(lines)``.
     body_text: str | None = None
@@ -126,11 +126,19 @@ class Document:
             self._fm_lines = self.text.split("\n", self.offset)[: self.offset]
         return self._fm_lines
 
-    def keyed_sections(self) -> list[tuple[Section, str]]:
-        """Every section with :func:`heading_key` of its name."""
-        if self._keyed is None:
-            self._keyed = [(sec, heading_key(sec.heading.text)) for sec in self.sections()]
-        return self._keyed
+    def keyed_sections(self, wanted: Container[str]) -> list[tuple[Section, str]]:
+        """The sections whose :func:`heading_key` is in ``wanted``, with that key.
+
+        Most records have no section a caller looks for; then no section is built.
+        """
+        if self._keys is None:
+            self._keys = [heading_key(h.text) for h in self.headings]
+        keys = self._keys
+        found = [i for i, key in enumerate(keys) if key in wanted]
+        if not found:
+            return []
+        sections = self.sections()  # one per heading, in the same order
+        return [(sections[i], keys[i]) for i in found]
 
     def body(self, section: Section) -> list[tuple[int, str]]:
         """(line number, text) pairs of a section's body, fenced lines left out."""

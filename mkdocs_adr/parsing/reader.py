@@ -335,9 +335,7 @@ _REVIEW_LINE = re.compile(r"^\s*(?:[-*+]\s+)?\**review[ -]by\**\s*[:：]\s*\**\s
 
 def _status_section_review(doc: Document, options: ParseOptions) -> str | None:
     """A ``Review by:`` line inside the status section (adr-tools users put it there)."""
-    for sec, key in doc.keyed_sections():
-        if key not in options.status_headings:
-            continue
+    for sec, _key in doc.keyed_sections(options.status_headings):
         for _lineno, text in doc.body(sec):
             if text.lstrip().startswith("#"):
                 break
@@ -379,8 +377,11 @@ def _units(
     problems: list[Problem],
 ) -> list[Unit]:
     declared = fm.get("style") == "container" or "units" in fm
-    if not declared and "## D" not in doc.text:
-        return []
+    if not declared and (
+        "## D" not in doc.text
+        or not any(h.level == 2 and _UNIT_HEADING.match(h.text) for h in doc.headings)
+    ):
+        return []  # only a unit heading makes an undeclared record a container
     fm_units: dict[str, Mapping[str, Any]] = {}
     if isinstance(fm.get("units"), list):
         for item in fm["units"]:
@@ -501,12 +502,9 @@ def _prose_refs(
 ) -> Iterator[re.Match[str]]:
     """``\\b(PREFIX)[- ]?0*(\\d{1,6})(#D\\d+)?\\b`` matches outside ``spans``.
 
-    The leading ``\\b`` is checked here rather than in the pattern: a pattern
-    that starts with a literal lets the engine jump to each occurrence of the
-    prefix. A rejected start resumes one character later, as ``finditer`` of
-    the whole pattern would. A match never reaches into a link (a prefix is
-    letters and digits), so rejecting starts inside ``spans`` is the same as
-    blanking the links first.
+    A match never reaches into a link (a prefix is letters and digits), so
+    rejecting the starts inside ``spans``, and resuming one character later as
+    ``finditer`` would, is the same as blanking the links first.
     """
     search = _prose_pattern(prefixes).search
     pos = 0
@@ -515,20 +513,26 @@ def _prose_refs(
         if m is None:
             return
         start = m.start()
-        before = start > 0 and _is_word(text[start - 1])
-        if before == _is_word(text[start]) or any(a <= start < b for a, b in spans):
+        if spans and any(a <= start < b for a, b in spans):
             pos = start + 1
             continue
         yield m
         pos = m.end()
 
 
-def _is_word(char: str) -> bool:
-    """What ``\\w`` matches in a str pattern."""
-    return char.isalnum() or char == "_"
-
-
 @functools.lru_cache(maxsize=32)
 def _prose_pattern(prefixes: tuple[str, ...]) -> re.Pattern[str]:
-    alternatives = "|".join(re.escape(p) for p in prefixes)
+    """``\\b(PREFIX)...`` with the ``\\b`` written as a look-behind after the prefix.
+
+    A pattern that starts with ``\\b`` is tried at every character; one that
+    starts with the prefix lets the engine jump from one occurrence to the
+    next. A prefix starts with a word character, so ``\\b`` before it means
+    "not after a word character".
+    """
+    alternatives = "|".join(
+        rf"{re.escape(p)}(?<!\w{re.escape(p)})"
+        if p[:1].isalnum() or p[:1] == "_"
+        else rf"\b{re.escape(p)}"
+        for p in prefixes
+    )
     return re.compile(rf"({alternatives})[- ]?0*(\d{{1,6}})(#D\d+)?\b")

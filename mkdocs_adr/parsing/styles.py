@@ -151,13 +151,10 @@ def bullets(ctx: Context) -> Hit | None:
 
 def status_section(ctx: Context) -> Hit | None:
     doc = ctx.doc
-    section: Section | None = None
-    for sec, key in doc.keyed_sections():
-        if key in ctx.status_headings:
-            section = sec
-            break
-    if section is None:
+    headed = doc.keyed_sections(ctx.status_headings)
+    if not headed:
         return None
+    section: Section = headed[0][0]
     body = doc.body(section)
     # stop at the next heading of any level: sub-headings are not the status
     lines: list[tuple[int, str]] = []
@@ -248,11 +245,12 @@ def inline_fields(doc: Document) -> dict[str, tuple[str, int]]:
     return out
 
 
+_LINKS_HEADINGS = ("links", "related", "related decisions", "relations")
+
+
 def links_section(doc: Document) -> list[Relation]:
     out: list[Relation] = []
-    for sec, key in doc.keyed_sections():
-        if key not in ("links", "related", "related decisions", "relations"):
-            continue
+    for sec, _key in doc.keyed_sections(_LINKS_HEADINGS):
         for lineno, text in doc.body(sec):
             if not text.strip() or text.lstrip().startswith("#"):
                 continue
