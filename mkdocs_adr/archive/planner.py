@@ -163,7 +163,9 @@ def scan_pages(config: Config) -> list[Page]:
     """Every Markdown page under ``docs_dir`` as MkDocs would see it, sorted.
 
     Hidden files and folders are left out (MkDocs leaves them out too), and
-    so is the work dir; symlinked folders are not followed.
+    so is the work dir; symlinked folders are not followed. With ``--root`` the
+    docs folder may be a whole repository: installed packages (``node_modules``,
+    a virtualenv) are not pages of it.
     """
     work = config.work_path.resolve()
     out: list[Page] = []
@@ -173,7 +175,9 @@ def scan_pages(config: Config) -> list[Page]:
             d
             for d in dirs
             if not d.startswith(".")
+            and d not in ("node_modules", "site-packages", "__pycache__")
             and not (here / d).is_symlink()
+            and not (here / d / "pyvenv.cfg").exists()
             and (here / d).resolve() != work
         )
         for name in sorted(files):
