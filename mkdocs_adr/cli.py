@@ -61,7 +61,10 @@ plan_cmd = cli.commands["plan"]
 
 def main(argv: list[str] | None = None) -> int:
     try:
-        cli.main(args=argv, prog_name="mkdocs-adr", standalone_mode=False)
+        # without standalone mode, click returns the code of ``ctx.exit`` (AdrGroup)
+        code = cli.main(args=argv, prog_name="mkdocs-adr", standalone_mode=False)
+        if isinstance(code, int):
+            return code
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except click.exceptions.Abort:

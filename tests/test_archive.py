@@ -714,3 +714,13 @@ def test_verification_catches_status_content_and_link_changes(lab: Path) -> None
         p.startswith("docs/adr/archive/0007-use-crdts.md: content differs") for p in problems
     )
     assert any(p.startswith("docs/index.md: content differs") for p in problems)
+
+
+def test_the_console_script_exits_with_the_documented_codes(lab: Path) -> None:
+    proc = run_cli("archive", "--sources", "ADR-0001", cwd=lab)
+    assert proc.returncode == 3 and "ADR-0001 is in effect or open" in proc.stderr
+    proc = run_cli("archive", "--sources", "ADR-0404", cwd=lab)
+    assert proc.returncode == 2 and "names no record" in proc.stderr
+    write_tree(lab, {"docs/adr/zh/archive/0003-use-polling.md": "in the way\n"})
+    proc = run_cli("archive", cwd=lab)
+    assert proc.returncode == 1 and "Applying is blocked" in proc.stdout
