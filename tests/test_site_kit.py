@@ -206,7 +206,13 @@ def make_site(
                 {"from": 3, "to": None},
             ],
         )
-    theme_block = MATERIAL_THEME if theme == "material" else f"theme: {theme}\n"
+    theme_block = (
+        MATERIAL_THEME
+        if theme == "material"
+        else f"theme:\n  name: {theme}\n  color_mode: auto\n"
+        if theme == "mkdocs"
+        else f"theme: {theme}\n"
+    )
     opts = textwrap.indent(options.strip(), "      ")
     (folder / "mkdocs.yml").write_text(
         f"site_name: Demo decisions\n{theme_block}{extra}plugins:\n  - search\n  - adr:\n{opts}\n",
