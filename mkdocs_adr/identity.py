@@ -59,6 +59,7 @@ class Resolver:
             stem = posixpath.basename(rec.path).rsplit(".", 1)[0].lower()
             self.by_stem.setdefault(stem, []).append(rec)
         self._ids_memo: dict[str, tuple[str, ...]] = {}
+        self._memo: dict[tuple[str, str], Resolution] = {}
 
     def _ids(self, key: str) -> tuple[str, ...]:
         key = key.upper()
@@ -69,6 +70,21 @@ class Resolver:
         return found
 
     def resolve(self, ref: str, *, source: Record, label: str = "") -> Resolution:
+        # An id, a number or a URL reads the same from every record of a root:
+        # remembered, since a log mentions the same few ids over and over.
+        prefix = self.prefixes.get(source.root, "ADR")
+        found = self._memo.get((ref, prefix))
+        if found is not None:
+            return found
+        resolution, relative = self._resolve(ref, source, label, prefix)
+        if not relative:
+            self._memo[(ref, prefix)] = resolution
+        return resolution
+
+    def _resolve(
+        self, ref: str, source: Record, label: str, prefix: str
+    ) -> tuple[Resolution, bool]:
+        """The resolution, and whether it depends on the referring file and link text."""
         text = ref.strip().strip("<>")
         unit: str | None = None
         m = _UNIT.match(text) if "#" in text else None
@@ -78,22 +94,21 @@ class Resolver:
             # an anchor in the target page (``0004-x.md#context``) is not part of its path
             text = text.split("#", 1)[0]
         if not text:
-            return Resolution(external=True)
+            return Resolution(external=True), False
         if ":" in text and _URL.match(text):
-            return Resolution(external=True)
-        prefix = self.prefixes.get(source.root, "ADR")
+            return Resolution(external=True), False
         # a link to a file
         if text.lower().endswith((".md", ".markdown")) or "/" in text:
             target = posixpath.normpath(posixpath.join(posixpath.dirname(source.path), text))
             if target.startswith("../") or target == "..":
-                return Resolution(escapes=True)
+                return Resolution(escapes=True), True
             rec = self.by_path.get(target)
             if rec is not None:
-                return Resolution((rec.id,), unit)
+                return Resolution((rec.id,), unit), True
             name = posixpath.basename(target)
             stem = name.rsplit(".", 1)[0].lower()
             if stem in self.by_stem:
-                return Resolution(tuple(sorted({r.id for r in self.by_stem[stem]})), unit)
+                return Resolution(tuple(sorted({r.id for r in self.by_stem[stem]})), unit), True
             # adr-tools reads the target as the number in the file name; a
             # misspelled name still names its number, and so may the link text
             number = file_number(name)
@@ -102,17 +117,19 @@ class Resolver:
                 if lm:
                     number = int(lm.group(2) or lm.group(3))
             if number is not None:
-                return Resolution(self._ids(canonical(prefix, number)), unit)
-            return Resolution(())
+                return Resolution(self._ids(canonical(prefix, number)), unit), True
+            return Resolution(()), True
         # an id: ADR-0012, ADR 12, PAY-3, a bare number, or a stem
         parsed = parse_id(text)
         if parsed is not None:
-            return Resolution(self._ids(canonical(*parsed)), unit)
+            return Resolution(self._ids(canonical(*parsed)), unit), False
         if text.isdigit():
-            return Resolution(self._ids(canonical(prefix, int(text))), unit)
+            return Resolution(self._ids(canonical(prefix, int(text))), unit), False
         if text.lower() in self.by_stem:
-            return Resolution(tuple(sorted({r.id for r in self.by_stem[text.lower()]})), unit)
+            return Resolution(
+                tuple(sorted({r.id for r in self.by_stem[text.lower()]})), unit
+            ), False
         if text.upper() in self.by_id:
-            return Resolution(self._ids(text), unit)
+            return Resolution(self._ids(text), unit), False
         # free text ("the payments feature"): not an ADR reference
-        return Resolution(external=" " in text or not re.search(r"\d", text))
+        return Resolution(external=" " in text or not re.search(r"\d", text)), False

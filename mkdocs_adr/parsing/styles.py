@@ -74,8 +74,10 @@ def _fm_line(doc: Document, key: str) -> int | None:
 
 
 def frontmatter_relations(doc: Document) -> list[Relation]:
-    fm = doc.frontmatter or {}
+    fm = doc.frontmatter
     out: list[Relation] = []
+    if not fm:
+        return out
     for key, kind in FRONTMATTER_KEYS.items():
         if key not in fm:
             continue
@@ -93,6 +95,8 @@ def frontmatter_relations(doc: Document) -> list[Relation]:
 
 
 def table(ctx: Context) -> Hit | None:
+    if "|" not in ctx.doc.text:
+        return None  # no table row anywhere
     hit: Hit | None = None
     fields: dict[str, tuple[str, int]] = {}
     relations: list[Relation] = []
@@ -121,6 +125,8 @@ def table(ctx: Context) -> Hit | None:
 
 
 def bullets(ctx: Context) -> Hit | None:
+    if ":" not in ctx.doc.text:
+        return None  # no "key: value" anywhere
     hit: Hit | None = None
     fields: dict[str, tuple[str, int]] = {}
     marker = "*"
@@ -218,6 +224,8 @@ def status_clause(raw: str) -> str:
 
 def inline(ctx: Context) -> Hit | None:
     doc = ctx.doc
+    if ":" not in doc.text and "：" not in doc.text:
+        return None  # no "key: value" anywhere
     limit = next((h.line for h in doc.headings if h.level == 2), None)
     for lineno, text in doc.unfenced_before(limit):
         if text.lstrip().startswith(("-", "*", "+", "|", "#")) and not text.lstrip().startswith(
@@ -235,6 +243,8 @@ def inline(ctx: Context) -> Hit | None:
 def inline_fields(doc: Document) -> dict[str, tuple[str, int]]:
     """``Key: value`` lines before the first second-level heading (Date, Deciders)."""
     out: dict[str, tuple[str, int]] = {}
+    if ":" not in doc.text:
+        return out  # no "key: value" anywhere
     limit = next((h.line for h in doc.headings if h.level == 2), None)
     for lineno, text in doc.unfenced_before(limit):
         if text.lstrip().startswith("#") or ":" not in text:
