@@ -33,7 +33,8 @@ from .model import (
     Severity,
     Unit,
 )
-from .parsing import ParseOptions, parse_bytes
+from .parsing import ParseOptions
+from .parsing.batch import parse_many
 
 
 class ParseCache:
@@ -174,16 +175,21 @@ def _load(config: Config, cache: ParseCache | None, today: dt.date | None) -> Lo
         read.append((item, _sha256(data), data))
     # keyed without the options, which are the same for every file here
     parsed_by_key: dict[tuple[str, str], Parsed] = {}
+    misses: dict[tuple[str, str], bytes] = {}
     for item, digest, data in read:
         key = (digest, item.path)
-        if key in parsed_by_key:
+        if key in parsed_by_key or key in misses:
             continue
         hit = cache.get((digest, item.path, options)) if cache is not None else None
         if hit is None:
-            hit = parse_bytes(data, path=item.path, options=options)
-            if cache is not None:
-                cache.put((digest, item.path, options), hit)
-        parsed_by_key[key] = hit
+            misses[key] = data
+        else:
+            parsed_by_key[key] = hit
+    jobs = [(data, path) for (_digest, path), data in misses.items()]
+    for key, parsed in zip(misses, parse_many(jobs, options), strict=True):
+        parsed_by_key[key] = parsed
+        if cache is not None:
+            cache.put((*key, options), parsed)
     records: list[Record] = []
     for item, digest, _data in read:
         parsed = parsed_by_key[(digest, item.path)]
