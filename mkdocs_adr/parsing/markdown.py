@@ -260,37 +260,57 @@ def _fast_frontmatter(raw: str) -> dict[str, Any] | None:
     """
     out: dict[str, Any] = {}
     for line in raw.split("\n"):
-        if not line.strip() or line.lstrip().startswith("#"):
+        entry = _fm_entry(line)
+        if entry is _BLANK:
             continue
-        m = _FM_LINE.match(line)
-        if not m:
+        if entry is None:
             return None
-        key, value = m.group(1).lower(), m.group(2)
-        if value:
-            if value[0] not in " \t":
-                return None  # "key:value" is not a mapping entry
-            value = value.strip(" \t")
+        key, value, is_list = entry
         if key in out:
             return None  # duplicate keys: let YAML decide
-        if value.startswith("[") and value.endswith("]"):
-            inner = value[1:-1].strip()
-            if any(c in inner for c in "[]{}#"):
-                return None
-            items: list[Any] = []
-            for part in inner.split(",") if inner else []:
-                ok, item = _fast_scalar(part.strip())
-                if not ok or item is None:
-                    return None
-                items.append(item)
-            out[key] = items
-            continue
-        if not value:
-            return None  # maybe a block below: let YAML read it
-        ok, scalar = _fast_scalar(value)
-        if not ok:
-            return None
-        out[key] = scalar
+        out[key] = list(value) if is_list else value
     return out
+
+
+#: What :func:`_fm_entry` returns for a blank or comment line (compared by identity).
+_BLANK: tuple[str, Any, bool] = ("", None, False)
+
+
+@functools.lru_cache(maxsize=4096)
+def _fm_entry(line: str) -> tuple[str, Any, bool] | None:
+    """One frontmatter line as (key, value, value is a list), ``_BLANK`` for a
+    blank or comment line, None when the fast path cannot read it.
+
+    Remembered per line: most lines (``status: accepted``, a date, a domain)
+    repeat across a log. A list comes back as a tuple; the caller copies it.
+    """
+    if not line.strip() or line.lstrip().startswith("#"):
+        return _BLANK
+    m = _FM_LINE.match(line)
+    if not m:
+        return None
+    key, value = m.group(1).lower(), m.group(2)
+    if value:
+        if value[0] not in " \t":
+            return None  # "key:value" is not a mapping entry
+        value = value.strip(" \t")
+    if value.startswith("[") and value.endswith("]"):
+        inner = value[1:-1].strip()
+        if any(c in inner for c in "[]{}#"):
+            return None
+        items: list[Any] = []
+        for part in inner.split(",") if inner else []:
+            ok, item = _fast_scalar(part.strip())
+            if not ok or item is None:
+                return None
+            items.append(item)
+        return key, tuple(items), True
+    if not value:
+        return None  # maybe a block below: let YAML read it
+    ok, scalar = _fast_scalar(value)
+    if not ok:
+        return None
+    return key, scalar, False
 
 
 def load_frontmatter(raw: str) -> tuple[dict[str, Any] | None, tuple[str, int] | None]:

@@ -76,7 +76,7 @@ def _fm_line(doc: Document, key: str) -> int | None:
 def frontmatter_relations(doc: Document) -> list[Relation]:
     fm = doc.frontmatter
     out: list[Relation] = []
-    if not fm:
+    if not fm or not FRONTMATTER_KEYS.keys() & fm.keys():
         return out
     for key, kind in FRONTMATTER_KEYS.items():
         if key not in fm:
