@@ -126,6 +126,7 @@ class RootPages:
     current_src: str | None = None
     graph: graphpage.GraphPage | None = None
     index_tables: list[index_view.Table] = field(default_factory=list)
+    index_slotted: str = ""
 
 
 @dataclass
@@ -145,6 +146,7 @@ class BuildState:
     files: Files | None = None
     files_by_src: dict[str, File] = field(default_factory=dict)
     file_at_path: dict[str, File] = field(default_factory=dict)  # record path -> file
+    layouts: dict[tuple[str, ...], svg.Placed] = field(default_factory=dict)  # local graphs
     previews: dict[str, str] = field(default_factory=dict)  # src -> DRAFT banner (serve)
 
     def file(self, src: str | None) -> File | None:
@@ -271,7 +273,10 @@ class AdrPlugin(BasePlugin[AdrConfig]):  # type: ignore[no-untyped-call]
         pages = RootPages(key=key, views=rv)
         index_src = redirects.docs_rel(adr_log, rv.index_target)
         if index_src:
-            text = index_view.render(adr_log, rv.root)
+            computed = index_view.tables(adr_log, rv.root)
+            pages.index_tables = computed[1]
+            pages.index_slotted = index_view.render_slotted(adr_log, rv.root, computed=computed)
+            text = index_view.render(adr_log, rv.root, computed=computed)
             on_disk = files.get_file_from_path(index_src)
             if on_disk is not None:
                 # our own generated file (fresh or drifted): the fresh render replaces it
@@ -431,9 +436,7 @@ class AdrPlugin(BasePlugin[AdrConfig]):  # type: ignore[no-untyped-call]
             # HTML after search indexing (on_page_context): a thousand-row Markdown
             # table costs more than the rest of the page, and the INDEX should not
             # outrank a record when its id is searched.
-            rp = self.state.roots[view[1]]
-            _, rp.index_tables = index_view.tables(self.log, rp.views.root)
-            return index_view.render_slotted(self.log, rp.views.root)
+            return self.state.roots[view[1]].index_slotted
         return None
 
     def on_page_content(
@@ -543,6 +546,11 @@ class AdrPlugin(BasePlugin[AdrConfig]):  # type: ignore[no-untyped-call]
                 edges_by_node=st.ctx.edges_by_node,
             )
             if len(sub.nodes) > 1:
+                # records of one chain share a neighbourhood: lay it out once
+                key = tuple(sub.nodes)
+                placed = st.layouts.get(key)
+                if placed is None:
+                    placed = st.layouts[key] = svg.layout(sub)
                 drawing = svg.render(
                     sub,
                     uid="adr-local",
@@ -550,6 +558,7 @@ class AdrPlugin(BasePlugin[AdrConfig]):  # type: ignore[no-untyped-call]
                     title=f"Decisions related to {rec.id}",
                     focus=rec.id,
                     root=rec.root,
+                    placed=placed,
                 )
                 after.append(
                     page_view.local_graph(
@@ -675,6 +684,7 @@ def _prune(items: list[Any], drop: set[str], index_pages: dict[str, File | None]
         out: list[Any] = []
         for ch in children:
             if isinstance(ch, Page) and ch.file.src_uri in drop:
+                ch.parent = None  # out of the navigation: no section claims it
                 while missing:
                     f = missing.pop(0)
                     if isinstance(f.page, Page):

@@ -18,13 +18,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import sync_playwright
 
 from .conftest import REPO
 from .test_site_kit import build, make_site
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-playwright_api = pytest.importorskip("playwright.sync_api")
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
@@ -82,7 +82,7 @@ class Site:
 def browser() -> Iterator[Any]:
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (scripts/test.sh does)")
-    with playwright_api.sync_playwright() as p:
+    with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield b
         b.close()

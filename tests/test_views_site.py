@@ -389,3 +389,21 @@ def test_root_views_of_the_demo_log(demo: Log) -> None:
     views = root_views(demo)
     assert [v.index.state for v in views] == ["absent"]
     assert HOSTILE_SCRIPT  # imported for the escaping tests above
+
+
+def test_hostile_file_names_stay_one_link(tmp_path: Path) -> None:
+    root = tmp_path / "docs" / "adr"
+    root.mkdir(parents=True)
+    name = '0001-a "b" <i> (c).md'
+    (root / name).write_text(
+        "---\nstatus: accepted\nrelates-to: [ADR-0002]\n---\n# T\n", encoding="utf-8"
+    )
+    (root / "0002-b.md").write_text("---\nstatus: accepted\n---\n# U\n", encoding="utf-8")
+    config = from_options({}, project_dir=tmp_path, docs_dir=tmp_path / "docs", config_file=None)
+    log = load(config)
+    text = index_view.render(log, log.roots[0])
+    assert "(0001-a%20%22b%22%20%3Ci%3E%20%28c%29.md)" in text
+    data = graphdata.build(log)
+    markup = svg.render(data, uid="h", href=lambda rid: data.nodes[rid].path, title="t")
+    ET.fromstring(markup)
+    assert 'href="docs/adr/0001-a &quot;b&quot; &lt;i&gt; (c).md"' in markup

@@ -50,7 +50,12 @@ def md_text(text: str) -> str:
 
 def _link(from_dir: str, rec: Record) -> str:
     """A relative link target, percent-encoded so any file name stays one link."""
-    return quote(posixpath.relpath(rec.path, from_dir or "."), safe="/")
+    prefix = from_dir.rstrip("/") + "/" if from_dir else ""
+    if prefix and rec.path.startswith(prefix):
+        rel = rec.path[len(prefix) :]  # the common case, without relpath's cost
+    else:
+        rel = posixpath.relpath(rec.path, from_dir or ".")
+    return quote(rel, safe="/")
 
 
 def root_records(log: Log, root: RootInfo) -> list[Record]:
@@ -170,8 +175,14 @@ def _md_table(table: Table, from_dir: str) -> list[str]:
     return lines
 
 
-def _render(log: Log, root: RootInfo, *, slots: bool) -> str:
-    records, parts = tables(log, root)
+def _render(
+    log: Log,
+    root: RootInfo,
+    *,
+    slots: bool,
+    computed: tuple[list[Record], list[Table]] | None = None,
+) -> str:
+    records, parts = computed or tables(log, root)
     lines = [MARKER, "", f"# {heading(log, root, 'index')}", ""]
     counts: dict[str, int] = {}
     for rec in records:
@@ -195,15 +206,20 @@ def _render(log: Log, root: RootInfo, *, slots: bool) -> str:
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-def render(log: Log, root: RootInfo) -> str:
-    """The INDEX.md text for ``root``: the same tree always gives the same bytes."""
-    return _render(log, root, slots=False)
+def render(
+    log: Log, root: RootInfo, *, computed: tuple[list[Record], list[Table]] | None = None
+) -> str:
+    """The INDEX.md text for ``root``: the same tree always gives the same bytes.
+    ``computed`` is :func:`tables`' result when the caller has it already."""
+    return _render(log, root, slots=False, computed=computed)
 
 
-def render_slotted(log: Log, root: RootInfo) -> str:
+def render_slotted(
+    log: Log, root: RootInfo, *, computed: tuple[list[Record], list[Table]] | None = None
+) -> str:
     """:func:`render` with each table replaced by a slot (``TABLE_SLOT``), for a host
     that draws the tables itself with :func:`table_html`."""
-    return _render(log, root, slots=True)
+    return _render(log, root, slots=True, computed=computed)
 
 
 def table_html(table: Table, href: Callable[[Record], str | None]) -> str:

@@ -510,8 +510,16 @@ def escape_html_text(text: str) -> str:
     return "".join(out)
 
 
+_FIRST_H1 = re.compile(r"^\s{0,3}#[ \t]+([^\n]*)$", re.M)
+
+
 def escape_first_heading(markdown: str) -> str:
     """The page's first level-1 heading with raw HTML shown as text (titles are text)."""
+    quick = _FIRST_H1.search(markdown)
+    if quick is not None and "<" not in quick.group(1) and ">" not in quick.group(1):
+        before = markdown[: quick.start()]
+        if "```" not in before and "~~~" not in before and "\n=" not in before:
+            return markdown  # the usual case: a plain title, nothing to escape
     lines = markdown.split("\n")
     fence: str | None = None
     for i, line in enumerate(lines):
