@@ -1,0 +1,169 @@
+"""Site benchmarks (SPEC 11): a 1,000-record log built with Material for MkDocs.
+
+Measured in one run, against baselines built in the same run:
+
+- ``nav: auto`` (records left out of the navigation above ``nav_limit``) against
+  ``nav: full`` (every record in the sidebar of every page): build time and site size,
+  target at most 0.15x both;
+- the plugin's overhead: the same pages built without the plugin under the same
+  navigation, target at most 1.25x. Measured for the ``auto`` shape (navigation with
+  only the home page and the log's README; records reachable but not listed) and, with
+  ``full=True``, for the full shape (every record listed).
+
+Every build is a real ``mkdocs build`` in a subprocess, timed by the CPU time it used
+(user + system, from ``getrusage``), which a busy machine disturbs far less than wall
+time; wall times are reported beside. Variants that are compared are built alternately
+and each keeps its fastest run. ``run(workdir)`` returns one dict per figure;
+``python benchmarks/bench_site.py [WORKDIR]`` prints them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from generate import generate
+
+RECORDS = 1000
+THEME = "theme:\n  name: material\n"
+
+
+def _site_bytes(folder: Path) -> int:
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+
+
+def _build(project: Path, config: str, name: str) -> dict[str, Any]:
+    yml = project / f"mkdocs.{name}.yml"
+    yml.write_text(config, encoding="utf-8")
+    site = project / f"site-{name}"
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    proc = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(yml), "-d", str(site)],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if proc.returncode != 0:
+        raise RuntimeError(f"build {name} failed:\n{proc.stdout}\n{proc.stderr}")
+    return {"seconds": cpu, "wall": wall, "bytes": _site_bytes(site)}
+
+
+def _pair(
+    project: Path, a: tuple[str, str], b: tuple[str, str], repeat: int
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Build two variants alternately ``repeat`` times each; keep each one's fastest run,
+    so a busy machine slows both sides alike instead of skewing one."""
+    runs_a, runs_b = [], []
+    for _ in range(repeat):
+        runs_a.append(_build(project, a[1], a[0]))
+        runs_b.append(_build(project, b[1], b[0]))
+    return min(runs_a, key=lambda r: r["seconds"]), min(runs_b, key=lambda r: r["seconds"])
+
+
+def _figure(name: str, value: float, target: float, **details: Any) -> dict[str, Any]:
+    return {
+        "benchmark": name,
+        "value": round(value, 3),
+        "target": target,
+        "ok": value <= target,
+        "details": details,
+    }
+
+
+def run(
+    workdir: Path,
+    *,
+    records: int = RECORDS,
+    repeat: int = 3,
+    repeat_full: int = 2,
+    full: bool = True,
+) -> list[dict[str, Any]]:
+    """Generate the log under ``workdir``, build every variant, return the figures.
+
+    ``full=False`` skips the (slow) overhead measurement under a full navigation."""
+    project = generate(Path(workdir) / f"site-{records}", records)
+    plugin = "plugins:\n  - search\n  - adr:\n      fail_on: never\n      nav: {nav}\n"
+    bare = "plugins:\n  - search\n"
+    short_nav = "nav:\n  - index.md\n  - adr/README.md\n"
+    head = f"site_name: bench\n{THEME}"
+
+    auto, bare_short = _pair(
+        project,
+        ("auto", head + plugin.format(nav="auto")),
+        ("bare-short", head + short_nav + bare),
+        repeat,
+    )
+    full_config = ("full", head + plugin.format(nav="full"))
+    if full:
+        full_nav, bare_full = _pair(project, full_config, ("bare-full", head + bare), repeat_full)
+    else:
+        full_nav = _build(project, full_config[1], full_config[0])
+    out = [
+        _figure(
+            "site: nav auto vs full, build time (ratio)",
+            auto["seconds"] / full_nav["seconds"],
+            0.15,
+            auto_cpu_s=round(auto["seconds"], 2),
+            full_cpu_s=round(full_nav["seconds"], 2),
+            auto_wall_s=round(auto["wall"], 2),
+            full_wall_s=round(full_nav["wall"], 2),
+            records=records,
+        ),
+        _figure(
+            "site: nav auto vs full, site size (ratio)",
+            auto["bytes"] / full_nav["bytes"],
+            0.15,
+            auto_mb=round(auto["bytes"] / 1e6, 1),
+            full_mb=round(full_nav["bytes"] / 1e6, 1),
+            records=records,
+        ),
+        _figure(
+            "site: plugin overhead, nav auto vs same pages without plugin (ratio)",
+            auto["seconds"] / bare_short["seconds"],
+            1.25,
+            plugin_cpu_s=round(auto["seconds"], 2),
+            bare_cpu_s=round(bare_short["seconds"], 2),
+            plugin_wall_s=round(auto["wall"], 2),
+            bare_wall_s=round(bare_short["wall"], 2),
+            records=records,
+        ),
+    ]
+    if full:
+        out.append(
+            _figure(
+                "site: plugin overhead, nav full vs same pages without plugin (ratio)",
+                full_nav["seconds"] / bare_full["seconds"],
+                1.25,
+                plugin_cpu_s=round(full_nav["seconds"], 2),
+                bare_cpu_s=round(bare_full["seconds"], 2),
+                plugin_wall_s=round(full_nav["wall"], 2),
+                bare_wall_s=round(bare_full["wall"], 2),
+                records=records,
+            )
+        )
+    return out
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1:
+        results = run(Path(sys.argv[1]))
+    else:
+        with tempfile.TemporaryDirectory(prefix="mkdocs-adr-bench-") as tmp:
+            results = run(Path(tmp))
+    print(json.dumps(results, indent=2))
