@@ -175,6 +175,25 @@ class Document:
                 self._unfenced = list(zip(numbers, self.lines, strict=True))
         return self._unfenced
 
+    def lines_matching(self, pattern: re.Pattern[str]) -> list[tuple[int, str]]:
+        """:meth:`unfenced` pairs of the lines where ``pattern`` finds a match.
+
+        ``pattern`` starts with the newline before its line and stays on that
+        line (see ``_ATX_NL``), so the engine jumps from line to line in C
+        instead of this module looping over every line in Python.
+        """
+        body = self.body_text if self.body_text is not None else "\n".join(self.lines)
+        padded = "\n" + body
+        base = self.offset + 1
+        out: list[tuple[int, str]] = []
+        index = pos = 0
+        for m in pattern.finditer(padded):
+            index += padded.count("\n", pos, m.start())
+            pos = m.start()
+            if not self.fenced[index]:
+                out.append((index + base, self.lines[index]))
+        return out
+
     def unfenced_before(self, line: int | None) -> list[tuple[int, str]]:
         """:meth:`unfenced` pairs whose line number is below ``line`` (all when None)."""
         if line is None:

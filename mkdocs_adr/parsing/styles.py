@@ -19,6 +19,9 @@ _BULLET_FIELD = re.compile(r"^\s*([-*+])\s+\**([A-Za-z][A-Za-z \-]*?)\**\s*:\s*\
 _INLINE_FIELD = re.compile(r"^\s*\**([^\W\d_][\w \-]*?)\**\s*[:：]\s*\**\s*(.+?)\s*$")
 _TABLE_ROW = re.compile(r"^\s*\|\s*\**\s*([^|*]+?)\s*\**\s*\|\s*(.*?)\s*\|?\s*$")
 _DATE_SLUG = re.compile(r"^\d{8}-")
+#: Lines that may be a table row / a ``- key: value`` bullet (see Document.lines_matching).
+_TABLE_LINE = re.compile(r"\n[^\S\n]*\|")
+_BULLET_LINE = re.compile(r"\n[^\S\n]*[-*+][^\n]*:")
 MADR_KEYS = frozenset({"deciders", "decision-makers", "consulted", "informed"})
 GENERIC_KEYS = frozenset({"id", "domain", "affected-paths", "affected-components", "iteration"})
 
@@ -100,9 +103,7 @@ def table(ctx: Context) -> Hit | None:
     hit: Hit | None = None
     fields: dict[str, tuple[str, int]] = {}
     relations: list[Relation] = []
-    for lineno, text in ctx.doc.unfenced():
-        if not text.lstrip().startswith("|"):
-            continue
+    for lineno, text in ctx.doc.lines_matching(_TABLE_LINE):
         m = _TABLE_ROW.match(text)
         if not m:
             continue
@@ -130,9 +131,7 @@ def bullets(ctx: Context) -> Hit | None:
     hit: Hit | None = None
     fields: dict[str, tuple[str, int]] = {}
     marker = "*"
-    for lineno, text in ctx.doc.unfenced():
-        if ":" not in text or text.lstrip()[:1] not in ("-", "*", "+"):
-            continue
+    for lineno, text in ctx.doc.lines_matching(_BULLET_LINE):
         m = _BULLET_FIELD.match(text)
         if not m:
             continue
