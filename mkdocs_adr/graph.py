@@ -27,7 +27,7 @@ FORWARD: dict[str, tuple[str, bool]] = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Edge:
     source: str
     target: str

@@ -69,7 +69,7 @@ class Severity(enum.IntEnum):
             raise ValueError(f"unknown severity {text!r} (known: {known})") from None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Problem:
     """One finding about the log. ``path`` is project-relative with ``/``."""
 
@@ -109,7 +109,7 @@ class Problem:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Relation:
     """A relation as written in a record.
 
@@ -144,7 +144,7 @@ class Relation:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Unit:
     """A decision unit inside a container record (``## D2. Title``)."""
 
@@ -221,7 +221,7 @@ class Parsed:
         return None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Record:
     """One authoritative ADR file with its identity."""
 
