@@ -24,9 +24,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jsonschema
+if TYPE_CHECKING:
+    import jsonschema
 
 from . import __version__
 from .config import Config
@@ -269,6 +270,9 @@ def schema() -> dict[str, Any]:
 
 @functools.lru_cache(maxsize=1)
 def _validator() -> jsonschema.protocols.Validator:
+    # imported here: most builds never read a manifest, and jsonschema costs ~50 ms
+    import jsonschema.validators
+
     cls = jsonschema.validators.validator_for(schema())
     cls.check_schema(schema())
     validator: jsonschema.protocols.Validator = cls(schema())
