@@ -429,20 +429,27 @@ def scan(text: str) -> Document:
     # a fence needs ``` or ~~~ somewhere: skip the line loop when there is none
     fenced = _mark_fences(lines) if "``" in body or "~~" in body else [False] * len(lines)
     doc = Document(text, lines, offset, frontmatter, fm_error, fenced, body_text=body)
-    found: list[tuple[int, Heading]] = []
+    headings: list[Heading] = []
+    found: list[tuple[int, Heading]] = []  # setext headings, by line index
     padded = "\n" + body  # line i of the body starts right after the i-th newline here
     if "#" in body:
+        index = pos = 0
         for m in _ATX_NL.finditer(padded):
             hashes, rest = m.groups()
-            raw_title = _atx_title(hashes, rest)
-            if raw_title is None:
-                continue
-            index = padded.count("\n", 0, m.start())
+            if len(hashes) <= 6 and rest[:1] in (" ", "\t"):  # the usual "## Title"
+                raw_title = rest.lstrip(" \t").rstrip(" \t#")
+            else:
+                other = _atx_title(hashes, rest)
+                if other is None:
+                    continue
+                raw_title = other
+            start = m.start()
+            index += padded.count("\n", pos, start)
+            pos = start
             if fenced[index]:
                 continue
-            level = min(len(hashes), 6)
-            heading = Heading(level, _clean_heading(raw_title), index + offset + 1, index + 1)
-            found.append((index, heading))
+            title = raw_title.strip().strip("*_").strip()  # _clean_heading
+            headings.append(Heading(min(len(hashes), 6), title, index + offset + 1, index + 1))
     if "==" in body or "--" in body:
         for m in _SETEXT_NL.finditer(padded):
             index = padded.count("\n", 0, m.start())
@@ -463,8 +470,11 @@ def scan(text: str) -> Document:
             found.append(
                 (index - 1, Heading(level, _clean_heading(prev), index + offset, index + 1))
             )
-    found.sort(key=lambda pair: pair[0])
-    doc.headings = [h for _, h in found]
+    if found:  # merge in line order (an ATX heading's index is its ``after - 1``)
+        found[:0] = [(h.after - 1, h) for h in headings]
+        found.sort(key=lambda pair: pair[0])
+        headings = [h for _, h in found]
+    doc.headings = headings
     return doc
 
 
