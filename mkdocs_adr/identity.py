@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import posixpath
 import re
 from collections.abc import Iterable
@@ -41,7 +40,7 @@ class Resolution:
     external: bool = False  # a URL or free text: not an ADR
     escapes: bool = False  # a relative link that leaves the project
 
-    @functools.cached_property
+    @property
     def id(self) -> str | None:
         return self.ids[0] if len(self.ids) == 1 else None
 

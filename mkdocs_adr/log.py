@@ -374,12 +374,13 @@ def _resolve_all(
                 )
             )
             return None
+        rid = res.id
         if rel.kind == "mentions":
-            if res.id is None or res.id == rec.id or res.id in authoritative_targets:
+            if rid is None or rid == rec.id or rid in authoritative_targets:
                 return None
-            rel = _resolved(rel, res.id, res.unit)
+            rel = _resolved(rel, rid, res.unit)
             if not ambiguous_self:
-                graph.add(rec.id, "mentions", res.id, rel.origin)
+                graph.add(rec.id, "mentions", rid, rel.origin)
             return rel
         if res.external:
             problems.append(
@@ -411,7 +412,7 @@ def _resolve_all(
                 )
             )
             return rel
-        if not res.ids or (res.id and len(by_id.get(res.id.upper(), [])) > 1):
+        if not res.ids or (rid and len(by_id.get(rid.upper(), [])) > 1):
             if not res.ids:
                 problems.append(
                     Problem(
@@ -425,7 +426,7 @@ def _resolve_all(
                     )
                 )
             return rel
-        target_id = res.id
+        target_id = rid
         assert target_id is not None
         target_unit = res.unit
         if target_unit is not None:
