@@ -142,11 +142,8 @@ class Document:
 
     def body(self, section: Section) -> list[tuple[int, str]]:
         """(line number, text) pairs of a section's body, fenced lines left out."""
-        return [
-            (self.lineno(i), self.lines[i])
-            for i in range(section.start, section.end)
-            if not self.fenced[i]
-        ]
+        base, lines, fenced = self.offset + 1, self.lines, self.fenced
+        return [(i + base, lines[i]) for i in range(section.start, section.end) if not fenced[i]]
 
     def section_text(self, section: Section, *, stop_at_subheading: bool = True) -> str:
         lines: list[str] = []
