@@ -79,10 +79,10 @@ def _name_reason(name: str, config: Config, mirrors: frozenset[str]) -> str | No
     stem = name.rsplit(".", 1)[0]
     if lower in ("readme.md", "readme.markdown"):
         return "readme"
-    views = (config.index_page, config.current_page)
-    if (name in views or lower in (v.lower() for v in views)) and (
-        lower != "index.md" or name == config.index_page
-    ):
+    index_page, current_page = config.index_page, config.current_page
+    if (
+        name in (index_page, current_page) or lower in (index_page.lower(), current_page.lower())
+    ) and (lower != "index.md" or name == index_page):
         return "generated-view"
     if lower in ("index.md", "index.markdown"):
         return "index"

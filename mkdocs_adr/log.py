@@ -20,7 +20,7 @@ from pathlib import Path
 from .config import Config
 from .discovery import Discovery, Found, discover
 from .graph import RelationGraph, Succession
-from .identity import Resolver, canonical, file_number
+from .identity import Resolver, canonical, file_number, parse_id
 from .model import (
     OUT_OF_EFFECT,
     Candidate,
@@ -206,8 +206,6 @@ def _identify(
     number = file_number(name)
     rid: str
     if parsed.explicit_id:
-        from .identity import parse_id
-
         pid = parse_id(parsed.explicit_id)
         rid = canonical(*pid) if pid else parsed.explicit_id
         if pid:
