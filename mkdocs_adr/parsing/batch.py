@@ -2,9 +2,9 @@
 
 Parsing is pure, so a log can be split: a forked child parses the second half
 of the files while this process parses the first, then sends its results
-back, pickled, through a pipe (one transfer of about 1.4 KB a record). On a
-10,000-record log that takes the parse from about 0.8 s to about 0.5 s of
-wall time on two cores.
+back, pickled, through a pipe (one transfer of about 1.4 KB a record). On the
+10,000-record benchmark log, with the second core idle, ``plan`` went from
+about 1.42 s to 1.10-1.19 s of wall time (ADR-0009).
 
 A fork is only made where it is safe and worth it: on Linux, with at least
 two usable CPUs and a load average that leaves one of them idle, with no other
