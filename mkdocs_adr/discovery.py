@@ -232,7 +232,8 @@ def _walk_root(
                 if path.resolve() == work or _inside(path.resolve(), work):
                     result.excluded.append(Excluded(shown + "/", "work-dir"))
                     continue
-                visit(path, (*rel_parts, name), _folder_reason(folder_reason, name, mirrors))
+                # (F821: visit is deleted only once the walk is over, see below)
+                visit(path, (*rel_parts, name), _folder_reason(folder_reason, name, mirrors))  # noqa: F821
                 continue
             if not name.lower().endswith(MARKDOWN_SUFFIXES):
                 continue
@@ -260,6 +261,9 @@ def _walk_root(
             )
 
     visit(base, (), None)
+    # visit refers to itself through its closure: without this the cycle keeps
+    # every Found of the walk alive until the garbage collector runs
+    del visit
     if config.layout != "auto":
         result.layouts[root.path] = config.layout
     elif has_layered and has_flat:
