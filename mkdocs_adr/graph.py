@@ -34,7 +34,11 @@ class Edge:
     kind: str
     declared_by: str
     origin: str
+    #: The unit of ``target`` the relation is about (``ADR-0005#D2``), or None for
+    #: the whole record: a unit-level supersession never retires the whole record.
     unit: str | None = None
+    #: The unit of ``source`` that states or makes the relation, if any.
+    source_unit: str | None = None
 
     @property
     def authoritative(self) -> bool:
@@ -60,7 +64,7 @@ class RelationGraph:
 
     def __init__(self, statuses: dict[str, str]) -> None:
         self.statuses = statuses
-        self._by_key: dict[tuple[str, str, tuple[str, str, str | None]], Edge] = {}
+        self._by_key: dict[tuple[str, str, tuple[str, str, str | None, str | None]], Edge] = {}
         self._edges: list[Edge] = []
         self._sorted = True
         # authoritative supersession, new -> old, both ways round
@@ -75,20 +79,27 @@ class RelationGraph:
         kind: str,
         target: str,
         origin: str,
-        unit: str | None = None,
+        *,
+        from_unit: str | None = None,
+        to_unit: str | None = None,
     ) -> Edge:
+        """Add a relation as ``declared_by`` (its unit ``from_unit``) wrote it about
+        ``target`` (its unit ``to_unit``); stored in the forward direction."""
         fwd, backwards = FORWARD[kind]
-        source, dest = (target, declared_by) if backwards else (declared_by, target)
-        key = (source, dest, (fwd, declared_by, unit))
+        if backwards:
+            source, dest, source_unit, unit = target, declared_by, to_unit, from_unit
+        else:
+            source, dest, source_unit, unit = declared_by, target, from_unit, to_unit
+        key = (source, dest, (fwd, declared_by, unit, source_unit))
         existing = self._by_key.get(key)
         if existing is not None:
             return existing
-        edge = Edge(source, dest, fwd, declared_by, origin, unit)
+        edge = Edge(source, dest, fwd, declared_by, origin, unit, source_unit)
         self._by_key[key] = edge
         self._edges.append(edge)
         self._sorted = False
         self._g = None
-        if fwd == "supersedes" and edge.authoritative:
+        if fwd == "supersedes" and edge.authoritative and unit is None:
             self._older.setdefault(source, set()).add(dest)
             self._newer.setdefault(dest, set()).add(source)
             self._supersede = None
@@ -177,6 +188,9 @@ class RelationGraph:
             seen.add(node)
             chain.append(node)
         if node != rid and self.statuses.get(node) == "accepted":
+            return Succession(node, "current", tuple(chain))
+        if node != rid and self.statuses.get(node) == "superseded" and self.successors_of(node):
+            # marked superseded, but only by proposals: it stays in effect (ADR006)
             return Succession(node, "current", tuple(chain))
         return Succession(None, "not-accepted", tuple(chain), tuple(self.successors_of(node)))
 

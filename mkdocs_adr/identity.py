@@ -13,7 +13,8 @@ _FILE_NUMBER = re.compile(r"^0*(\d{1,6})(?=[-_ .]|$)")
 _ID = re.compile(r"^([A-Za-z][A-Za-z0-9_]*)[- ]?0*(\d{1,6})$")
 _UNIT = re.compile(r"^(.*?)#([Dd]\d{1,3})$")
 _URL = re.compile(r"^[a-z][a-z0-9+.-]*:", re.IGNORECASE)
-_LINK_TEXT_ID = re.compile(r"\b([A-Za-z][A-Za-z0-9_]*)[- ]?0*(\d{1,6})\b|^0*(\d{1,6})[.:]")
+#: The number a link's text gives: "3. Use X" (adr-tools) or "ADR-0003: Use X".
+_LINK_TEXT_NUMBER = re.compile(r"^\s*0*(\d{1,6})[.:]")
 
 
 def file_number(name: str) -> int | None:
@@ -113,9 +114,7 @@ class Resolver:
             # misspelled name still names its number, and so may the link text
             number = file_number(name)
             if number is None and label:
-                lm = _LINK_TEXT_ID.search(label)
-                if lm:
-                    number = int(lm.group(2) or lm.group(3))
+                number = _label_number(label, prefix)
             if number is not None:
                 return Resolution(self._ids(canonical(prefix, number)), unit), True
             return Resolution(()), True
@@ -133,3 +132,16 @@ class Resolver:
             return Resolution(self._ids(text), unit), False
         # free text ("the payments feature"): not an ADR reference
         return Resolution(external=" " in text or not re.search(r"\d", text)), False
+
+
+def _label_number(label: str, prefix: str) -> int | None:
+    """The record number a link's text names, for links to a misspelled file.
+
+    Only the root's own prefix (``ADR-0004``, ``ADR 4``) or a leading
+    ``4.`` counts: words that merely end in digits (``t112``) are not ids.
+    """
+    m = _LINK_TEXT_NUMBER.match(label)
+    if m:
+        return int(m.group(1))
+    m = re.search(rf"(?<![\w-]){re.escape(prefix)}[- ]?0*(\d{{1,6}})\b", label, re.IGNORECASE)
+    return int(m.group(1)) if m else None

@@ -449,7 +449,7 @@ def _resolve_all(
             return None
         authoritative_targets.add(target_id)
         if not ambiguous_self:
-            graph.add(rec.id, rel.kind, target_id, rel.origin, unit or target_unit)
+            graph.add(rec.id, rel.kind, target_id, rel.origin, from_unit=unit, to_unit=target_unit)
         return _resolved(rel, target_id, target_unit)
 
     authoritative = [r for r in rec.parsed.relations if r.kind != "mentions"]

@@ -334,3 +334,23 @@ def test_hostile_title_is_kept_verbatim_for_renderers_to_escape() -> None:
         '# 1. <script>alert(1)</script>"><img src=x onerror=alert(2)>\n\n## Status\n\nAccepted\n'
     )
     assert p.title == '<script>alert(1)</script>"><img src=x onerror=alert(2)>'
+
+
+def test_problem_codes_and_inline_code_are_not_references() -> None:
+    p = parse(
+        "# 1. X\n\n## Status\n\nAccepted\n\nCodes `ADR001` to `ADR017` and ADR006 in prose; "
+        "an example `[y](0003-y.md)`; real ones: ADR 12, ADR-0013, ADR0014 and [z](0004-z.md).\n"
+    )
+    assert {(r.target, r.origin) for r in p.relations} == {
+        ("ADR-0012", "prose"),
+        ("ADR-0013", "prose"),
+        ("ADR-0014", "prose"),
+        ("0004-z.md", "link"),
+    }
+
+
+def test_setext_headings_and_loose_unit_headings() -> None:
+    p = parse("Title\n=\n\nStatus\n-\n\nRejected\n")
+    assert (p.title, p.status) == ("Title", "rejected")
+    c = parse("# T\n\n##  D1. Spaced heading\n\nStatus: accepted\n")
+    assert [(u.key, u.status) for u in c.units] == [("D1", "accepted")]

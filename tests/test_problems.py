@@ -174,3 +174,51 @@ def test_successor_chain_is_followed_by_metadata(tmp_path: Path) -> None:
         ("ADR-0002", "ADR-0003"),
     )
     assert not log.in_effect(log.by_path["docs/adr/0001-a.md"])
+
+
+def test_unit_level_supersession_never_retires_the_whole_container(tmp_path: Path) -> None:
+    log = load(
+        make(
+            tmp_path,
+            {
+                "0005-base.md": "---\nstyle: container\n---\n# Base\n\n## D1. Keep\n\n"
+                "Status: accepted\n\n## D2. Replace\n\nStatus: superseded by ADR-0009\n",
+                "0009-new.md": "---\nstatus: accepted\nsupersedes: ADR-0005#D2\n---\n# New\n",
+                "0010-unit.md": "---\nstyle: container\n---\n# Unit source\n\n## D1. Takes over\n\n"
+                "Status: accepted\n\nSupersedes [8. Old](0008-old.md)\n",
+                "0008-old.md": A.format(n=8, status="Superseded by [10. U](0010-unit.md)"),
+            },
+        )
+    )
+    assert log.successor("ADR-0005").state == "none"
+    assert log.in_effect(log.by_path["docs/adr/0005-base.md"])
+    edge = next(e for e in log.graph.edges("supersedes") if e.target == "ADR-0005")
+    assert (edge.source, edge.unit, edge.source_unit) == ("ADR-0009", "D2", None)
+    # a unit that supersedes a whole record retires that record
+    assert log.successor("ADR-0008").current == "ADR-0010"
+    unit_edge = next(
+        e
+        for e in log.graph.edges("supersedes")
+        if e.target == "ADR-0008" and e.declared_by == "ADR-0010"
+    )
+    assert (unit_edge.unit, unit_edge.source_unit) == (None, "D1")
+    assert not [p for p in log.problems if p.severity >= 2]
+
+
+def test_successor_marked_superseded_by_a_proposal_is_still_current(tmp_path: Path) -> None:
+    log = load(
+        make(
+            tmp_path,
+            {
+                "0001-a.md": A.format(n=1, status="Superseded by [2. B](0002-b.md)"),
+                "0002-b.md": A.format(n=2, status="Superseded by [3. C](0003-c.md)")
+                + "\nSupersedes [1. A](0001-a.md)\n",
+                "0003-c.md": A.format(n=3, status="Proposed") + "\nSupersedes [2. B](0002-b.md)\n",
+            },
+        )
+    )
+    b = log.by_path["docs/adr/0002-b.md"]
+    assert log.in_effect(b)
+    assert log.successor("ADR-0001").current == "ADR-0002"
+    assert log.successor("ADR-0002").state == "not-accepted"
+    assert [p.code for p in log.problems if p.ids and p.ids[0] == "ADR-0002"] == ["ADR006"]

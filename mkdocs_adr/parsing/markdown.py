@@ -447,7 +447,7 @@ def scan(text: str) -> Document:
                 continue
             title = raw_title.strip().strip("*_").strip()  # _clean_heading
             headings.append(Heading(min(len(hashes), 6), title, index + offset + 1, index + 1))
-    if "==" in body or "--" in body:
+    if "=" in body or "-" in body:
         for m in _SETEXT_NL.finditer(padded):
             index = padded.count("\n", 0, m.start())
             if index == 0 or fenced[index] or fenced[index - 1]:

@@ -377,9 +377,8 @@ def _units(
     problems: list[Problem],
 ) -> list[Unit]:
     declared = fm.get("style") == "container" or "units" in fm
-    if not declared and (
-        "## D" not in doc.text
-        or not any(h.level == 2 and _UNIT_HEADING.match(h.text) for h in doc.headings)
+    if not declared and not any(
+        h.level == 2 and h.text[:1] == "D" and _UNIT_HEADING.match(h.text) for h in doc.headings
     ):
         return []  # only a unit heading makes an undeclared record a container
     fm_units: dict[str, Mapping[str, Any]] = {}
@@ -479,9 +478,15 @@ def _mentions(
     count = LineCounter(text)
     heading_lines = {h.line for h in doc.headings}
     skip = taken | heading_lines
-    spans: list[tuple[int, int]] = []
+    # inline code is not prose: `ADR-0003` or `[x](0003-x.md)` there is an example
+    spans: list[tuple[int, int]] = (
+        [m.span() for m in _INLINE_CODE.finditer(text)] if "`" in text else []
+    )
+    code_spans = list(spans)
     if has_link:
         for m in links(text):
+            if code_spans and any(a <= m.start() < b for a, b in code_spans):
+                continue
             spans.append(m.span())
             href = m.group(2)
             if _LINK_HREF.match(href):
@@ -492,9 +497,12 @@ def _mentions(
         n = count.upto(m.start()) + base
         if n in skip:
             continue
-        ident = f"{m.group(1)}-{int(m.group(2)):04d}{m.group(3) or ''}"
+        ident = f"{m.group(1)}-{int(m.group(2) or m.group(3)):04d}{m.group(4) or ''}"
         out.append(Relation("mentions", ident, "prose", n))
     return out
+
+
+_INLINE_CODE = re.compile(r"(`+)[^`\n](?:[^\n]*?[^`\n])?\1(?!`)")
 
 
 def _prose_refs(
@@ -535,4 +543,5 @@ def _prose_pattern(prefixes: tuple[str, ...]) -> re.Pattern[str]:
         else rf"\b{re.escape(p)}"
         for p in prefixes
     )
-    return re.compile(rf"({alternatives})[- ]?0*(\d{{1,6}})(#D\d+)?\b")
+    # "ADR-12", "ADR 12" or "ADR0012"; not "ADR006" (a problem code) nor "ADR1"
+    return re.compile(rf"({alternatives})(?:[- ]0*(\d{{1,6}})|0*(\d{{4,6}}))(#D\d+)?\b")
