@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..config import normalize_rel
+
 GRAPH_PATH = "graphify-out/graph.json"
 #: Larger files are not read: the layer reports itself unavailable.
 MAX_BYTES = 64 * 1024 * 1024
@@ -114,17 +116,7 @@ def normalize_graph_path(value: str, project_dir: Path) -> str | None:
                 continue
         else:
             return None
-    parts: list[str] = []
-    for part in text.split("/"):
-        if part in ("", "."):
-            continue
-        if part == "..":
-            if not parts:
-                return None
-            parts.pop()
-            continue
-        parts.append(part)
-    return "/".join(parts) or None
+    return normalize_rel(text) or None
 
 
 def load(project_dir: Path) -> tuple[ProjectGraph | None, GraphState]:
