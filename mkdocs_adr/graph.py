@@ -9,8 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import networkx as nx
+if TYPE_CHECKING:
+    import networkx as nx
+
 
 #: Forward kind for each written kind; the flag says the edge was written backwards.
 FORWARD: dict[str, tuple[str, bool]] = {
@@ -108,6 +111,8 @@ class RelationGraph:
     @property
     def g(self) -> nx.MultiDiGraph:
         """Every edge as a networkx multigraph keyed ``(kind, declared_by, unit)``."""
+        import networkx as nx  # ~0.1 s to import: only when a graph is asked for
+
         if self._g is None:
             g: nx.MultiDiGraph = nx.MultiDiGraph()
             g.add_nodes_from(sorted(self.statuses))
@@ -128,6 +133,8 @@ class RelationGraph:
 
     def supersession(self) -> nx.DiGraph:
         """new -> old edges of authoritative supersession."""
+        import networkx as nx  # ~0.1 s to import: only when a graph is asked for
+
         if self._supersede is None:
             graph: nx.DiGraph = nx.DiGraph()
             graph.add_nodes_from(sorted(self.statuses))
@@ -159,6 +166,8 @@ class RelationGraph:
             todo.extend(n for n in (*older, *newer) if n in core)
         if not core:
             return []
+        import networkx as nx  # ~0.1 s to import: only when a cycle may exist
+
         sub: nx.DiGraph = nx.DiGraph()
         sub.add_edges_from((n, old) for n in core for old in self._older[n] if old in core)
         found = [sorted(c) for c in nx.simple_cycles(sub) if len(c) > 1]
@@ -196,6 +205,8 @@ class RelationGraph:
 
     def neighbourhood(self, rid: str, hops: int) -> set[str]:
         """Ids within ``hops`` edges of ``rid`` in either direction (mentions left out)."""
+        import networkx as nx  # ~0.1 s to import: only when a graph is asked for
+
         if rid not in self.g:
             return set()
         und = nx.Graph()

@@ -7,8 +7,6 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import networkx as nx
-
 from ..config import Config, RootConfig
 from ..identity import canonical
 from ..log import Log
@@ -124,7 +122,8 @@ def _supersede_checks(work: Work, old: Record, new_id: str, new_status: str) -> 
             )
         )
     others = [
-        s for s in log.graph.successors_of(old.id)
+        s
+        for s in log.graph.successors_of(old.id)
         if s != new_id and log.graph.statuses.get(s) in ("accepted", "superseded")
     ]
     if others:
@@ -134,6 +133,8 @@ def _supersede_checks(work: Work, old: Record, new_id: str, new_status: str) -> 
                 f"{others[0]} instead, so the log keeps one current successor (ADR007)"
             )
         )
+    import networkx as nx  # imported on use: ~0.1 s that builds and plans never need
+
     chain = log.graph.supersession()
     if old.id in chain and new_id in chain and nx.has_path(chain, old.id, new_id):
         work.reasons.append(
@@ -253,12 +254,13 @@ def link(
 def _frontmatter_wording(work: Work, sides: list[Side], verbs: list[str]) -> None:
     for side, verb in zip(sides, verbs, strict=True):
         kind = verb_kind(verb)
-        if side.style in ("madr", "frontmatter") and kind == "relates-to" and " ".join(
-            verb.lower().split()
-        ) not in ("relates to", "related to"):
+        if (
+            side.style in ("madr", "frontmatter")
+            and kind == "relates-to"
+            and " ".join(verb.lower().split()) not in ("relates to", "related to")
+        ):
             work.notes.append(
-                f"{side.ref.id} keeps relations in frontmatter: '{verb}' is written as "
-                "relates-to"
+                f"{side.ref.id} keeps relations in frontmatter: '{verb}' is written as relates-to"
             )
 
 
@@ -443,8 +445,12 @@ def _folder(
         return base
     name = domain.strip().strip("/")
     bad = (
-        not name or "/" in name or "\\" in name or name in (".", "..", "archive", "templates")
-        or name in config.mirrors or name.startswith((".", "_"))
+        not name
+        or "/" in name
+        or "\\" in name
+        or name in (".", "..", "archive", "templates")
+        or name in config.mirrors
+        or name.startswith((".", "_"))
     )
     if bad:
         work.reasons.append(
@@ -474,7 +480,12 @@ def _template_style(config: Config, path: Path) -> str | None:
     except (OSError, UnicodeDecodeError):
         return None
     sample = templates.substitute(
-        raw, number=1, width=4, rid="ADR-0001", title="Sample", date="2000-01-01",
+        raw,
+        number=1,
+        width=4,
+        rid="ADR-0001",
+        title="Sample",
+        date="2000-01-01",
         status="accepted",
     )
     parsed = parse_bytes(
@@ -492,9 +503,12 @@ def _style(
     work: Work,
 ) -> tuple[str | None, Path | None]:
     forced = config.style if config.style in WRITABLE else None
-    if opts.style and forced and opts.style != forced and {opts.style, forced} != {
-        "madr2", "log4brains"
-    }:
+    if (
+        opts.style
+        and forced
+        and opts.style != forced
+        and {opts.style, forced} != {"madr2", "log4brains"}
+    ):
         work.reasons.append(
             Reason(
                 f"--style {opts.style} conflicts with the configured style '{forced}', under "
@@ -510,8 +524,7 @@ def _style(
             return None, None
     else:
         template = templates.find_template(
-            [folder, config.root_dir(root)] if folder != config.root_dir(root)
-            else [folder]
+            [folder, config.root_dir(root)] if folder != config.root_dir(root) else [folder]
         )
     template_style = _template_style(config, template) if template else None
     wanted = opts.style or forced
