@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..log import Log
-from ..model import OUT_OF_EFFECT, Record
+from ..model import OUT_OF_EFFECT, Problem, Record
 from . import graphdata
 from .graphdata import FORWARD_LABEL, INVERSE_LABEL, Edge, GraphData
 
@@ -47,6 +47,8 @@ class PageContext:
     #: docs-relative root path -> its records in INDEX order (archive included)
     order: dict[str, list[Record]] = field(default_factory=dict)
     position: dict[str, int] = field(default_factory=dict)  # record path -> index
+    #: record id -> its ADR017 problem (review-by date passed), judged when the log loaded
+    reviews: dict[str, Problem] = field(default_factory=dict)
 
     @classmethod
     def build(cls, log: Log) -> PageContext:
@@ -59,7 +61,8 @@ class PageContext:
         for rec in sorted(log.records, key=sort_key):
             order[rec.root].append(rec)
         position = {r.path: i for recs in order.values() for i, r in enumerate(recs)}
-        return cls(log, graph, dict(edges), graph.adjacency(), dict(order), position)
+        reviews = {p.ids[0]: p for p in log.problems if p.code == "ADR017" and p.ids}
+        return cls(log, graph, dict(edges), graph.adjacency(), dict(order), position, reviews)
 
     def neighbours_in_order(self, rec: Record) -> tuple[Record | None, Record | None]:
         recs = self.order.get(rec.root, [])
@@ -288,6 +291,16 @@ def banners(ctx: PageContext, rec: Record, href: Href) -> list[str]:
                     "this decision, which still says it is accepted.",
                 )
             )
+    review = ctx.reviews.get(rec.id)
+    if review is not None:
+        out.append(
+            admonition(
+                "warning",
+                "review",
+                "Review overdue",
+                f"{esc(review.message[:1].upper() + review.message[1:])}. {esc(review.fix)}.",
+            )
+        )
     if rec.archived:
         out.append(
             admonition(
