@@ -13,11 +13,10 @@ import tracemalloc
 from pathlib import Path
 from typing import Any
 
+from benchmarks.generate import generate
 from mkdocs_adr import report
 from mkdocs_adr.config import load_from_mkdocs_yml
 from mkdocs_adr.log import load
-
-from benchmarks.generate import generate
 
 SIZES = (10, 100, 1000, 10000)
 REPEAT = 3

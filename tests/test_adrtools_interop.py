@@ -101,8 +101,7 @@ def test_adr_tools_log_extended_with_mkdocs_adr(tmp_path: Path) -> None:
     path = ours(tmp_path, "new", "Use", "CockroachDB", "-s", "3", "--status", "accepted")
     assert path.strip() == "doc/adr/0005-use-cockroachdb.md"
     ours(tmp_path, "link", "5", "Clarifies", "1")
-    ours(tmp_path, "new", "Shard", "by", "tenant", "--status", "accepted",
-         "-l", "Amends:ADR-0005")
+    ours(tmp_path, "new", "Shard", "by", "tenant", "--status", "accepted", "-l", "Amends:ADR-0005")
     records = assert_consistent(tmp_path)
     assert records["ADR-0003"]["status"] == "superseded"
     assert records["ADR-0005"]["status"] == "accepted"
@@ -115,8 +114,17 @@ def test_adr_tools_log_extended_with_mkdocs_adr(tmp_path: Path) -> None:
 
 def test_mkdocs_adr_log_extended_with_adr_tools(tmp_path: Path) -> None:
     (tmp_path / "doc" / "adr").mkdir(parents=True)
-    ours(tmp_path, "new", "Record", "architecture", "decisions", "--style", "nygard",
-         "--status", "accepted")
+    ours(
+        tmp_path,
+        "new",
+        "Record",
+        "architecture",
+        "decisions",
+        "--style",
+        "nygard",
+        "--status",
+        "accepted",
+    )
     ours(tmp_path, "new", "Use", "REST", "--style", "nygard", "--status", "accepted")
     ours(tmp_path, "new", "Use", "GraphQL", "--status", "accepted", "-s", "2")
     ours(tmp_path, "link", "3", "Amends", "1")
@@ -127,11 +135,19 @@ def test_mkdocs_adr_log_extended_with_adr_tools(tmp_path: Path) -> None:
     adr(tmp_path, "link", "4", "Clarifies", "1", "Clarified by")
     records = assert_consistent(tmp_path)
     assert [records[f"ADR-000{n}"]["status"] for n in (1, 2, 3, 4)] == [
-        "accepted", "superseded", "superseded", "accepted"
+        "accepted",
+        "superseded",
+        "superseded",
+        "accepted",
     ]
     # and mkdocs-adr reads what adr-tools wrote and continues from it
-    ours(tmp_path, "supersede", "4", "--by", ours(tmp_path, "new", "Use", "Connect", "--status",
-                                                   "accepted").strip())
+    ours(
+        tmp_path,
+        "supersede",
+        "4",
+        "--by",
+        ours(tmp_path, "new", "Use", "Connect", "--status", "accepted").strip(),
+    )
     records = assert_consistent(tmp_path)
     assert records["ADR-0004"]["status"] == "superseded"
 

@@ -103,8 +103,11 @@ def test_supersede_with_accepted_record_in_every_style_pair(
 ) -> None:
     config, ids = make_log(
         tmp_path,
-        [(old_style, 1, "Use MySQL", "accepted"), (new_style, 2, "Use PostgreSQL", "accepted"),
-         ("nygard", 3, "Unrelated", "accepted")],
+        [
+            (old_style, 1, "Use MySQL", "accepted"),
+            (new_style, 2, "Use PostgreSQL", "accepted"),
+            ("nygard", 3, "Unrelated", "accepted"),
+        ],
     )
     before = records_dir(tmp_path)
     out = authoring.supersede(config, ids[1], ids[2])
@@ -156,9 +159,7 @@ def test_supersede_with_proposed_record_keeps_old_in_effect(tmp_path: Path, styl
 
 
 def test_supersede_twice_writes_nothing_the_second_time(tmp_path: Path) -> None:
-    config, _ = make_log(
-        tmp_path, [("nygard", 1, "A", "accepted"), ("nygard", 2, "B", "accepted")]
-    )
+    config, _ = make_log(tmp_path, [("nygard", 1, "A", "accepted"), ("nygard", 2, "B", "accepted")])
     authoring.supersede(config, "1", "2")
     before = tree_digest(tmp_path)
     out = authoring.supersede(config, "ADR-0001", "ADR-0002")
@@ -175,15 +176,20 @@ def test_nygard_supersede_matches_what_adr_tools_writes(tmp_path: Path) -> None:
     old = (folder / "0001-use-mysql.md").read_text(encoding="utf-8")
     new = (folder / "0002-use-pg.md").read_text(encoding="utf-8")
     assert "## Status\n\nSuperseded by [2. Use Pg](0002-use-pg.md)\n\n## Context" in old
-    assert "## Status\n\nAccepted\n\nSupersedes [1. Use MySQL](0001-use-mysql.md)\n\n## Context" \
-        in new
+    assert (
+        "## Status\n\nAccepted\n\nSupersedes [1. Use MySQL](0001-use-mysql.md)\n\n## Context" in new
+    )
 
 
 def test_madr_forms_follow_madr(tmp_path: Path) -> None:
     config, _ = make_log(
         tmp_path,
-        [("madr2", 1, "A", "accepted"), ("madr2", 2, "B", "accepted"),
-         ("madr", 3, "C", "accepted"), ("madr", 4, "D", "accepted")],
+        [
+            ("madr2", 1, "A", "accepted"),
+            ("madr2", 2, "B", "accepted"),
+            ("madr", 3, "C", "accepted"),
+            ("madr", 4, "D", "accepted"),
+        ],
     )
     authoring.supersede(config, "1", "2")
     authoring.supersede(config, "3", "4")
@@ -197,8 +203,12 @@ def test_madr_forms_follow_madr(tmp_path: Path) -> None:
 def test_generic_frontmatter_lists_are_extended_in_their_own_form(tmp_path: Path) -> None:
     config, _ = make_log(
         tmp_path,
-        [("frontmatter", 1, "A", "accepted"), ("frontmatter", 2, "B", "accepted"),
-         ("frontmatter", 3, "C", "accepted"), ("frontmatter", 4, "D", "accepted")],
+        [
+            ("frontmatter", 1, "A", "accepted"),
+            ("frontmatter", 2, "B", "accepted"),
+            ("frontmatter", 3, "C", "accepted"),
+            ("frontmatter", 4, "D", "accepted"),
+        ],
     )
     folder = tmp_path / "docs" / "adr"
     b = folder / "0002-b.md"
@@ -212,8 +222,11 @@ def test_generic_frontmatter_lists_are_extended_in_their_own_form(tmp_path: Path
     text_b = b.read_text()
     assert "status: superseded\n" in text_b and "superseded-by: [ADR-0003]\n" in text_b
     log = load(config)
-    assert rec_of(log, "ADR-0002")[1] >= {("amends", "ADR-0003"), ("amends", "ADR-0004"),
-                                           ("superseded-by", "ADR-0003")}
+    assert rec_of(log, "ADR-0002")[1] >= {
+        ("amends", "ADR-0003"),
+        ("amends", "ADR-0004"),
+        ("superseded-by", "ADR-0003"),
+    }
 
 
 def test_crlf_and_bom_are_kept(tmp_path: Path) -> None:
@@ -250,8 +263,12 @@ def test_link_in_every_style_pair(tmp_path: Path, source_style: str, target_styl
 
 def test_link_verbs_and_inverses(tmp_path: Path) -> None:
     config, _ = make_log(
-        tmp_path, [("nygard", 1, "A", "accepted"), ("nygard", 2, "B", "accepted"),
-                   ("frontmatter", 3, "C", "accepted")]
+        tmp_path,
+        [
+            ("nygard", 1, "A", "accepted"),
+            ("nygard", 2, "B", "accepted"),
+            ("frontmatter", 3, "C", "accepted"),
+        ],
     )
     authoring.link(config, "2", "Clarifies", "1")  # default inverse: Clarified by
     text = (tmp_path / "docs/adr/0001-a.md").read_text()
@@ -297,7 +314,8 @@ def test_every_reason_is_named_at_once(tmp_path: Path) -> None:
         authoring.new(
             config,
             NewOptions(
-                title="Use something", supersedes=["ADR-0011", "ADR-0999", table.id],
+                title="Use something",
+                supersedes=["ADR-0011", "ADR-0999", table.id],
                 links=[authoring.LinkSpec("Amends", "nonsense-id")],
             ),
         )
@@ -314,7 +332,8 @@ def test_archived_container_and_status_refusals(tmp_path: Path) -> None:
     shutil.copytree(LOGS / "layered", tmp_path / "layered")
     (tmp_path / "layered" / "mkdocs.yml").write_text(
         "site_name: x\ndocs_dir: .\nplugins:\n  - adr:\n      roots: [adr, "
-        "{path: services/payments/adr, prefix: PAY}]\n", encoding="utf-8"
+        "{path: services/payments/adr, prefix: PAY}]\n",
+        encoding="utf-8",
     )
     config = load_from_mkdocs_yml(tmp_path / "layered" / "mkdocs.yml")
     with pytest.raises(AuthoringRefused) as err:
@@ -334,8 +353,12 @@ def test_archived_container_and_status_refusals(tmp_path: Path) -> None:
 def test_succession_refusals(tmp_path: Path) -> None:
     config, _ = make_log(
         tmp_path,
-        [("nygard", 1, "A", "accepted"), ("nygard", 2, "B", "accepted"),
-         ("nygard", 3, "C", "accepted"), ("nygard", 4, "D", "rejected")],
+        [
+            ("nygard", 1, "A", "accepted"),
+            ("nygard", 2, "B", "accepted"),
+            ("nygard", 3, "C", "accepted"),
+            ("nygard", 4, "D", "rejected"),
+        ],
     )
     authoring.supersede(config, "1", "2")
     cases = [
@@ -371,19 +394,27 @@ def test_new_in_each_style_reads_back(tmp_path: Path, style: str) -> None:
     config, _ = make_log(tmp_path, [("nygard", 1, "A", "accepted")])
     out = authoring.new(
         config,
-        NewOptions(title="Cache exchange rates", style=style, status="accepted",
-                   date=__import__("datetime").date(2024, 5, 6)),
+        NewOptions(
+            title="Cache exchange rates",
+            style=style,
+            status="accepted",
+            date=__import__("datetime").date(2024, 5, 6),
+        ),
     )
     path = out.record["path"]
     expected = (
-        "docs/adr/20240506-cache-exchange-rates.md" if style == "log4brains"
+        "docs/adr/20240506-cache-exchange-rates.md"
+        if style == "log4brains"
         else "docs/adr/0002-cache-exchange-rates.md"
     )
     assert path == expected
     log = load(config)
     rec = log.by_path[path]
     assert (rec.style, rec.title, rec.status, rec.date) == (
-        style, "Cache exchange rates", "accepted", "2024-05-06"
+        style,
+        "Cache exchange rates",
+        "accepted",
+        "2024-05-06",
     )
     assert rec.id == out.record["id"]
     assert not [p for p in log.problems if rec.id in p.ids]
@@ -406,14 +437,24 @@ def test_new_numbers_after_archive_and_drafts_and_keeps_padding(tmp_path: Path) 
 def test_new_with_supersedes_and_links_updates_the_others(tmp_path: Path) -> None:
     config, _ = make_log(
         tmp_path,
-        [("madr2", 1, "A", "accepted"), ("madr", 2, "B", "accepted"),
-         ("frontmatter", 3, "C", "accepted")],
+        [
+            ("madr2", 1, "A", "accepted"),
+            ("madr", 2, "B", "accepted"),
+            ("frontmatter", 3, "C", "accepted"),
+        ],
     )
     out = authoring.new(
         config,
-        NewOptions(title="D", style="frontmatter", status="accepted", supersedes=["1"],
-                   links=[authoring.parse_link_spec("Amends:ADR-0002"),
-                          authoring.parse_link_spec("3:Clarifies:Clarified by")]),
+        NewOptions(
+            title="D",
+            style="frontmatter",
+            status="accepted",
+            supersedes=["1"],
+            links=[
+                authoring.parse_link_spec("Amends:ADR-0002"),
+                authoring.parse_link_spec("3:Clarifies:Clarified by"),
+            ],
+        ),
     )
     rid = out.record["id"]
     assert rid == "ADR-0004"
@@ -421,8 +462,11 @@ def test_new_with_supersedes_and_links_updates_the_others(tmp_path: Path) -> Non
     assert rec_of(log, "ADR-0001") == ("superseded", {("superseded-by", rid)})
     assert ("amended-by", rid) in rec_of(log, "ADR-0002")[1]
     assert ("relates-to", rid) in rec_of(log, "ADR-0003")[1]
-    assert rec_of(log, rid)[1] == {("supersedes", "ADR-0001"), ("amends", "ADR-0002"),
-                                   ("relates-to", "ADR-0003")}
+    assert rec_of(log, rid)[1] == {
+        ("supersedes", "ADR-0001"),
+        ("amends", "ADR-0002"),
+        ("relates-to", "ADR-0003"),
+    }
     assert [c.action for c in out.changes] == ["created", "updated", "updated", "updated"]
 
 
@@ -440,8 +484,9 @@ def test_new_fills_templates(tmp_path: Path) -> None:
     folder.mkdir(parents=True)
     shutil.copy(Path(__file__).parent.parent / "docs" / "adr" / "template.md", folder)
     config = for_root(Path("adr"), cwd=tmp_path / "b")
-    out = authoring.new(config, NewOptions(title="First", date=__import__("datetime").date(
-        2025, 2, 3)))
+    out = authoring.new(
+        config, NewOptions(title="First", date=__import__("datetime").date(2025, 2, 3))
+    )
     text = (tmp_path / "b" / out.record["path"]).read_text()
     assert "id: ADR-0001\ntitle: First\nstatus: proposed\ndate: 2025-02-03\n" in text
     assert "# ADR-0001: First\n" in text
@@ -456,8 +501,9 @@ def test_new_review_by_is_written_and_read(tmp_path: Path) -> None:
     for style in STYLES:
         out = authoring.new(
             config,
-            NewOptions(title=f"R {style}", style=style, status="accepted",
-                       review_by=dt.date(2025, 1, 1)),
+            NewOptions(
+                title=f"R {style}", style=style, status="accepted", review_by=dt.date(2025, 1, 1)
+            ),
         )
         rec = load(config).by_path[out.record["path"]]
         assert rec.parsed.review_by == "2025-01-01", style
@@ -497,8 +543,11 @@ def test_cli_new_prints_the_path_and_json(tmp_path: Path, monkeypatch: pytest.Mo
     data = json.loads(res.stdout)
     assert data["schema"] == "mkdocs-adr/authoring" and data["ok"] is True
     assert data["record"] == {
-        "id": "ADR-0003", "path": "docs/adr/0003-use-kafka.md", "status": "proposed",
-        "style": "nygard", "title": "Use Kafka",
+        "id": "ADR-0003",
+        "path": "docs/adr/0003-use-kafka.md",
+        "status": "proposed",
+        "style": "nygard",
+        "title": "Use Kafka",
     }
     assert [c["action"] for c in data["changes"]] == ["created", "updated"]
     assert data["plan_id"].startswith("new-") and data["receipt"]
@@ -550,9 +599,7 @@ def test_cli_edit_opens_visual_and_needs_an_editor(
     make_log(tmp_path, [("nygard", 1, "A", "accepted")])
     monkeypatch.chdir(tmp_path)
     editor = tmp_path / "editor.py"
-    editor.write_text(
-        "import sys\nopen(sys.argv[1], 'a').write('Edited.\\n')\n", encoding="utf-8"
-    )
+    editor.write_text("import sys\nopen(sys.argv[1], 'a').write('Edited.\\n')\n", encoding="utf-8")
     monkeypatch.delenv("VISUAL", raising=False)
     monkeypatch.delenv("EDITOR", raising=False)
     runner = CliRunner()
@@ -594,8 +641,13 @@ def _cli(args: list[str], cwd: Path, crash: str | None = None) -> tuple[int, str
     import subprocess
 
     proc = subprocess.run(
-        [sys.executable, "-m", "mkdocs_adr", *args], cwd=cwd, env=_cli_env(crash),
-        capture_output=True, text=True, timeout=120, check=False,
+        [sys.executable, "-m", "mkdocs_adr", *args],
+        cwd=cwd,
+        env=_cli_env(crash),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     return proc.returncode, proc.stdout, proc.stderr
 
@@ -642,7 +694,10 @@ def test_two_new_at_once_never_share_a_number(tmp_path: Path) -> None:
     procs = [
         subprocess.Popen(
             [sys.executable, "-m", "mkdocs_adr", "new", f"Parallel {i}", "--json"],
-            cwd=tmp_path, env=_cli_env(None), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            cwd=tmp_path,
+            env=_cli_env(None),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
             text=True,
         )
         for i in range(4)
@@ -668,12 +723,12 @@ def test_verify_applied_reports_a_record_that_no_longer_reads_as_planned(
     assert "ADR-0001 does not read as 'superseded-by ADR-0002'" in problems
 
 
-
 def test_new_picks_a_root_by_folder_or_prefix_and_numbers_it_alone(tmp_path: Path) -> None:
     shutil.copytree(LOGS / "layered", tmp_path / "layered")
     (tmp_path / "layered" / "mkdocs.yml").write_text(
         "site_name: x\ndocs_dir: .\nplugins:\n  - adr:\n      roots: [adr, "
-        "{path: services/payments/adr, prefix: PAY}]\n", encoding="utf-8"
+        "{path: services/payments/adr, prefix: PAY}]\n",
+        encoding="utf-8",
     )
     config = load_from_mkdocs_yml(tmp_path / "layered" / "mkdocs.yml")
     out = authoring.new(config, NewOptions(title="Refund in batches", adr_root="PAY"))
@@ -718,7 +773,8 @@ def test_cli_link_json(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     data = json.loads(res.stdout)
     assert data["dry_run"] is True and data["plan_id"] is None
     assert [(c["id"], c["what"]) for c in data["changes"]] == [
-        ("ADR-0002", ["Extends ADR-0001"]), ("ADR-0001", ["Extended by ADR-0002"])
+        ("ADR-0002", ["Extends ADR-0001"]),
+        ("ADR-0001", ["Extended by ADR-0002"]),
     ]
     assert "+extends: [ADR-0001]" in data["diff"]
     assert "+* Extended by [ADR-0002](0002-b.md)" in data["diff"]

@@ -86,7 +86,8 @@ def test_plan_and_check_list_overdue_reviews_with_today(
     monkeypatch.chdir(log_dir)
     runner = CliRunner()
     res = runner.invoke(
-        cli, [command, "--root", "adr", "--json", "--today", "2024-06-11"],
+        cli,
+        [command, "--root", "adr", "--json", "--today", "2024-06-11"],
         catch_exceptions=False,
     )
     data = json.loads(res.stdout)
@@ -94,7 +95,8 @@ def test_plan_and_check_list_overdue_reviews_with_today(
     assert {p["path"] for p in listed} == {f"adr/{n}" for n in FORMS}
     assert {p["severity"] for p in listed} == {"warning"}
     res = runner.invoke(
-        cli, [command, "--root", "adr", "--json", "--today", "2024-05-01"],
+        cli,
+        [command, "--root", "adr", "--json", "--today", "2024-05-01"],
         catch_exceptions=False,
     )
     assert not [p for p in json.loads(res.stdout)["problems"] if p["code"] == "ADR017"]
@@ -116,5 +118,10 @@ def test_banner_text_for_the_record_page(log_dir: Path) -> None:
     for quiet in QUIET:
         assert review_banner(log.by_path[f"adr/{quiet}"], dt.date(2025, 1, 1), log=log) is None
     assert [d.id for d in overdue(log, today)] == [
-        "ADR-0001", "ADR-0002", "ADR-0003", "ADR-0004", "ADR-0005", "ADR-0006"
+        "ADR-0001",
+        "ADR-0002",
+        "ADR-0003",
+        "ADR-0004",
+        "ADR-0005",
+        "ADR-0006",
     ]

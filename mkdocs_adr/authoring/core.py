@@ -303,9 +303,7 @@ class Work:
             self.reasons.append(Reason(str(exc)))
             return None
         self.inputs[rec.path] = sha256_bytes(data)
-        rels = {
-            (r.kind, r.target_id) for r in rec.relations if r.authoritative and r.target_id
-        }
+        rels = {(r.kind, r.target_id) for r in rec.relations if r.authoritative and r.target_id}
         side = Side(
             ref=ref_for(rec, ed),
             style=rec.style,
@@ -335,8 +333,9 @@ class Work:
         old_writer, new_writer = writer_for(old.style), writer_for(new.style)
         assert old_writer is not None and new_writer is not None
         if ("supersedes", old.ref.id) not in new.relations:
-            self._edit(new, lambda: new_writer.add_relation(
-                new.ed, "supersedes", "Supersedes", old.ref))
+            self._edit(
+                new, lambda: new_writer.add_relation(new.ed, "supersedes", "Supersedes", old.ref)
+            )
             new.change.what.append(f"supersedes {old.ref.id}")
             new.relations.add(("supersedes", old.ref.id))
         new.expect.relations.add(("supersedes", old.ref.id))
@@ -350,8 +349,12 @@ class Work:
             old.status = "superseded"
         else:
             if not linked:
-                self._edit(old, lambda: old_writer.add_relation(
-                    old.ed, "superseded-by", "Superseded by", new.ref))
+                self._edit(
+                    old,
+                    lambda: old_writer.add_relation(
+                        old.ed, "superseded-by", "Superseded by", new.ref
+                    ),
+                )
                 old.change.what.append(
                     f"superseded by {new.ref.id} (recorded; status stays {old.status})"
                 )
@@ -380,8 +383,10 @@ class Work:
             )
             return
         if not target.states(inverse_kind, inverse, source.ref.id):
-            self._edit(target, lambda: tgt_writer.add_relation(
-                target.ed, inverse_kind, inverse, source.ref))
+            self._edit(
+                target,
+                lambda: tgt_writer.add_relation(target.ed, inverse_kind, inverse, source.ref),
+            )
             target.change.what.append(f"{inverse} {source.ref.id}")
             target.record(inverse_kind, inverse, source.ref.id)
         target.expect.relations.add((inverse_kind, source.ref.id))
@@ -451,8 +456,11 @@ def _matches(config: Config, log: Log, ref: str) -> list[Record]:
         if out:
             return sorted({r.path: r for r in out}.values(), key=lambda r: r.path)
     lower = text.lower()
-    by_stem = [r for r in log.records if posixpath.basename(r.path).rsplit(".", 1)[0].lower()
-               == lower.removesuffix(".md")]
+    by_stem = [
+        r
+        for r in log.records
+        if posixpath.basename(r.path).rsplit(".", 1)[0].lower() == lower.removesuffix(".md")
+    ]
     if by_stem:
         return by_stem
     if lower in {r.id.lower() for r in log.records}:
@@ -621,8 +629,9 @@ class Prepared:
 Builder = Callable[[Log], Prepared]
 
 
-def prepare(work: Work, kind: str, scope: dict[str, Any], record: dict[str, Any],
-            today: dt.date | None) -> Prepared:
+def prepare(
+    work: Work, kind: str, scope: dict[str, Any], record: dict[str, Any], today: dt.date | None
+) -> Prepared:
     """Check the edited log reads back as intended; refuse otherwise."""
     work.refuse_if_any()
     contents = work.contents()
@@ -635,8 +644,10 @@ def prepare(work: Work, kind: str, scope: dict[str, Any], record: dict[str, Any]
     if mismatches:
         raise AuthoringRefused(
             work.what,
-            [Reason(f"the edited records would not read back as intended: {m}")
-             for m in mismatches],
+            [
+                Reason(f"the edited records would not read back as intended: {m}")
+                for m in mismatches
+            ],
         )
     touched = {e.id for e in work.expectations()}
     old = {_problem_key(p): p for p in work.log.problems if touched & set(p.ids)}
@@ -738,8 +749,9 @@ def _save(config: Config, prepared: Prepared, key: str) -> Plan:
     scope = {**prepared.scope, "resume_key": key}
     review = {
         "expect": [e.to_json() for e in prepared.work.expectations()],
-        "changes": [c.to_json() for c in (prepared.work.sides[p].change
-                                         for p in prepared.contents)],
+        "changes": [
+            c.to_json() for c in (prepared.work.sides[p].change for p in prepared.contents)
+        ],
         "notes": prepared.work.notes,
         "record": prepared.record,
     }
@@ -763,8 +775,8 @@ def _pending(config: Config) -> list[Plan]:
     return [
         plan
         for plan in list_plans(config.work_path)
-        if plan.kind in KINDS and read_journal(config.work_path, plan.plan_id).state
-        == "interrupted"
+        if plan.kind in KINDS
+        and read_journal(config.work_path, plan.plan_id).state == "interrupted"
     ]
 
 
@@ -822,8 +834,9 @@ def _finish(config: Config, out: Outcome, plan: Plan, receipt: dict[str, Any]) -
 # --------------------------------------------------------------------- choosing a root
 
 
-def choose_root(config: Config, wanted: str | None, work: Work,
-                hint: list[Record]) -> RootConfig | None:
+def choose_root(
+    config: Config, wanted: str | None, work: Work, hint: list[Record]
+) -> RootConfig | None:
     roots = config.roots
     if wanted:
         norm = wanted.strip().strip("/")
@@ -853,9 +866,13 @@ def domains(config: Config, root: RootConfig) -> list[str]:
     if not base.is_dir():
         return []
     return sorted(
-        p.name for p in base.iterdir()
-        if p.is_dir() and p.name != ARCHIVE and p.name not in config.mirrors
-        and not p.name.startswith((".", "_")) and p.name != "templates"
+        p.name
+        for p in base.iterdir()
+        if p.is_dir()
+        and p.name != ARCHIVE
+        and p.name not in config.mirrors
+        and not p.name.startswith((".", "_"))
+        and p.name != "templates"
     )
 
 
@@ -881,8 +898,7 @@ def numbering(config: Config, log: Log, root: RootConfig) -> tuple[int, int]:
     for folder, dirs, files in os.walk(base):
         here = Path(folder)
         dirs[:] = sorted(
-            d for d in dirs
-            if (here / d) not in nested and (here / d).resolve() != work
+            d for d in dirs if (here / d) not in nested and (here / d).resolve() != work
         )
         for name in files:
             m = _NUMBERED.match(name)

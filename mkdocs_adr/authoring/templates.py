@@ -138,9 +138,7 @@ def find_template(folders: list[Path]) -> Path | None:
     return None
 
 
-_PLACEHOLDER = re.compile(
-    r"\b(?:[A-Z][A-Z0-9_]*-NNNN|NNNN|YYYY-MM-DD|NUMBER|TITLE|DATE|STATUS)\b"
-)
+_PLACEHOLDER = re.compile(r"\b(?:[A-Z][A-Z0-9_]*-NNNN|NNNN|YYYY-MM-DD|NUMBER|TITLE|DATE|STATUS)\b")
 
 
 def substitute(

@@ -199,8 +199,10 @@ class Editable:
             return True
         written, first, end = found
         value = self.fm_value(written, first, end)
-        current = [str(v) for v in value] if isinstance(value, list) else (
-            [] if value is None else [str(value)]
+        current = (
+            [str(v) for v in value]
+            if isinstance(value, list)
+            else ([] if value is None else [str(value)])
         )
         if not isinstance(value, (list, str, int, float)) and value is not None:
             raise UnsafeEdit(f"{self.path}: frontmatter key '{written}' is not a list of ids")

@@ -30,8 +30,7 @@ from ._common import (
 
 def _common(func: Callable[..., Any]) -> Callable[..., Any]:
     func = click.option(
-        "--json", "as_json", is_flag=True, help="Print machine-readable JSON (schema "
-        f"{SCHEMA})."
+        "--json", "as_json", is_flag=True, help=f"Print machine-readable JSON (schema {SCHEMA})."
     )(func)
     func = click.option(
         "--dry-run", is_flag=True, help="Show the exact diff and write nothing (no work dir)."
@@ -136,14 +135,27 @@ def _exit(out: Outcome) -> None:
     help="Relate to a record, e.g. 'Amends:ADR-0003' or 'Clarifies:3:Clarified by' "
     "(adr-tools' '3:Amends:Amended by' also reads).",
 )
-@click.option("--date", type=click.DateTime(["%Y-%m-%d"]), default=None,
-              help="Date of the record (default: today).")
-@click.option("--review-by", type=click.DateTime(["%Y-%m-%d"]), default=None,
-              help="Write a review-by date into the record.")
-@click.option("--template", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Fill this template instead of the root's template.md.")
-@click.option("--edit", is_flag=True,
-              help="Open the new record in $VISUAL or $EDITOR after writing it.")
+@click.option(
+    "--date",
+    type=click.DateTime(["%Y-%m-%d"]),
+    default=None,
+    help="Date of the record (default: today).",
+)
+@click.option(
+    "--review-by",
+    type=click.DateTime(["%Y-%m-%d"]),
+    default=None,
+    help="Write a review-by date into the record.",
+)
+@click.option(
+    "--template",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Fill this template instead of the root's template.md.",
+)
+@click.option(
+    "--edit", is_flag=True, help="Open the new record in $VISUAL or $EDITOR after writing it."
+)
 @_common
 def new_command(
     title: tuple[str, ...],
@@ -279,8 +291,13 @@ def link_command(
     out = _run(
         as_json,
         lambda: authoring.link(
-            resolve_config(config_file, root), source, verb, target, inverse,
-            dry_run=dry_run, today=as_date(today),
+            resolve_config(config_file, root),
+            source,
+            verb,
+            target,
+            inverse,
+            dry_run=dry_run,
+            today=as_date(today),
         ),
     )
     _exit(out)
