@@ -22,9 +22,9 @@ from ..fsops import inside_project, sha256_bytes, sha256_file
 from ..journal import read_journal
 from ..log import Log, load
 from ..model import Record
-from ..plans import Plan, load_plan, plan_dir, save_plan
+from ..plans import Plan, load_plan, plan_dir
 from .planner import FileMove, relocate, restore_target
-from .service import Preview, build_review, refuse_if_interrupted, select
+from .service import Preview, build_review, refuse_if_interrupted, save_draft, select
 
 
 def plan_restore(config: Config, plan_id: str, sources: str | None = None) -> Preview:
@@ -104,16 +104,7 @@ def plan_restore(config: Config, plan_id: str, sources: str | None = None) -> Pr
     ids = sorted(r.id for r in records)
     scope = {"of": plan_id, "basis": basis, "ids": ids}
     review = build_review("restore", log, records, draft, [], extra={"of": plan_id, "basis": basis})
-    plan = Plan(
-        kind="restore",
-        scope=scope,
-        fingerprint=log.fingerprint,
-        steps=draft.steps,
-        inputs=draft.inputs,
-        review=review,
-        blocking=[c["message"] for c in draft.conflicts],
-    )
-    plan = save_plan(work, plan, draft.staged)
+    plan = save_draft(config, "restore", log, scope, draft, review)
     return Preview("restore", plan, plan.review, log.fingerprint, scope, notes)
 
 

@@ -239,8 +239,21 @@ def plan_archive(config: Config, sources: str | None = None) -> Preview:
         )
     draft = relocate(config, log, [(rec, archive_target(config, rec)) for rec in chosen])
     review = build_review("archive", log, chosen, draft, ineligible)
+    plan = save_draft(config, "archive", log, scope, draft, review)
+    return Preview("archive", plan, plan.review, log.fingerprint, scope)
+
+
+def save_draft(
+    config: Config,
+    kind: str,
+    log: Log,
+    scope: dict[str, Any],
+    draft: Draft,
+    review: dict[str, Any],
+) -> Plan:
+    """Store a relocation draft as a plan of ``kind`` (archive or restore)."""
     plan = Plan(
-        kind="archive",
+        kind=kind,
         scope=scope,
         fingerprint=log.fingerprint,
         steps=draft.steps,
@@ -248,8 +261,7 @@ def plan_archive(config: Config, sources: str | None = None) -> Preview:
         review=review,
         blocking=[c["message"] for c in draft.conflicts],
     )
-    plan = save_plan(config.work_path, plan, draft.staged)
-    return Preview("archive", plan, plan.review, log.fingerprint, scope)
+    return save_plan(config.work_path, plan, draft.staged)
 
 
 def build_review(
