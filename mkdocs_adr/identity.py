@@ -1,13 +1,34 @@
-"""Canonical ids and reference resolution (SPEC 3.3)."""
+"""Canonical ids and reference resolution (SPEC 3.3).
+
+Two resolvers live here, and nowhere else:
+
+- :class:`Resolver` reads the references one record writes to others (links,
+  relation lines), relative to that record's file and root;
+- :func:`lookup` (and :class:`References`, for many look-ups on one log) reads
+  what a person or an agent types: a command-line argument, a ``--sources``
+  token, a tool call. It accepts canonical ids in any case and spacing
+  (``ADR-0012``, ``adr-12``, ``ADR 12``, ``ADR0012``), bare numbers in every
+  root, other prefixes (``PAY-3``), file paths (relative to the current folder,
+  the project, ``docs_dir`` or a root), file stems and, when the caller allows
+  it, unit locators (``ADR-0005#D2``, ``ADR-0005@2``). A miss raises
+  :class:`UnknownReference` with the hint of :func:`nearest`, the one rule for
+  "did you mean"; several matches raise :class:`AmbiguousReference`.
+"""
 
 from __future__ import annotations
 
+import difflib
+import os
 import posixpath
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
 
-from .model import Record
+from .config import Config
+from .errors import UsageError
+from .model import Excluded, Record
 
 _FILE_NUMBER = re.compile(r"^0*(\d{1,6})(?=[-_ .]|$)")
 _ID = re.compile(r"^([A-Za-z][A-Za-z0-9_]*)[- ]?0*(\d{1,6})$")
@@ -145,3 +166,377 @@ def _label_number(label: str, prefix: str) -> int | None:
         return int(m.group(1))
     m = re.search(rf"(?<![\w-]){re.escape(prefix)}[- ]?0*(\d{{1,6}})\b", label, re.IGNORECASE)
     return int(m.group(1)) if m else None
+
+
+# --------------------------------------------------------------------- typed references
+
+#: How many ids a "nearest ids" hint names.
+NEAREST = 3
+#: How many records an ambiguity lists before "and N more".
+LISTED = 30
+#: Typed text longer than this is shortened in messages (and ignored past it for hints).
+SHOWN = 120
+
+_LETTER_ID = re.compile(r"^([A-Za-z][A-Za-z_]*)[- ]?0*(\d{1,6})$")  # ADR0012: no digits in prefix
+_NUMBER = re.compile(r"^[0-9]{1,6}$")
+_LOCATOR = re.compile(r"^(?P<ref>.+?)(?:#(?P<unit>[Dd]\d{1,3}))?(?:@(?P<seg>[0-9]{1,6}))?$")
+_MARKDOWN = (".md", ".markdown")
+
+
+class Catalog(Protocol):
+    """What the typed-reference resolver reads from a log (a ``Log`` is one)."""
+
+    @property
+    def config(self) -> Config: ...
+
+    @property
+    def records(self) -> Sequence[Record]: ...
+
+    @property
+    def excluded(self) -> Sequence[Excluded]: ...
+
+    @property
+    def by_id(self) -> Mapping[str, Sequence[Record]]: ...
+
+    @property
+    def by_path(self) -> Mapping[str, Record]: ...
+
+
+def shown(text: str) -> str:
+    """``text`` safe to print unquoted: control characters escaped, long text shortened."""
+    text = text.strip()
+    if len(text) > SHOWN:
+        text = text[:SHOWN] + "…"
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def quoted(text: str) -> str:
+    """``text`` quoted for a message, as :func:`repr` does, shortened like :func:`shown`."""
+    text = text.strip()
+    return repr(text[:SHOWN] + "…" if len(text) > SHOWN else text)
+
+
+def hint(near: Sequence[str], label: str = "nearest ids") -> str:
+    """The one wording of a "did you mean": ``nearest ids: A, B`` (empty when none)."""
+    return f"{label}: {', '.join(near)}" if near else ""
+
+
+class BadReference(UsageError):
+    """Typed text that names no usable record (exit 2). ``text`` is what was typed."""
+
+    def __init__(self, text: str, message: str, *, fix: str = "") -> None:
+        self.text = text
+        super().__init__(message, fix=fix)
+
+
+class UnknownReference(BadReference):
+    """Typed text that names no record; ``nearest`` are ids the user may have meant."""
+
+    def __init__(
+        self,
+        text: str,
+        nearest: Sequence[str] = (),
+        *,
+        excluded: Excluded | None = None,
+    ) -> None:
+        self.nearest = tuple(nearest)
+        self.excluded = excluded
+        if excluded is not None:
+            super().__init__(
+                text,
+                f"{excluded.path} is not a record ({excluded.reason})",
+                fix="ask about a record id or file; `mkdocs-adr plan` lists what is excluded",
+            )
+            return
+        near = hint(self.nearest)
+        super().__init__(
+            text,
+            f"no record has the id or path {quoted(text)}" + (f"; {near}" if near else ""),
+            fix="give an id (ADR-0012), a number (12) or a record's file path",
+        )
+
+    def hint(self, label: str = "nearest ids") -> str:
+        return hint(self.nearest, label)
+
+
+class AmbiguousReference(BadReference):
+    """Typed text that names more than one record: a number in two roots, an id claimed
+    twice, a stem used in two folders. ``records`` are all of them, by path."""
+
+    def __init__(self, text: str, records: Sequence[Record]) -> None:
+        self.records = tuple(sorted(records, key=lambda r: r.path))
+        listed = ", ".join(f"{r.id} ({r.path})" for r in self.records[:LISTED])
+        more = len(self.records) - LISTED
+        super().__init__(
+            text,
+            f"{quoted(text)} is ambiguous: it names {listed}"
+            + (f" and {more} more" if more > 0 else ""),
+            fix=f"give the file path instead, e.g. {self.records[0].path}",
+        )
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        """The distinct ids among the records (one when a single id is claimed twice)."""
+        return tuple(sorted({r.id for r in self.records}))
+
+
+@dataclass(frozen=True)
+class Found:
+    """The record typed text names, and the unit (``D2``) or segment (``@2``) it points at."""
+
+    record: Record
+    unit: str | None = None
+    segment: int | None = None
+
+
+class References:
+    """Resolves typed references against one log; build once for many look-ups."""
+
+    def __init__(self, log: Catalog) -> None:
+        self.log = log
+        self._stems: dict[str, list[Record]] | None = None
+
+    @property
+    def stems(self) -> dict[str, list[Record]]:
+        """Records by lower-cased file stem (``0012-use-x``)."""
+        if self._stems is None:
+            self._stems = {}
+            for rec in self.log.records:
+                self._stems.setdefault(_stem(rec.path), []).append(rec)
+        return self._stems
+
+    def lookup(
+        self,
+        text: str,
+        *,
+        unit_ok: bool = False,
+        partial: bool = False,
+        among: Callable[[Record], bool] | None = None,
+    ) -> Found:
+        """The one record ``text`` names, or :class:`BadReference` saying why not.
+
+        Archived records resolve like any other; callers that refuse them say so.
+
+        Args:
+            text: what was typed.
+            unit_ok: accept a unit or segment locator (``ADR-0005#D2``, ``ADR-0005@2``).
+            partial: accept part of a file name when nothing else matches (adr-tools does).
+            among: the records a miss's nearest-id hint may name (default: all).
+        """
+        raw = text.strip()
+        if not raw:
+            raise BadReference(text, "an empty reference names no record", fix="give an id")
+        ref, unit, segment = raw, None, None
+        found = self._matches(raw, partial)
+        if not found:
+            m = _LOCATOR.match(raw)
+            if m is not None and (m["unit"] or m["seg"]):
+                ref = m["ref"].strip()
+                if not unit_ok:
+                    raise BadReference(
+                        text,
+                        f"{quoted(raw)} names a part of a record; give the whole record",
+                        fix=f"give {shown(ref)} instead",
+                    )
+                unit = f"D{int(m['unit'][1:])}" if m["unit"] else None
+                segment = int(m["seg"]) if m["seg"] else None
+                found = self._matches(ref, partial)
+        if not found:
+            excluded = self._excluded(ref)
+            near = self.nearest(ref, among=among) if excluded is None else []
+            raise UnknownReference(ref, near, excluded=excluded)
+        if len(found) > 1:
+            raise AmbiguousReference(ref, found)
+        return Found(found[0], unit, segment)
+
+    def _matches(self, text: str, partial: bool) -> list[Record]:
+        """Every record ``text`` names by its first kind of match that finds any."""
+        log = self.log
+        lower = text.lower()
+        if "/" in text or "\\" in text or lower.endswith(_MARKDOWN):
+            rec = self._by_path(text)
+            if rec is not None:
+                return [rec]
+            if "/" in text or "\\" in text:
+                return []
+        exact = log.by_id.get(text.upper())
+        if exact:
+            return _unique(exact)
+        for step in (self._by_parsed_id, self._by_number):
+            hits = step(text)
+            if hits:
+                return hits
+        stem = lower.rsplit(".", 1)[0] if lower.endswith(_MARKDOWN) else lower
+        if stem in self.stems:
+            return _unique(self.stems[stem])
+        if partial:
+            return [r for r in log.records if lower in posixpath.basename(r.path).lower()]
+        return []
+
+    def _by_parsed_id(self, text: str) -> list[Record]:
+        keys = set()
+        for parsed in (parse_id(text), _letter_id(text)):
+            if parsed is not None:
+                keys.add(canonical(*parsed))
+        return _unique([r for k in sorted(keys) for r in self.log.by_id.get(k, [])])
+
+    def _by_number(self, text: str) -> list[Record]:
+        """A bare number, in every root: the number of each root's prefix."""
+        if not _NUMBER.match(text):
+            return []
+        prefixes = dict.fromkeys(root.prefix for root in self.log.config.roots)
+        number = int(text)
+        return _unique([r for p in prefixes for r in self.log.by_id.get(canonical(p, number), [])])
+
+    def _candidates(self, text: str) -> list[str]:
+        """The project-relative paths ``text`` may mean, most likely first.
+
+        Relative to the current folder, the project, ``docs_dir`` and each root.
+        Raises :class:`BadReference` for a path that climbs out with ``..``, leaves
+        the project or holds a NUL; a record's own path is always accepted.
+        """
+        config = self.log.config
+        posix = text.replace("\\", "/")
+        if "\x00" in posix:
+            raise BadReference(text, f"{quoted(text)} contains a NUL character", fix="give a path")
+        if posix in self.log.by_path:
+            return [posix]
+        project = config.project_dir
+        if posixpath.isabs(posix) or re.match(r"^[A-Za-z]:/", posix):
+            absolute = Path(os.path.normpath(posix))
+            if _inside(absolute, project) is None and _inside(absolute, project.resolve()) is None:
+                raise BadReference(
+                    text,
+                    f"{quoted(text)} is outside the project folder {project.as_posix()}",
+                    fix="give a path inside the project, relative to it or absolute",
+                )
+            bases: list[Path] = [Path("/")]
+        else:
+            if posixpath.normpath(posix).split("/", 1)[0] == "..":
+                raise BadReference(
+                    text,
+                    f"{quoted(text)} leaves the project folder ('..' above it)",
+                    fix=f"give a path relative to the project folder {project.as_posix()}",
+                )
+            bases = [Path.cwd(), project, config.docs_dir]
+            bases += [config.root_dir(root) for root in config.roots]
+        out: list[str] = []
+        for base in bases:
+            full = Path(os.path.normpath(base / posix))
+            if (
+                _inside(full, project) is not None
+                or _inside(full.resolve(), project.resolve()) is not None
+            ):
+                rel = config.rel(full)
+                if rel not in out:
+                    out.append(rel)
+        return out
+
+    def _by_path(self, text: str) -> Record | None:
+        """The record at the path ``text`` names; case is ignored when that is unique
+        (on macOS and Windows ``ADR/0004-X.md`` *is* ``adr/0004-x.md``)."""
+        candidates = self._candidates(text)
+        by_path = self.log.by_path
+        rec = next((by_path[c] for c in candidates if c in by_path), None)
+        if rec is None:
+            folded: dict[str, list[Record]] = {}
+            for path, r in by_path.items():
+                folded.setdefault(path.lower(), []).append(r)
+            for c in candidates:
+                hits = folded.get(c.lower(), [])
+                if len(hits) == 1:
+                    return hits[0]
+        return rec
+
+    def _excluded(self, text: str) -> Excluded | None:
+        """The excluded file a path names, so a miss can say why it is not a record."""
+        if not ("/" in text or "\\" in text or text.lower().endswith(_MARKDOWN)):
+            return None
+        try:
+            wanted = set(self._candidates(text))
+        except BadReference:
+            return None
+        return next((e for e in self.log.excluded if e.path.rstrip("/") in wanted), None)
+
+    def nearest(
+        self,
+        text: str,
+        *,
+        among: Callable[[Record], bool] | None = None,
+        n: int = NEAREST,
+    ) -> list[str]:
+        """Ids the user may have meant by ``text``: THE "did you mean" rule.
+
+        For an id or a number: the closest numbers first (same prefix when one was
+        typed), then ids and file stems spelled alike (:mod:`difflib`, ignoring
+        case); for anything else spelling first, then the number its file name
+        starts with. ``among`` limits the ids named (unarchived ones, say).
+        """
+        key = text.strip()[:SHOWN].replace("\\", "/")
+        pool = [r for r in self.log.records if among is None or among(r)]
+        ids = sorted({r.id for r in pool})
+        numbered: list[tuple[int, str]] = []
+        target = parse_id(key) or _letter_id(key)
+        prefix: str | None = target[0] if target else None
+        number = target[1] if target else (int(key) if _NUMBER.match(key) else None)
+        id_like = number is not None
+        if number is None:
+            number = file_number(posixpath.basename(key))
+        if number is not None:
+            for rid in ids:
+                p = parse_id(rid)
+                if p is not None and (prefix is None or p[0] == prefix):
+                    numbered.append((abs(p[1] - number), rid))
+            numbered.sort()
+        by_number = [rid for _, rid in numbered[:n]]
+        lower_ids = {rid.lower(): rid for rid in ids}
+        spelled = [
+            lower_ids[m]
+            for m in difflib.get_close_matches(key.lower(), list(lower_ids), n=n, cutoff=0.6)
+        ]
+        stems: dict[str, str] = {}
+        for rec in pool:
+            stems.setdefault(_stem(rec.path), rec.id)
+        stem_key = _stem(key) if key.lower().endswith(_MARKDOWN) else key.lower()
+        spelled += [
+            stems[m] for m in difflib.get_close_matches(stem_key, list(stems), n=n, cutoff=0.6)
+        ]
+        ordered = by_number + spelled if id_like else spelled + by_number
+        return list(dict.fromkeys(ordered))[:n]
+
+
+def lookup(log: Catalog, text: str, *, unit_ok: bool = False, partial: bool = False) -> Found:
+    """The one record ``text`` names (see :meth:`References.lookup`)."""
+    return References(log).lookup(text, unit_ok=unit_ok, partial=partial)
+
+
+def nearest(
+    log: Catalog,
+    text: str,
+    *,
+    among: Callable[[Record], bool] | None = None,
+    n: int = NEAREST,
+) -> list[str]:
+    """Ids near ``text`` (see :meth:`References.nearest`)."""
+    return References(log).nearest(text, among=among, n=n)
+
+
+def _letter_id(text: str) -> tuple[str, int] | None:
+    """``ADR0012`` read as ADR and 12 (:func:`parse_id` reads a digit-bearing prefix)."""
+    m = _LETTER_ID.match(text.strip())
+    return (m.group(1).upper(), int(m.group(2))) if m else None
+
+
+def _stem(path: str) -> str:
+    return posixpath.basename(path).rsplit(".", 1)[0].lower()
+
+
+def _unique(records: Iterable[Record]) -> list[Record]:
+    return list({r.path: r for r in records}.values())
+
+
+def _inside(path: Path, folder: Path) -> str | None:
+    try:
+        return path.relative_to(folder).as_posix()
+    except ValueError:
+        return None

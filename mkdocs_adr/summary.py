@@ -49,7 +49,14 @@ from .freshness import (
     select,
 )
 from .fsops import atomic_write, inside_project, sha256_bytes, sha256_file
-from .identity import canonical, parse_id
+from .identity import (
+    AmbiguousReference,
+    BadReference,
+    References,
+    UnknownReference,
+    hint,
+    parse_id,
+)
 from .log import Log, archive_candidates, load
 from .model import OUT_OF_EFFECT, Problem, Record, RootInfo, Severity, Unit
 from .parsing.markdown import scan
@@ -96,70 +103,64 @@ def is_generated(text: str) -> bool:
 # --------------------------------------------------------------------------- scope requests
 
 
-def _nearest(wanted: str, valid: list[str], n: int = 3) -> list[str]:
-    """Valid ids near ``wanted``: same prefix and closest number first, then by spelling."""
-    out: list[str] = []
-    parsed = parse_id(wanted)
-    if parsed is not None:
-        same = [(p[1], v) for v in valid if (p := parse_id(v)) is not None and p[0] == parsed[0]]
-        same.sort(key=lambda item: (abs(item[0] - parsed[1]), item[0]))
-        out.extend(v for _, v in same[:n])
-    for item in difflib.get_close_matches(wanted.upper(), valid, n=n, cutoff=0.6):
-        if item not in out:
-            out.append(item)
-    return out[:n]
-
-
 def resolve_sources(log: Log, text: str) -> dict[str, list[str]]:
     """``--sources ID,ID``: record ids by root; every bad id in one refusal (exit 2)."""
     tokens = [t.strip() for t in text.split(",") if t.strip()]
     if not tokens:
         raise UsageError("--sources is empty", fix="give ids such as --sources ADR-0004,ADR-0007")
-    active_ids = sorted({r.id for r in log.active if len(log.by_id[r.id.upper()]) == 1})
-    prefixes = sorted({r.prefix for r in log.config.roots})
+    refs = References(log)
+
+    def valid(rec: Record) -> bool:
+        return not rec.archived and len(log.by_id[rec.id.upper()]) == 1
+
     errors: list[str] = []
     chosen: dict[str, list[str]] = {}
 
     def bad(text: str, near: list[str]) -> None:
-        hint = f" (nearest valid: {', '.join(near)})" if near else ""
-        errors.append(text + hint)
+        shown = hint(near, "nearest valid")
+        errors.append(text + (f" ({shown})" if shown else ""))
+
+    def claimed(rid: str) -> None:
+        recs = log.by_id[rid.upper()]
+        bad(
+            f"{rid} is claimed by {len(recs)} records ({', '.join(r.path for r in recs)}), "
+            "so it is ambiguous",
+            refs.nearest(rid, among=valid),
+        )
 
     for token in tokens:
-        if "#" in token:
+        try:
+            found = refs.lookup(token, unit_ok=True, among=valid)
+        except UnknownReference as exc:
+            bad(
+                exc.message if exc.excluded else f"{token!r} is not the id of any record",
+                list(exc.nearest),
+            )
+            continue
+        except AmbiguousReference as exc:
+            if len(exc.ids) > 1:
+                bad(f"{token!r} is ambiguous: it could be {', '.join(exc.ids)}", [])
+            else:
+                claimed(exc.ids[0])
+            continue
+        except BadReference as exc:
+            bad(exc.message, [])
+            continue
+        rec = found.record
+        if len(log.by_id[rec.id.upper()]) > 1:  # named by its path
+            claimed(rec.id)
+            continue
+        if found.unit is not None or found.segment is not None:
             bad(
                 f"{token!r} names a decision unit; a scope selects whole records",
-                [token.split("#")[0]] if token.split("#")[0].upper() in active_ids else [],
+                [rec.id] if valid(rec) else [],
             )
             continue
-        candidates: list[str]
-        parsed = parse_id(token)
-        if parsed is not None:
-            candidates = [canonical(*parsed)]
-        elif token.isdigit():
-            candidates = [canonical(p, int(token)) for p in prefixes]
-        else:
-            candidates = [token]
-        hits = [(c, recs) for c in candidates if (recs := log.by_id.get(c.upper(), []))]
-        if not hits:
-            bad(f"{token!r} is not the id of any record", _nearest(candidates[0], active_ids))
-            continue
-        if len(hits) > 1:
-            bad(f"{token!r} is ambiguous: it could be {', '.join(c for c, _ in hits)}", [])
-            continue
-        rid, recs = hits[0]
-        if len(recs) > 1:
-            bad(
-                f"{rid} is claimed by {len(recs)} records ({', '.join(r.path for r in recs)}), "
-                "so it is ambiguous",
-                _nearest(rid, active_ids),
-            )
-            continue
-        rec = recs[0]
         if rec.archived:
             bad(
                 f"{rec.id} is archived ({rec.path}); archived records are history, not "
                 "sources of the current view",
-                _nearest(rec.id, active_ids),
+                refs.nearest(rec.id, among=valid),
             )
             continue
         chosen.setdefault(rec.root, [])

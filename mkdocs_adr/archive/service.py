@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..config import Config
 from ..errors import RefusedError, UsageError
-from ..identity import canonical, parse_id
+from ..identity import BadReference, References, UnknownReference
 from ..journal import read_journal
 from ..log import Log, load
 from ..model import Candidate, Record
@@ -73,29 +72,6 @@ class Preview:
 # --------------------------------------------------------------------- selection
 
 
-def lookup(log: Log, token: str) -> list[Record]:
-    """Records a user's token names: an id (``ADR-0003``, ``ADR 3``, ``3``), a path or a stem."""
-    text = token.strip()
-    found = list(log.by_id.get(text.upper(), []))
-    if not found:
-        parsed = parse_id(text)
-        if parsed is not None:
-            found = list(log.by_id.get(canonical(*parsed), []))
-    if not found and text.isdigit():
-        for root in log.config.roots:
-            found.extend(log.by_id.get(canonical(root.prefix, int(text)), []))
-    if not found:
-        found = [
-            r
-            for r in log.records
-            if r.path == text
-            or r.path.endswith("/" + text)
-            or r.path.rsplit("/", 1)[-1].rsplit(".", 1)[0] == text
-        ]
-    unique: dict[str, Record] = {r.path: r for r in found}
-    return list(unique.values())
-
-
 def select(log: Log, raw: str, *, archived: bool) -> list[Record]:
     """Records named in ``--sources``; every bad token is reported at once (exit 2)."""
     tokens = [t.strip() for t in raw.split(",") if t.strip()]
@@ -104,28 +80,28 @@ def select(log: Log, raw: str, *, archived: bool) -> list[Record]:
     chosen: list[Record] = []
     errors: list[str] = []
     wanted = "archived" if archived else "unarchived"
-    pool = sorted({r.id for r in log.records if r.archived == archived})
+    refs = References(log)
     for token in tokens:
-        recs = lookup(log, token)
-        if not recs:
-            near = difflib.get_close_matches(token.upper(), pool, n=3, cutoff=0.5)
-            errors.append(
-                f"{token!r} names no record"
-                + (f" (nearest {wanted}: {', '.join(near)})" if near else "")
-            )
-        elif len(recs) > 1:
-            errors.append(
-                f"{token!r} is ambiguous: " + ", ".join(f"{r.id} ({r.path})" for r in recs)
-            )
-        elif recs[0].archived != archived:
-            rec = recs[0]
+        try:
+            rec = refs.lookup(token, among=lambda r: r.archived == archived).record
+        except UnknownReference as exc:
+            if exc.excluded is not None:
+                errors.append(exc.message)
+                continue
+            near = exc.hint(f"nearest {wanted}")
+            errors.append(f"{token!r} names no record" + (f" ({near})" if near else ""))
+            continue
+        except BadReference as exc:  # ambiguous, a unit, a path leaving the project
+            errors.append(exc.message)
+            continue
+        if rec.archived != archived:
             errors.append(
                 f"{rec.id} is already archived ({rec.path})"
                 if rec.archived
                 else f"{rec.id} is not archived ({rec.path})"
             )
-        elif recs[0] not in chosen:
-            chosen.append(recs[0])
+        elif rec not in chosen:
+            chosen.append(rec)
     if errors:
         raise UsageError(
             "; ".join(errors),

@@ -22,7 +22,6 @@ import contextlib
 import datetime as dt
 import difflib
 import os
-import posixpath
 import re
 import time
 from collections.abc import Callable, Iterator
@@ -34,7 +33,7 @@ from ..config import Config, RootConfig
 from ..discovery import ARCHIVE, Found, discover
 from ..errors import AdrError, RefusedError
 from ..fsops import project_lock, sha256_bytes
-from ..identity import canonical, parse_id
+from ..identity import AmbiguousReference, BadReference, UnknownReference, lookup, parse_id
 from ..journal import apply as journal_apply
 from ..journal import read_journal
 from ..journal import rollback as journal_rollback
@@ -224,22 +223,22 @@ class Work:
 
     def find(self, ref: str, role: str) -> Record | None:
         """The one record ``ref`` names, or None with a reason recorded."""
-        matches = _matches(self.config, self.log, ref)
-        if not matches:
-            near = _nearest(self.log, ref)
-            hint = f" (nearest: {', '.join(near)})" if near else ""
+        try:
+            rec = lookup(self.log, ref, partial=True).record
+        except UnknownReference as exc:
+            if exc.excluded is not None:
+                self.reasons.append(Reason(f"{role} {exc.message}", usage=True))
+                return None
+            near = exc.hint("nearest")
+            hint = f" ({near})" if near else ""
             self.reasons.append(Reason(f"{role} {ref!r}: no such record{hint}", usage=True))
             return None
-        if len(matches) > 1:
-            listed = ", ".join(f"{r.id} ({r.path})" for r in matches)
-            self.reasons.append(
-                Reason(
-                    f"{role} {ref!r} is ambiguous: it names {listed}; pass a file path",
-                    usage=True,
-                )
-            )
+        except AmbiguousReference as exc:
+            self.reasons.append(Reason(f"{role} {exc.message}; pass a file path", usage=True))
             return None
-        rec = matches[0]
+        except BadReference as exc:
+            self.reasons.append(Reason(f"{role} {exc.message}", usage=True))
+            return None
         claimed = self.log.by_id.get(rec.id.upper(), [])
         if len(claimed) > 1:
             listed = ", ".join(r.path for r in claimed)
@@ -427,61 +426,6 @@ def ref_for(rec: Record, ed: Editable) -> Ref:
 def verb_kind(verb: str) -> str:
     """The relation kind a verb means, as the parser reads it (unknown verbs relate)."""
     return VERBS.get(" ".join(verb.lower().split()), "relates-to")
-
-
-# --------------------------------------------------------------------- resolving ids
-
-
-def _matches(config: Config, log: Log, ref: str) -> list[Record]:
-    text = ref.strip()
-    if not text:
-        return []
-    # a file path, as given or relative to the project, docs_dir or a root
-    bases = [Path.cwd(), config.project_dir, config.docs_dir]
-    bases += [config.root_dir(r) for r in config.roots]
-    if text.lower().endswith((".md", ".markdown")) or "/" in text:
-        for base in bases:
-            rel = config.rel(Path(os.path.abspath(base / text)))
-            if rel in log.by_path:
-                return [log.by_path[rel]]
-    parsed = parse_id(text)
-    if parsed is not None:
-        found = log.by_id.get(canonical(*parsed), [])
-        if found:
-            return list(found)
-    if text.isdigit():
-        out: list[Record] = []
-        for root in config.roots:
-            out.extend(log.by_id.get(canonical(root.prefix, int(text)), []))
-        if out:
-            return sorted({r.path: r for r in out}.values(), key=lambda r: r.path)
-    lower = text.lower()
-    by_stem = [
-        r
-        for r in log.records
-        if posixpath.basename(r.path).rsplit(".", 1)[0].lower() == lower.removesuffix(".md")
-    ]
-    if by_stem:
-        return by_stem
-    if lower in {r.id.lower() for r in log.records}:
-        return [r for r in log.records if r.id.lower() == lower]
-    # adr-tools accepts part of a file name
-    partial = [r for r in log.records if lower in posixpath.basename(r.path).lower()]
-    return partial
-
-
-def _nearest(log: Log, ref: str) -> list[str]:
-    names = sorted({r.id for r in log.records})
-    stems = {posixpath.basename(r.path).rsplit(".", 1)[0]: r.id for r in log.records}
-    near = difflib.get_close_matches(ref.upper(), names, n=3, cutoff=0.6)
-    near += [stems[s] for s in difflib.get_close_matches(ref.lower(), list(stems), n=3)]
-    parsed = parse_id(ref) or ((None, int(ref)) if ref.strip().isdigit() else None)
-    if parsed is not None:
-        numbered = sorted(
-            (abs((r.number or 0) - parsed[1]), r.id) for r in log.records if r.number is not None
-        )
-        near += [rid for _, rid in numbered[:2]]
-    return list(dict.fromkeys(near))[:3]
 
 
 # --------------------------------------------------------------------- reading back

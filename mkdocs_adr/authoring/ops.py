@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..config import Config, RootConfig
-from ..identity import canonical
+from ..identity import BadReference, canonical, lookup
 from ..log import Log
 from ..model import Record
 from ..parsing import ParseOptions, parse_bytes
@@ -189,8 +189,10 @@ def supersede(
 
 
 def _key_id(config: Config, log: Log, ref: str) -> str:
-    found = core._matches(config, log, ref)
-    return found[0].id if len(found) == 1 else ref
+    try:
+        return lookup(log, ref, partial=True).record.id
+    except BadReference:
+        return ref
 
 
 # --------------------------------------------------------------------- link

@@ -7,9 +7,8 @@ from pathlib import Path
 import click
 
 from ..errors import UsageError
-from ..identity import canonical, parse_id
-from ..log import Log, load
-from ..model import Record
+from ..identity import UnknownReference, lookup, shown
+from ..log import load
 from ..views import dot, graphdata, mermaid, svg
 from ._common import emit_json, location_options, resolve_config
 
@@ -51,19 +50,20 @@ def graph_command(
     data = graphdata.build(log)
     title = "Decision graph"
     if record_id is not None:
-        rec = _lookup(log, record_id)
-        if rec is None:
-            wanted = record_id.upper()
-            claimed = log.by_id.get(wanted)
-            if claimed:
-                raise UsageError(
-                    f"id {record_id} is ambiguous: " + ", ".join(r.path for r in claimed),
-                    fix="give one of the records a new number",
-                )
-            near = sorted(data.nodes, key=lambda n: _distance(n.upper(), wanted))[:5]
+        try:
+            rec = lookup(log, record_id).record
+        except UnknownReference as exc:
+            if exc.excluded is not None:
+                raise
             raise UsageError(
-                f"no record with id {record_id}",
-                fix=f"nearest ids: {', '.join(near)}" if near else "the log has no records",
+                f"no record with id {shown(record_id)}",
+                fix=exc.hint() or "the log has no records",
+            ) from None
+        if rec.id not in data.nodes:  # named by its path, but its id is claimed twice
+            claimed = log.by_id.get(rec.id.upper(), [rec])
+            raise UsageError(
+                f"id {rec.id} is ambiguous: " + ", ".join(r.path for r in claimed),
+                fix="give one of the records a new number",
             )
         data, _more = graphdata.neighbourhood(
             data, rec.id, config.graph_hops if hops is None else hops, limit=10_000
@@ -82,30 +82,6 @@ def graph_command(
         click.echo(dot.render(data, href=href), nl=False)
     else:
         click.echo(svg.document([(title, data)], href=href, title=title), nl=False)
-
-
-def _lookup(log: Log, text: str) -> Record | None:
-    """``ADR-0012``, ``adr-12``, ``ADR 12`` or a bare ``12`` (in the first root)."""
-    rec = log.get(text)
-    if rec is not None:
-        return rec
-    parsed = parse_id(text)
-    if parsed is not None:
-        return log.get(canonical(*parsed))
-    if text.strip().isdigit() and log.config.roots:
-        return log.get(canonical(log.config.roots[0].prefix, int(text)))
-    return None
-
-
-def _distance(a: str, b: str) -> int:
-    """Levenshtein distance, for suggesting ids."""
-    prev = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        cur = [i]
-        for j, cb in enumerate(b, 1):
-            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
-        prev = cur
-    return prev[-1]
 
 
 COMMANDS = [graph_command]

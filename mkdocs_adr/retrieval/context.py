@@ -17,15 +17,13 @@ Coverage is ``complete`` once every required unit has been returned.
 
 from __future__ import annotations
 
-import difflib
-import posixpath
 import re
 from collections import Counter, deque
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import UsageError
-from ..identity import canonical, parse_id
+from ..identity import lookup
 from ..log import Log
 from ..model import STATUSES, Record, Severity, Unit
 from .budget import Position, capped
@@ -40,7 +38,6 @@ from .evidence import (
     unit_id,
     unit_in_effect,
 )
-from .paths import PathRefused, normalize_query_path
 from .respond import Answer
 
 INTENTS = ("current", "rationale", "history")
@@ -51,7 +48,6 @@ MAX_LISTED = 30
 #: Ids listed in ``succession.chain`` and ``candidates``; the rest are counted.
 MAX_SUCCESSION = 10
 
-_SUFFIX = re.compile(r"^(?P<ref>.+?)(?:#(?P<unit>[Dd]\d{1,3}))?(?:@(?P<seg>\d{1,6}))?$")
 _UNIT = re.compile(r"^[Dd]?(\d{1,3})$")
 
 # answer classes, in order
@@ -111,30 +107,11 @@ class Target:
     note: str | None = None  # a unit reference that fell back to the record
 
 
-def _nearest(log: Log, text: str) -> list[str]:
-    ids = sorted({r.id for r in log.records})
-    return difflib.get_close_matches(text.upper(), ids, n=5, cutoff=0.5)
-
-
 def resolve_target(log: Log, text: str, unit_opt: str | None) -> Target:
     """The record (and unit, segment) that ``text`` names, or a clear error."""
     raw = text.strip()
-    rec = _record_for(log, raw)
-    unit_key: str | None = None
-    segment: int | None = None
-    if rec is None:
-        m = _SUFFIX.match(raw)
-        if m and (m["unit"] or m["seg"]):
-            rec = _record_for(log, m["ref"])
-            unit_key = m["unit"].upper() if m["unit"] else None
-            segment = int(m["seg"]) if m["seg"] else None
-    if rec is None:
-        near = _nearest(log, raw)
-        raise UsageError(
-            f"no record has the id or path {raw!r}"
-            + (f"; nearest ids: {', '.join(near)}" if near else ""),
-            fix="run `mkdocs-adr context` for an overview of roots, domains and counts",
-        )
+    found = lookup(log, raw, unit_ok=True)
+    rec, unit_key, segment = found.record, found.unit, found.segment
     if unit_opt is not None:
         um = _UNIT.match(unit_opt.strip())
         if um is None:
@@ -157,51 +134,6 @@ def resolve_target(log: Log, text: str, unit_opt: str | None) -> Target:
     if segment is not None and segment < 1:
         raise UsageError(f"segment @{segment} does not exist", fix="segments count from @1")
     return Target(rec, unit, segment, note)
-
-
-def _record_for(log: Log, text: str) -> Record | None:
-    found = log.by_id.get(text.upper())
-    if found is not None:
-        return _one(log, found, text)
-    if "/" in text or "\\" in text or text.lower().endswith((".md", ".markdown")):
-        try:
-            qp = normalize_query_path(text, log.config.project_dir)
-        except PathRefused as exc:
-            raise UsageError(f"ID {text!r}: {exc.reason}", fix=exc.fix) from None
-        rec = log.by_path.get(qp.path)
-        if rec is not None:
-            return rec
-        excluded = next((e for e in log.excluded if e.path.rstrip("/") == qp.path), None)
-        if excluded is not None:
-            raise UsageError(
-                f"{qp.path} is not a record ({excluded.reason})",
-                fix="ask about a record id or file; `mkdocs-adr plan` lists what is excluded",
-            )
-        return None
-    candidates: list[Record] = []
-    parsed = parse_id(text)
-    if parsed is not None:
-        candidates += log.by_id.get(canonical(*parsed), [])
-    if text.isdigit():
-        for root in log.config.roots:
-            candidates += log.by_id.get(canonical(root.prefix, int(text)), [])
-    if not candidates:
-        candidates = [
-            r for r in log.records if posixpath.splitext(posixpath.basename(r.path))[0] == text
-        ]
-    if candidates:
-        return _one(log, list({r.path: r for r in candidates}.values()), text)
-    return None
-
-
-def _one(log: Log, found: list[Record], text: str) -> Record:
-    if len(found) == 1:
-        return found[0]
-    listing = "; ".join(f"{r.id} at {r.path}" for r in found[:MAX_LISTED])
-    raise UsageError(
-        f"{text!r} is ambiguous: {listing}",
-        fix="ask by file path instead, e.g. `mkdocs-adr context " + found[0].path + "`",
-    )
 
 
 # --------------------------------------------------------------------- building
