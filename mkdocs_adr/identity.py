@@ -505,9 +505,16 @@ class References:
         return list(dict.fromkeys(ordered))[:n]
 
 
-def lookup(log: Catalog, text: str, *, unit_ok: bool = False, partial: bool = False) -> Found:
+def lookup(
+    log: Catalog,
+    text: str,
+    *,
+    unit_ok: bool = False,
+    partial: bool = False,
+    among: Callable[[Record], bool] | None = None,
+) -> Found:
     """The one record ``text`` names (see :meth:`References.lookup`)."""
-    return References(log).lookup(text, unit_ok=unit_ok, partial=partial)
+    return References(log).lookup(text, unit_ok=unit_ok, partial=partial, among=among)
 
 
 def nearest(
