@@ -17,6 +17,7 @@ Two resolvers live here, and nowhere else:
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import os
 import posixpath
@@ -175,7 +176,7 @@ NEAREST = 3
 #: How many records an ambiguity lists before "and N more".
 LISTED = 30
 #: Typed text longer than this is shortened in messages (and ignored past it for hints).
-SHOWN = 120
+MAX_SHOWN = 120
 
 _LETTER_ID = re.compile(r"^([A-Za-z][A-Za-z_]*)[- ]?0*(\d{1,6})$")  # ADR0012: no digits in prefix
 _NUMBER = re.compile(r"^[0-9]{1,6}$")
@@ -205,15 +206,15 @@ class Catalog(Protocol):
 def shown(text: str) -> str:
     """``text`` safe to print unquoted: control characters escaped, long text shortened."""
     text = text.strip()
-    if len(text) > SHOWN:
-        text = text[:SHOWN] + "…"
+    if len(text) > MAX_SHOWN:
+        text = text[:MAX_SHOWN] + "…"
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def quoted(text: str) -> str:
     """``text`` quoted for a message, as :func:`repr` does, shortened like :func:`shown`."""
     text = text.strip()
-    return repr(text[:SHOWN] + "…" if len(text) > SHOWN else text)
+    return repr(text[:MAX_SHOWN] + "…" if len(text) > MAX_SHOWN else text)
 
 
 def hint(near: Sequence[str], label: str = "nearest ids") -> str:
@@ -418,8 +419,9 @@ class References:
                     f"{quoted(text)} leaves the project folder ('..' above it)",
                     fix=f"give a path relative to the project folder {project.as_posix()}",
                 )
-            bases = [Path.cwd(), project, config.docs_dir]
-            bases += [config.root_dir(root) for root in config.roots]
+            bases = [project, config.docs_dir, *(config.root_dir(r) for r in config.roots)]
+            with contextlib.suppress(OSError):  # the current folder may have been removed
+                bases.insert(0, Path.cwd())
         out: list[str] = []
         for base in bases:
             full = Path(os.path.normpath(base / posix))
@@ -472,7 +474,7 @@ class References:
         case); for anything else spelling first, then the number its file name
         starts with. ``among`` limits the ids named (unarchived ones, say).
         """
-        key = text.strip()[:SHOWN].replace("\\", "/")
+        key = text.strip()[:MAX_SHOWN].replace("\\", "/")
         pool = [r for r in self.log.records if among is None or among(r)]
         ids = sorted({r.id for r in pool})
         numbered: list[tuple[int, str]] = []

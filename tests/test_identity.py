@@ -161,6 +161,14 @@ def test_paths_relative_to_the_current_folder(log: Log, project: Path) -> None:
     assert found_id(log, "pay/adr/0007-pay-seven.md") == "PAY-0007"
 
 
+def test_a_removed_current_folder_is_no_crash(log: Log, tmp_path: Path) -> None:
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    os.chdir(gone)
+    gone.rmdir()
+    assert found_id(log, "docs/adr/0012-use-x.md") == "ADR-0012"
+
+
 @pytest.mark.parametrize(
     ("text", "needle"),
     [

@@ -43,7 +43,9 @@ def graph_command(
 
     The same graph the site draws: every record with an unambiguous id, edges for
     supersedes, amends, extends, depends-on and relates-to (mentions are left out).
-    Nodes link to the record files, relative to the project folder.
+    Nodes link to the record files, relative to the project folder. ID is an id in any
+    spelling (ADR-0012, adr-12, ADR 12), a number (looked up in every root), a record's
+    file path or its file stem.
     """
     config = resolve_config(config_file, root)
     log = load(config)
