@@ -27,7 +27,7 @@ from ..errors import AdrError, RefusedError
 from ..fsops import sha256_bytes
 from ..log import Log, load
 from ..model import Record
-from ..paths import inside_project, site_url
+from ..paths import docs_relative, inside_project, site_url
 from ..plans import Step
 from ..views import index as index_view
 
@@ -576,12 +576,11 @@ def _nav_edits(
         text = rel.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return
-    prefix = docs_rel + "/" if docs_rel else ""
     edits: list[tuple[int, int, str]] = []
     for source, target in sorted(mapping.items()):
-        if not source.startswith(prefix) or not target.startswith(prefix):
+        old, new = docs_relative(source, docs_rel), docs_relative(target, docs_rel)
+        if not old or not new:
             continue
-        old, new = source[len(prefix) :], target[len(prefix) :]
         pattern = re.compile(f"(?<!{_YAML_PATH_EDGE}){re.escape(old)}(?!{_YAML_PATH_EDGE})")
         for m in pattern.finditer(text):
             line_start = text.rfind("\n", 0, m.start()) + 1
