@@ -17,6 +17,7 @@ from typing import Any
 import yaml
 
 from .errors import ConfigError
+from .paths import normalize
 
 DEFAULT_MIRRORS: tuple[str, ...] = ("zh", "ja", "ko", "es", "pt", "fr", "de")
 DEFAULT_STATUS_HEADINGS: tuple[str, ...] = (
@@ -252,21 +253,8 @@ def _roots(value: Any) -> tuple[RootConfig, ...]:
 
 
 def normalize_rel(path: str) -> str | None:
-    """Normalize a relative POSIX path; ``None`` when it escapes or is absolute."""
-    text = path.replace("\\", "/").strip()
-    if text.startswith("/") or (len(text) > 1 and text[1] == ":"):
-        return None
-    parts: list[str] = []
-    for part in text.split("/"):
-        if part in ("", "."):
-            continue
-        if part == "..":
-            if not parts:
-                return None
-            parts.pop()
-            continue
-        parts.append(part)
-    return "/".join(parts) if parts else ""
+    """A path typed in an option, stripped, in :func:`mkdocs_adr.paths.normalize` form."""
+    return normalize(path.strip())
 
 
 KNOWN_OPTIONS = frozenset(

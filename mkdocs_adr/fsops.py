@@ -16,7 +16,6 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from .config import normalize_rel
 from .errors import RefusedError
 
 
@@ -83,25 +82,6 @@ def atomic_move(src: Path, dst: Path) -> None:
     fsync_dir(dst.parent)
     if src.parent != dst.parent:
         fsync_dir(src.parent)
-
-
-def inside_project(project_dir: Path, rel: str) -> Path:
-    """``project_dir / rel`` after refusing absolute paths and ``..`` escapes."""
-    norm = normalize_rel(rel)
-    if norm is None or norm == "":
-        raise RefusedError(
-            f"path {rel!r} is absolute or leaves the project; refused",
-            fix="paths in plans and manifests are relative to the project folder",
-        )
-    path = project_dir / norm
-    real_parent = path.parent.resolve()
-    try:
-        real_parent.relative_to(project_dir.resolve())
-    except ValueError:
-        raise RefusedError(
-            f"path {rel!r} resolves outside the project (through a symlink); refused"
-        ) from None
-    return path
 
 
 # --------------------------------------------------------------------- the project lock

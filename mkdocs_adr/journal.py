@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from .errors import RefusedError
-from .fsops import atomic_move, atomic_write, fsync_dir, inside_project, project_lock, sha256_file
+from .fsops import atomic_move, atomic_write, fsync_dir, project_lock, sha256_file
+from .paths import inside_project
 from .plans import Plan, Step, load_plan, plan_dir, staged_path
 
 RECEIPT_SCHEMA = "mkdocs-adr/receipt"

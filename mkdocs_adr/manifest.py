@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 from . import __version__
 from .config import Config
+from .paths import is_normalized
 
 SCHEMA_NAME = "mkdocs-adr/current-sources"
 VERSION = 1
@@ -60,17 +61,6 @@ def text_sha256(data: bytes) -> str:
     if b"\r" in data:
         data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
     return hashlib.sha256(data).hexdigest()
-
-
-def safe_relpath(value: object) -> bool:
-    """A normalized relative POSIX path that cannot leave the folder it is relative to."""
-    if not isinstance(value, str) or not value or len(value) > 1024:
-        return False
-    if "\\" in value or "\x00" in value or value.startswith(("/", "~")):
-        return False
-    if len(value) > 1 and value[1] == ":":
-        return False
-    return all(part not in ("", ".", "..") for part in value.split("/"))
 
 
 # --------------------------------------------------------------------------- data
@@ -302,7 +292,7 @@ def _path_errors(data: Mapping[str, Any]) -> list[str]:
         found.append(("summary.path", summary["path"]))
     errors = []
     for where, value in found:
-        if isinstance(value, str) and not safe_relpath(value):
+        if isinstance(value, str) and not is_normalized(value):
             errors.append(
                 f"{where} {value!r} is absolute or leaves the ADR root; it is never followed"
             )
@@ -398,7 +388,7 @@ def rewrite_paths(
     whose links the same operation rewrote mechanically.
     """
     for old, new in moves.items():
-        if not (safe_relpath(old) and safe_relpath(new)):
+        if not (is_normalized(old) and is_normalized(new)):
             raise ValueError(f"move {old!r} -> {new!r} is not a pair of paths inside the root")
     if summary_sha256 is not None and not _SHA.match(summary_sha256):
         raise ValueError(f"{summary_sha256!r} is not a sha256")

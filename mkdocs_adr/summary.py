@@ -48,7 +48,7 @@ from .freshness import (
     root_relative,
     select,
 )
-from .fsops import atomic_write, inside_project, sha256_bytes, sha256_file
+from .fsops import atomic_write, sha256_bytes, sha256_file
 from .identity import (
     AmbiguousReference,
     BadReference,
@@ -60,6 +60,7 @@ from .identity import (
 from .log import Log, archive_candidates, load
 from .model import OUT_OF_EFFECT, Problem, Record, RootInfo, Severity, Unit
 from .parsing.markdown import scan
+from .paths import inside_project
 from .plans import Plan, Step, is_current, list_plans, plan_dir, save_plan, staged_path
 from .views import index as index_view
 from .views import state as view_state

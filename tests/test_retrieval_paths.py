@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from mkdocs_adr.retrieval import paths as paths_mod
+from mkdocs_adr import paths as paths_mod
 from mkdocs_adr.retrieval.paths import (
     PathRefused,
     QueryPath,
@@ -14,6 +14,7 @@ from mkdocs_adr.retrieval.paths import (
     match,
     normalize_query_path,
 )
+from mkdocs_adr.retrieval.project_graph import normalize_graph_path
 
 
 @pytest.mark.parametrize(
@@ -135,3 +136,32 @@ def test_a_folder_query_finds_patterns_inside_it() -> None:
     assert match(ledger, QueryPath("src", True))
     assert not match(ledger, QueryPath("src/pay", True))
     assert match(ledger, QueryPath("", True))  # the project folder holds everything
+
+
+def test_a_name_too_long_for_the_disk_is_a_path_not_a_crash(tmp_path: Path) -> None:
+    long = "n" * 300  # over NAME_MAX: is_dir() on it raises "File name too long"
+    (tmp_path / "src").mkdir()
+    assert normalize_query_path(f"{long}.py", tmp_path) == QueryPath(f"{long}.py", False)
+    got = normalize_query_path(f"src/{long}.py", tmp_path)
+    assert got == QueryPath(f"src/{long}.py", False)
+    assert normalize_query_path(f"{long}/", tmp_path) == QueryPath(long, True)
+
+
+@pytest.mark.parametrize(
+    ("raw", "reason"),
+    [("~/a.py", "home folder"), ("C:a.py", "outside the project"), ("x" * 2000, "longer than")],
+)
+def test_other_refusals_say_which_rule(tmp_path: Path, raw: str, reason: str) -> None:
+    with pytest.raises(PathRefused) as err:
+        normalize_query_path(raw, tmp_path)
+    assert reason in err.value.reason
+
+
+def test_graph_node_files_become_project_relative(tmp_path: Path) -> None:
+    project = tmp_path / "p"
+    project.mkdir()
+    assert normalize_graph_path("src\\pay\\a.py:12:3", project) == "src/pay/a.py"
+    assert normalize_graph_path(f"{project}/src/a.py:7", project) == "src/a.py"
+    assert normalize_graph_path("./src/../lib/b.py", project) == "lib/b.py"
+    for outside in (f"{tmp_path}/q/a.py", "../a.py", "C:\\x\\a.py", "~/a.py", ".", "a\x00b"):
+        assert normalize_graph_path(outside, project) is None, outside

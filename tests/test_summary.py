@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from mkdocs_adr import manifest as mf
+from mkdocs_adr.paths import is_normalized
 from mkdocs_adr.summary import bound, extract_blocks, rebase_links, tame
 
 from .conftest import LOGS, tree_digest
@@ -108,7 +109,7 @@ def test_flat_draft_has_every_part(tmp_path: Path) -> None:
         "ADR-0009",
     }
     assert {s.key: s.disposition for s in manifest.sources}["ADR-0004"] == "summarized"
-    assert all(mf.safe_relpath(s.path) for s in manifest.sources)
+    assert all(is_normalized(s.path) for s in manifest.sources)
 
 
 def test_layered_draft_units_proposals_and_roots(tmp_path: Path) -> None:

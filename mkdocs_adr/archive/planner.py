@@ -24,9 +24,10 @@ from .. import links as mdlinks
 from .. import manifest as mf
 from ..config import Config, RootConfig, read_mkdocs_yml
 from ..errors import AdrError, RefusedError
-from ..fsops import inside_project, sha256_bytes
+from ..fsops import sha256_bytes
 from ..log import Log, load
 from ..model import Record
+from ..paths import docs_relative, inside_project, site_url
 from ..plans import Step
 from ..views import index as index_view
 
@@ -190,18 +191,7 @@ def scan_pages(config: Config) -> list[Page]:
 
 def page_url(config: Config, path: str, directory_urls: bool) -> str | None:
     """The site URL (relative to the site root) MkDocs gives the page at ``path``."""
-    docs = config.rel(config.docs_dir)
-    prefix = docs + "/" if docs else ""
-    if not path.startswith(prefix):
-        return None
-    inner = path[len(prefix) :]
-    folder, _, name = inner.rpartition("/")
-    stem = name.rsplit(".", 1)[0]
-    if stem.lower() in ("index", "readme"):
-        return f"{folder}/" if folder else "./"
-    if directory_urls:
-        return f"{folder}/{stem}/" if folder else f"{stem}/"
-    return f"{folder}/{stem}.html" if folder else f"{stem}.html"
+    return site_url(path, config.rel(config.docs_dir), directory_urls)
 
 
 def directory_urls(config: Config) -> bool:
@@ -586,12 +576,11 @@ def _nav_edits(
         text = rel.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return
-    prefix = docs_rel + "/" if docs_rel else ""
     edits: list[tuple[int, int, str]] = []
     for source, target in sorted(mapping.items()):
-        if not source.startswith(prefix) or not target.startswith(prefix):
+        old, new = docs_relative(source, docs_rel), docs_relative(target, docs_rel)
+        if not old or not new:
             continue
-        old, new = source[len(prefix) :], target[len(prefix) :]
         pattern = re.compile(f"(?<!{_YAML_PATH_EDGE}){re.escape(old)}(?!{_YAML_PATH_EDGE})")
         for m in pattern.finditer(text):
             line_start = text.rfind("\n", 0, m.start()) + 1

@@ -18,10 +18,11 @@ from typing import Any
 
 from ..config import Config
 from ..errors import RefusedError, UsageError
-from ..fsops import inside_project, sha256_bytes, sha256_file
+from ..fsops import sha256_bytes, sha256_file
 from ..journal import read_journal
 from ..log import Log, load
 from ..model import Record
+from ..paths import inside_project
 from ..plans import Plan, load_plan, plan_dir
 from .planner import FileMove, relocate, restore_target
 from .service import Preview, build_review, refuse_if_interrupted, save_draft, select

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from ..config import Config
 from ..errors import RefusedError
-from ..fsops import inside_project, sha256_file
+from ..fsops import sha256_file
 from ..links import resolve, split_target
 from ..log import load
+from ..paths import inside_project
 from ..plans import Plan
 from .planner import relations_snapshot
 

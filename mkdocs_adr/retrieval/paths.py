@@ -10,13 +10,13 @@ is a class, and a pattern that names a folder covers everything below it.
 from __future__ import annotations
 
 import functools
-import os
 import posixpath
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-_DRIVE = re.compile(r"^[A-Za-z]:/")
+from ..paths import UnsafePath, disk_case, from_project
+
 _GLOB_CHARS = re.compile(r"[*?\[]")
 
 
@@ -39,93 +39,40 @@ class QueryPath:
 
 
 def normalize_query_path(raw: str, project_dir: Path) -> QueryPath:
-    """Make ``raw`` a project-relative POSIX path, or refuse it with a reason."""
+    """Make ``raw`` a project-relative POSIX path, or refuse it with a reason.
+
+    The path rule is :func:`mkdocs_adr.paths.from_project`; this adds what a
+    typed path needs: surrounding blanks dropped, the case the file system
+    gives it, and whether it names a folder.
+    """
     text = raw.strip()
     if not text:
         raise PathRefused(raw, "is empty", "pass a file or folder path inside the project")
-    if "\x00" in text:
-        raise PathRefused(raw, "contains a NUL character", "pass a plain file path")
-    text = text.replace("\\", "/")
-    trailing = text.endswith("/")
-    project = project_dir.resolve()
-    if text.startswith("/") or _DRIVE.match(text) or text.startswith("//"):
-        absolute = Path(os.path.normpath(text))
-        rel = _inside(absolute, project_dir) or _inside(absolute, project)
-        if rel is None:
+    try:
+        rel_path = from_project(text, project_dir)
+    except UnsafePath as exc:
+        if exc.kind == "nul":
+            raise PathRefused(raw, exc.reason, "pass a plain file path") from None
+        if exc.kind == "escapes":
             raise PathRefused(
                 raw,
-                f"is outside the project folder {project.as_posix()}",
-                "pass a path inside the project, relative to that folder or absolute",
-            )
-        text = rel
-    parts: list[str] = []
-    for part in text.split("/"):
-        if part in ("", "."):
-            continue
-        if part == "..":
-            if not parts:
-                raise PathRefused(
-                    raw,
-                    "leaves the project folder ('..' above it)",
-                    f"pass a path relative to the project folder {project.as_posix()}",
-                )
-            parts.pop()
-            continue
-        parts.append(part)
-    rel_path = "/".join(parts)
+                "leaves the project folder ('..' above it)",
+                f"pass a path relative to the project folder {project_dir.resolve().as_posix()}",
+            ) from None
+        raise PathRefused(
+            raw, exc.reason, "pass a path inside the project, relative to that folder or absolute"
+        ) from None
     rel_path = disk_case(project_dir, rel_path)
-    folder = trailing or rel_path == "" or (project_dir / rel_path).is_dir()
-    return QueryPath(rel_path, folder)
+    trailing = text.replace("\\", "/").endswith("/")
+    return QueryPath(rel_path, trailing or rel_path == "" or _is_dir(project_dir / rel_path))
 
 
-def _inside(path: Path, folder: Path) -> str | None:
+def _is_dir(path: Path) -> bool:
+    """``Path.is_dir``, but no rather than an error for a name the OS cannot take."""
     try:
-        rel = path.relative_to(folder)
-    except ValueError:
-        return None
-    return rel.as_posix() if str(rel) != "." else ""
-
-
-@functools.lru_cache(maxsize=32)
-def case_insensitive(folder: Path) -> bool:
-    """Whether the file system under ``folder`` ignores case (macOS, Windows)."""
-    try:
-        with os.scandir(folder) as entries:
-            for entry in entries:
-                swapped = entry.name.swapcase()
-                if swapped != entry.name:
-                    other = folder / swapped
-                    return other.exists() and os.path.samefile(other, entry.path)
-    except OSError:
+        return path.is_dir()
+    except (OSError, ValueError):
         return False
-    return False
-
-
-def disk_case(project_dir: Path, rel: str) -> str:
-    """``rel`` with each existing component spelled as the file system has it.
-
-    Only on a case-insensitive file system: there ``SRC/Payments`` *is*
-    ``src/payments``; on a case-sensitive one they are different paths.
-    """
-    if not rel or not case_insensitive(project_dir):
-        return rel
-    current = project_dir
-    out: list[str] = []
-    parts = rel.split("/")
-    for i, part in enumerate(parts):
-        try:
-            names = os.listdir(current)
-        except OSError:
-            return "/".join(out + parts[i:])
-        if part not in names:
-            folded = [n for n in names if n.casefold() == part.casefold()]
-            if len(folded) == 1:
-                part = folded[0]
-            else:
-                return "/".join([*out, *parts[i:]])
-        out.append(part)
-        current = current / part
-    return "/".join(out)
 
 
 # --------------------------------------------------------------------- patterns

@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..config import normalize_rel
+from ..paths import UnsafePath, from_project
 
 GRAPH_PATH = "graphify-out/graph.json"
 #: Larger files are not read: the layer reports itself unavailable.
@@ -34,7 +33,6 @@ MAX_VISITED = 2_000
 _FILE_KEYS = ("source_file", "file", "path", "file_path", "filepath")
 _NAME_KEYS = ("label", "name")
 _LOCATION = re.compile(r":\d+(?::\d+)?$")
-_DRIVE = re.compile(r"^[A-Za-z]:/")
 
 
 @dataclass
@@ -105,18 +103,16 @@ def _file_of(data: dict[str, Any], project_dir: Path) -> str | None:
 
 
 def normalize_graph_path(value: str, project_dir: Path) -> str | None:
-    """A project-relative path for a graph node's file, or ``None`` outside it."""
-    text = _LOCATION.sub("", value.strip().replace("\\", "/"))
-    if text.startswith("/") or _DRIVE.match(text):
-        for base in (project_dir, project_dir.resolve()):
-            try:
-                text = Path(os.path.normpath(text)).relative_to(base).as_posix()
-                break
-            except ValueError:
-                continue
-        else:
-            return None
-    return normalize_rel(text) or None
+    """A project-relative path for a graph node's file, or ``None`` outside it.
+
+    A trailing ``:line`` or ``:line:col`` is dropped; the rest is
+    :func:`mkdocs_adr.paths.from_project`.
+    """
+    text = _LOCATION.sub("", value.strip())
+    try:
+        return from_project(text, project_dir) or None
+    except UnsafePath:
+        return None
 
 
 def load(project_dir: Path) -> tuple[ProjectGraph | None, GraphState]:

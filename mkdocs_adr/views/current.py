@@ -12,12 +12,10 @@ from __future__ import annotations
 
 import difflib
 import html
-import os
 import posixpath
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 from .. import manifest as mf
 from ..config import Config
@@ -25,16 +23,12 @@ from ..freshness import Freshness, check, root_pairs
 from ..journal import read_journal
 from ..log import Log
 from ..model import RootInfo
+from ..paths import docs_relative
 from ..plans import Plan, is_current, list_plans, plan_dir, staged_path
 from . import state as view_state
 
 #: Maps a docs-relative source path to an href relative to the page, or None.
 Href = Callable[[str], "str | None"]
-
-
-def docs_rel(config: Config, project_rel: str) -> str:
-    """A project-relative path as a path below ``docs_dir`` (MkDocs' ``src_uri``)."""
-    return Path(os.path.relpath(config.project_dir / project_rel, config.docs_dir)).as_posix()
 
 
 def current_root(log: Log, src_uri: str) -> RootInfo | None:
@@ -45,28 +39,12 @@ def current_root(log: Log, src_uri: str) -> RootInfo | None:
     return None
 
 
-def page_url(src_uri: str, use_directory_urls: bool) -> str:
-    """MkDocs' URL for a Markdown page (for links when the plugin gives no resolver)."""
-    stem = src_uri.rsplit(".", 1)[0]
-    name = stem.rsplit("/", 1)[-1]
-    if name in ("index", "README"):
-        folder = stem.rsplit("/", 1)[0] if "/" in stem else ""
-        return f"{folder}/" if folder else ""
-    return f"{stem}/" if use_directory_urls else f"{stem}.html"
-
-
-def relative_href(from_src: str, to_src: str, use_directory_urls: bool) -> str:
-    here, there = page_url(from_src, use_directory_urls), page_url(to_src, use_directory_urls)
-    base = here if here.endswith("/") else posixpath.dirname(here)
-    rel = posixpath.relpath(there or ".", base.rstrip("/") or ".")
-    return rel + ("/" if there.endswith("/") and not rel.endswith("/") else "")
-
-
 def _link(href: Href, config: Config, project_rel: str | None, text: str) -> str:
     label = html.escape(text)
     if project_rel is None:
         return label
-    target = href(docs_rel(config, project_rel))
+    src = docs_relative(project_rel, config.rel(config.docs_dir))
+    target = href(src) if src is not None else None
     return f'<a href="{html.escape(target, quote=True)}">{label}</a>' if target else label
 
 
@@ -279,6 +257,9 @@ def preview_pages(log: Log, preview: str) -> tuple[list[PreviewPage], list[str]]
         return [], [note] if note else []
     pages = []
     for root in plan.review.get("roots", []):
+        src_uri = docs_relative(str(root["current"]), config.rel(config.docs_dir))
+        if src_uri is None:
+            continue
         found = _draft_text(config, plan, root)
         if found is None:
             continue
@@ -296,7 +277,7 @@ def preview_pages(log: Log, preview: str) -> tuple[list[PreviewPage], list[str]]
         title = f"DRAFT: unpublished summary plan {plan.plan_id}"
         pages.append(
             PreviewPage(
-                docs_rel(config, str(root["current"])),
+                src_uri,
                 text,
                 _admonition("info", "draft", title, body),
                 plan.plan_id,

@@ -18,9 +18,9 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..config import normalize_rel
 from ..log import Log
 from ..model import Record
+from ..paths import docs_relative, normalize
 
 MAX_RECEIPT_BYTES = 4 * 1024 * 1024
 
@@ -34,15 +34,7 @@ class OldLocation:
 
 def docs_rel(log: Log, project_rel: str) -> str | None:
     """A project-relative path as a ``docs_dir``-relative one, or None outside docs."""
-    config = log.config
-    docs = config.rel(config.docs_dir)
-    norm = normalize_rel(project_rel)
-    if norm is None:
-        return None
-    if docs in ("", "."):
-        return norm
-    prefix = docs.rstrip("/") + "/"
-    return norm[len(prefix) :] if norm.startswith(prefix) else None
+    return docs_relative(project_rel, log.config.rel(log.config.docs_dir))
 
 
 def _receipt_moves(work: Path) -> list[tuple[str, str, str]]:
@@ -66,7 +58,7 @@ def _receipt_moves(work: Path) -> list[tuple[str, str, str]]:
                 continue
             src, dst = move.get("from"), move.get("to")
             if isinstance(src, str) and isinstance(dst, str) and src and dst:
-                a, b = normalize_rel(src), normalize_rel(dst)
+                a, b = normalize(src), normalize(dst)
                 if a and b and a != b:
                     moves.append((a, b, path.name))
     return moves
@@ -95,11 +87,11 @@ def old_locations(log: Log) -> list[OldLocation]:
         for value in rec.parsed.redirect_from:
             text = value.strip()
             if text.startswith("/"):
-                src = normalize_rel(text.lstrip("/"))
+                src = normalize(text.lstrip("/"))
             else:
                 root = roots.get(rec.root)
                 base = root.path if root else rec.root
-                src = normalize_rel(f"{base}/{text}")
+                src = normalize(f"{base}/{text}")
             if src and src.endswith((".md", ".markdown")):
                 found.setdefault(src, OldLocation(src, rec, "frontmatter"))
     return [found[k] for k in sorted(found)]

@@ -1,0 +1,160 @@
+"""The module map of docs/guide/architecture.md, checked from the source.
+
+Every import statement of the package is read with :mod:`ast`, function-level
+("lazy") imports included; only imports under ``if TYPE_CHECKING:`` are left
+out, since they never run. From that graph: no import cycle, only ``plugin.py``
+imports MkDocs, ``model.py`` imports nothing of the package but ``errors``, the
+renderers in ``views/`` import none of the change machinery, and no module is
+imported through a string.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "mkdocs_adr"
+NAME = "mkdocs_adr"
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(PACKAGE.parent).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES: dict[str, Path] = {_module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _runtime_imports(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Every import node that can run: all of them but those under TYPE_CHECKING."""
+    todo: list[ast.AST] = [tree]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            todo.extend(node.orelse)
+            continue
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield node
+        todo.extend(ast.iter_child_nodes(node))
+
+
+def _targets(module: str, node: ast.Import | ast.ImportFrom) -> Iterator[str]:
+    """Absolute names of the modules an import statement loads."""
+    if isinstance(node, ast.Import):
+        for alias in node.names:
+            yield alias.name
+        return
+    if node.level:
+        is_package = MODULES[module].name == "__init__.py"
+        base = module.split(".")
+        drop = node.level - 1 if is_package else node.level
+        base = base[: len(base) - drop] if drop else base
+        prefix = ".".join([*base, node.module] if node.module else base)
+    else:
+        prefix = node.module or ""
+    subs = [f"{prefix}.{a.name}" for a in node.names]
+    # ``from . import cursor`` loads the submodule; the package itself runs as any
+    # parent package does, which is not an import of ours
+    if not all(s in MODULES for s in subs):
+        yield prefix
+    yield from (s for s in subs if s in MODULES)
+
+
+def _graph() -> nx.DiGraph:
+    graph: nx.DiGraph = nx.DiGraph()
+    for module, path in MODULES.items():
+        graph.add_node(module)
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in _runtime_imports(tree):
+            for target in _targets(module, node):
+                graph.add_edge(module, target, line=node.lineno)
+    return graph
+
+
+GRAPH = _graph()
+
+
+def _internal(module: str) -> set[str]:
+    return {t for t in GRAPH.successors(module) if t == NAME or t.startswith(NAME + ".")}
+
+
+def test_the_package_is_read() -> None:
+    assert len(MODULES) > 50
+    assert "mkdocs_adr.plugin" in MODULES
+    assert GRAPH.number_of_edges() > 200
+
+
+def test_no_import_cycle_lazy_imports_included() -> None:
+    internal = GRAPH.subgraph(m for m in GRAPH if m in MODULES).copy()
+    # importing a package's submodule runs the package first; that is not a cycle of ours
+    cycles = [
+        c
+        for c in nx.simple_cycles(internal)
+        if not (len(c) == 2 and (c[0].startswith(c[1] + ".") or c[1].startswith(c[0] + ".")))
+    ]
+    shown = sorted(" -> ".join([*c, c[0]]) for c in cycles)[:20]
+    assert not cycles, f"{len(cycles)} import cycles, e.g.:\n" + "\n".join(shown)
+
+
+def test_only_the_plugin_imports_mkdocs() -> None:
+    offenders = sorted(
+        f"{m} imports {t}"
+        for m in MODULES
+        for t in GRAPH.successors(m)
+        if (t == "mkdocs" or t.startswith("mkdocs.")) and m != "mkdocs_adr.plugin"
+    )
+    assert not offenders, offenders
+
+
+def test_model_imports_nothing_of_the_package_but_errors() -> None:
+    assert _internal("mkdocs_adr.model") <= {"mkdocs_adr.errors"}
+
+
+@pytest.mark.parametrize("view", sorted(m for m in MODULES if m.startswith("mkdocs_adr.views.")))
+def test_views_never_reach_the_change_machinery(view: str) -> None:
+    forbidden = {"plans", "journal", "fsops", "apply", "change"}
+    bad = {t for t in _internal(view) if set(t.split(".")[1:2]) & forbidden}
+    assert not bad, f"{view} imports {sorted(bad)}"
+
+
+def test_no_module_is_imported_through_a_string() -> None:
+    offenders = []
+    for module, path in MODULES.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                func = node.func
+                name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+                if name in ("import_module", "__import__"):
+                    offenders.append(f"{module}:{node.lineno}")
+    assert not offenders, offenders
+
+
+def test_the_plugin_is_a_thin_adapter() -> None:
+    lines = (PACKAGE / "plugin.py").read_text(encoding="utf-8").count("\n")
+    assert lines <= 260, f"plugin.py has {lines} lines; its work belongs in site.py"
+
+
+def test_every_command_module_is_registered() -> None:
+    from mkdocs_adr.commands import all_commands
+
+    families = sorted(
+        m.rsplit(".", 1)[1]
+        for m in MODULES
+        if m.startswith("mkdocs_adr.commands.") and not m.rsplit(".", 1)[1].startswith("_")
+    )
+    registered = {c.callback.__module__.rsplit(".", 1)[1] for c in all_commands() if c.callback}
+    assert families and set(families) == registered
