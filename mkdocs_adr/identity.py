@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import difflib
-import os
 import posixpath
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -27,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from . import paths
 from .config import Config
 from .errors import UsageError
 from .model import Excluded, Record
@@ -392,63 +392,44 @@ class References:
     def _candidates(self, text: str) -> list[str]:
         """The project-relative paths ``text`` may mean, most likely first.
 
-        Relative to the current folder, the project, ``docs_dir`` and each root.
-        Raises :class:`BadReference` for a path that climbs out with ``..``, leaves
-        the project or holds a NUL; a record's own path is always accepted.
+        Relative to the current folder, the project, ``docs_dir`` and each root, or
+        absolute inside the project. The path rule is :mod:`mkdocs_adr.paths`: a
+        path it refuses (``..`` above the typed path, outside the project, a NUL)
+        raises :class:`BadReference`. A record's own path is always accepted.
         """
-        config = self.log.config
         posix = text.replace("\\", "/")
-        if "\x00" in posix:
-            raise BadReference(text, f"{quoted(text)} contains a NUL character", fix="give a path")
         if posix in self.log.by_path:
             return [posix]
+        config = self.log.config
         project = config.project_dir
-        if posixpath.isabs(posix) or re.match(r"^[A-Za-z]:/", posix):
-            absolute = Path(os.path.normpath(posix))
-            if _inside(absolute, project) is None and _inside(absolute, project.resolve()) is None:
-                raise BadReference(
-                    text,
-                    f"{quoted(text)} is outside the project folder {project.as_posix()}",
-                    fix="give a path inside the project, relative to it or absolute",
-                )
-            bases: list[Path] = [Path("/")]
-        else:
-            if posixpath.normpath(posix).split("/", 1)[0] == "..":
-                raise BadReference(
-                    text,
-                    f"{quoted(text)} leaves the project folder ('..' above it)",
-                    fix=f"give a path relative to the project folder {project.as_posix()}",
-                )
-            bases = [project, config.docs_dir, *(config.root_dir(r) for r in config.roots)]
-            with contextlib.suppress(OSError):  # the current folder may have been removed
-                bases.insert(0, Path.cwd())
-        out: list[str] = []
-        for base in bases:
-            full = Path(os.path.normpath(base / posix))
-            if (
-                _inside(full, project) is not None
-                or _inside(full.resolve(), project.resolve()) is not None
-            ):
-                rel = config.rel(full)
-                if rel not in out:
-                    out.append(rel)
-        return out
+        try:
+            if paths.is_absolute(posix):
+                found = [paths.from_project(posix, project)]
+            else:
+                own = paths.relative(posix)
+                bases = [project, config.docs_dir, *(config.root_dir(r) for r in config.roots)]
+                with contextlib.suppress(OSError):  # the current folder may have been removed
+                    bases.insert(0, Path.cwd())
+                found = []
+                for base in bases:
+                    with contextlib.suppress(paths.UnsafePath):  # a base outside the project
+                        prefix = paths.from_project(str(base), project)
+                        found.append(paths.relative(posixpath.join(prefix, own)))
+        except paths.UnsafePath as exc:
+            reason = (
+                "leaves the project folder ('..' above it)" if exc.kind == "escapes" else exc.reason
+            )
+            raise BadReference(
+                text,
+                f"{quoted(text)} {reason}",
+                fix=f"give a path inside the project folder {project.as_posix()}, "
+                "relative to it or absolute",
+            ) from None
+        return list(dict.fromkeys(paths.disk_case(project, rel) for rel in found))
 
     def _by_path(self, text: str) -> Record | None:
-        """The record at the path ``text`` names; case is ignored when that is unique
-        (on macOS and Windows ``ADR/0004-X.md`` *is* ``adr/0004-x.md``)."""
-        candidates = self._candidates(text)
         by_path = self.log.by_path
-        rec = next((by_path[c] for c in candidates if c in by_path), None)
-        if rec is None:
-            folded: dict[str, list[Record]] = {}
-            for path, r in by_path.items():
-                folded.setdefault(path.lower(), []).append(r)
-            for c in candidates:
-                hits = folded.get(c.lower(), [])
-                if len(hits) == 1:
-                    return hits[0]
-        return rec
+        return next((by_path[c] for c in self._candidates(text) if c in by_path), None)
 
     def _excluded(self, text: str) -> Excluded | None:
         """The excluded file a path names, so a miss can say why it is not a record."""
@@ -542,10 +523,3 @@ def _stem(path: str) -> str:
 
 def _unique(records: Iterable[Record]) -> list[Record]:
     return list({r.path: r for r in records}.values())
-
-
-def _inside(path: Path, folder: Path) -> str | None:
-    try:
-        return path.relative_to(folder).as_posix()
-    except ValueError:
-        return None
