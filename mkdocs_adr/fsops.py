@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from .config import normalize_rel
-from .errors import RefusedError
+from .errors import LockHeld, Refused, RefusedError
 
 
 def sha256_bytes(data: bytes) -> str:
@@ -78,7 +78,7 @@ def atomic_move(src: Path, dst: Path) -> None:
     """
     dst.parent.mkdir(parents=True, exist_ok=True)
     if dst.exists() or dst.is_symlink():
-        raise RefusedError(f"{dst} already exists; a move never overwrites", path=str(dst))
+        raise Refused(f"{dst} already exists; a move never overwrites", path=str(dst))
     os.rename(src, dst)
     fsync_dir(dst.parent)
     if src.parent != dst.parent:
@@ -117,9 +117,17 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
+#: Seconds between two tries while waiting for the project lock.
+LOCK_POLL = 0.05
+
+
 @contextlib.contextmanager
-def project_lock(work_dir: Path, purpose: str) -> Iterator[Path]:
-    """Hold ``work_dir/lock`` (exclusive create); a dead holder's lock is taken over."""
+def project_lock(work_dir: Path, purpose: str, *, timeout: float = 0.0) -> Iterator[Path]:
+    """Hold ``work_dir/lock`` (exclusive create); a dead holder's lock is taken over.
+
+    While another live process holds it, wait up to ``timeout`` seconds (by
+    default not at all), then raise :class:`~mkdocs_adr.errors.LockHeld`.
+    """
     work_dir.mkdir(parents=True, exist_ok=True)
     lock = work_dir / "lock"
     me = {
@@ -128,6 +136,25 @@ def project_lock(work_dir: Path, purpose: str) -> Iterator[Path]:
         "purpose": purpose,
         "since": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            _take(lock, me)
+            break
+        except LockHeld:
+            if time.monotonic() >= deadline:
+                raise
+            time.sleep(LOCK_POLL)
+    try:
+        yield lock
+    finally:
+        if _read_lock(lock) == me:
+            with contextlib.suppress(FileNotFoundError):
+                lock.unlink()
+
+
+def _take(lock: Path, me: dict[str, object]) -> None:
+    """One try at the lock: create it, or take over a dead holder's; LockHeld otherwise."""
     payload = json.dumps(me, sort_keys=True).encode()
     for _attempt in range(2):
         try:
@@ -150,7 +177,7 @@ def project_lock(work_dir: Path, purpose: str) -> Iterator[Path]:
                 if holder
                 else "another process"
             )
-            raise RefusedError(
+            raise LockHeld(
                 f"the project lock is held by {who}",
                 path=str(lock),
                 fix="wait for it to finish; if no mkdocs-adr process runs, delete the lock file",
@@ -160,15 +187,8 @@ def project_lock(work_dir: Path, purpose: str) -> Iterator[Path]:
             os.fsync(fd)
         finally:
             os.close(fd)
-        break
-    else:  # pragma: no cover - lost a race twice
-        raise RefusedError("could not take the project lock", path=str(lock))
-    try:
-        yield lock
-    finally:
-        if _read_lock(lock) == me:
-            with contextlib.suppress(FileNotFoundError):
-                lock.unlink()
+        return
+    raise LockHeld("could not take the project lock", path=str(lock))  # pragma: no cover
 
 
 def _read_lock(lock: Path) -> dict[str, object] | None:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import RefusedError
+from .errors import Refused, RefusedError, StalePlan
 from .fsops import atomic_move, atomic_write, fsync_dir, inside_project, project_lock, sha256_file
 from .plans import Plan, Step, load_plan, plan_dir, staged_path
 
@@ -119,8 +119,8 @@ def _crash_point(n: int, when: str) -> None:
         os._exit(CRASH_EXIT)
 
 
-class Conflict(RefusedError):
-    pass
+class Conflict(StalePlan):
+    """A file holds bytes the plan never expected: the step is not carried out."""
 
 
 def _backup(work_dir: Path, plan_id: str, path: Path, digest: str | None) -> None:
@@ -228,31 +228,34 @@ def apply(
     verify: Verifier | None = None,
     purpose: str = "apply",
     precheck: Verifier | None = None,
+    lock_timeout: float = 0.0,
 ) -> dict[str, Any]:
     """Apply (or resume) a plan inside the project lock; return its receipt.
 
     ``precheck`` runs inside the lock before anything is written (on a first
     apply and on a resume alike) and returns every way the plan is no longer
     valid, for checks the plan's own hashes cannot express (a file that
-    appeared, a newer plan version); any answer refuses the plan.
+    appeared, a newer plan version); any answer refuses the plan with
+    :class:`~mkdocs_adr.errors.StalePlan`. ``lock_timeout`` is how long to wait
+    for another process's lock before :class:`~mkdocs_adr.errors.LockHeld`.
     """
-    with project_lock(work_dir, f"{purpose} {plan_id}"):
+    with project_lock(work_dir, f"{purpose} {plan_id}", timeout=lock_timeout):
         plan = load_plan(work_dir, plan_id)
         state = read_journal(work_dir, plan_id)
         if state.committed:
-            raise RefusedError(
+            raise Refused(
                 f"plan {plan_id} was already applied (receipt {state.receipt})",
                 fix="nothing to do; plan again for new changes",
             )
         if plan.blocking:
-            raise RefusedError(
+            raise Refused(
                 f"plan {plan_id} has blocking problems: " + "; ".join(plan.blocking),
                 fix="fix them and plan again (a draft can still be saved)",
             )
         if precheck is not None:
             stale = precheck(plan)
             if stale:
-                raise RefusedError(
+                raise StalePlan(
                     f"plan {plan_id} is stale: " + "; ".join(stale),
                     fix="plan again and review the new plan"
                     + (
@@ -265,7 +268,7 @@ def apply(
         if not state.begun or state.rolled_back:
             changes = preconditions(project_dir, plan)
             if changes:
-                raise RefusedError(
+                raise StalePlan(
                     f"plan {plan_id} is stale: " + "; ".join(changes),
                     fix="plan again and review the new plan",
                 )
@@ -370,7 +373,7 @@ def rollback(project_dir: Path, work_dir: Path, plan_id: str) -> dict[str, Any]:
         plan = load_plan(work_dir, plan_id)
         state = read_journal(work_dir, plan_id)
         if state.committed:
-            raise RefusedError(
+            raise Refused(
                 f"plan {plan_id} completed; a rollback only undoes interrupted plans",
                 fix="plan the reverse operation instead (e.g. `mkdocs-adr archive restore`)",
             )

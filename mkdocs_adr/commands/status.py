@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 from pathlib import Path
@@ -30,11 +29,12 @@ def validity(config: Config, plan: Plan, state: str) -> list[str]:
             reasons.extend(preconditions(config.project_dir, plan))
         except AdrError as exc:
             reasons.append(exc.message)
-    spec = apply.PRECHECKS.get(plan.kind)
-    if spec is not None:
-        module, _, func = spec.partition(":")
+    kind = apply.KINDS.get(plan.kind)
+    if kind is None:
+        reasons.append(f"plans of kind {plan.kind!r} cannot be applied by this version")
+    elif kind.precheck is not None:
         try:
-            found: list[str] = getattr(importlib.import_module(module), func)(config, plan)
+            found = kind.precheck(config, plan)
         except AdrError as exc:
             found = [exc.message]
         reasons.extend(r for r in found if r not in reasons)
