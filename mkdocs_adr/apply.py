@@ -12,11 +12,11 @@ statuses, references).
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
 
 from . import archive, authoring, summary
 from .config import Config
 from .errors import Refused
+from .journal import Receipt
 from .journal import apply as journal_apply
 from .plans import Plan, PlanKind, load_plan
 
@@ -37,7 +37,7 @@ def kind_of(plan: Plan) -> PlanKind:
     return kind
 
 
-def confirm(config: Config, plan_id: str) -> dict[str, Any]:
+def confirm(config: Config, plan_id: str) -> Receipt:
     """Apply (or resume) ``plan_id`` under the lock; return the receipt."""
     plan = load_plan(config.work_path, plan_id)
     kind = kind_of(plan)

@@ -34,8 +34,8 @@ from ..discovery import ARCHIVE, Found, discover
 from ..errors import AdrError, RefusedError, StalePlan
 from ..fsops import project_lock, sha256_bytes
 from ..identity import canonical, parse_id
+from ..journal import Receipt, read_journal
 from ..journal import apply as journal_apply
-from ..journal import read_journal
 from ..journal import rollback as journal_rollback
 from ..log import Log, _identify, _sha256, analyse, load
 from ..model import Problem, Record, Severity
@@ -584,7 +584,7 @@ def waiting_lock(work_dir: Path, purpose: str, timeout: float = LOCK_WAIT) -> It
         yield
 
 
-def _apply(config: Config, plan_id: str) -> dict[str, Any]:
+def _apply(config: Config, plan_id: str) -> Receipt:
     """Apply through the journal, waiting while another process holds the project lock."""
 
     def verify(plan: Plan) -> list[str]:
@@ -803,19 +803,19 @@ def _resume(config: Config, plan: Plan, command: str) -> Outcome:
     return _finish(config, out, plan, receipt)
 
 
-def _finish(config: Config, out: Outcome, plan: Plan, receipt: dict[str, Any]) -> Outcome:
+def _finish(config: Config, out: Outcome, plan: Plan, receipt: Receipt) -> Outcome:
     out.plan_id = plan.plan_id
-    out.receipt = receipt.get("receipt")
-    if receipt.get("outcome") == "success":
+    out.receipt = receipt.name
+    if receipt.outcome == "success":
         return out
-    problems = [str(p) for p in receipt.get("problems") or []]
+    problems = list(receipt.problems)
     state = read_journal(config.work_path, plan.plan_id)
     if not state.committed:
         # a step could not be applied: undo the finished ones so no side is half-written
         undone = journal_rollback(config.project_dir, config.work_path, plan.plan_id)
         raise RefusedError(
             f"{out.command}: could not apply plan {plan.plan_id} ({'; '.join(problems)}); "
-            f"undid the finished steps: {'; '.join(undone.get('undone') or [])}",
+            f"undid the finished steps: {'; '.join(undone.undone or ())}",
             fix="review the files named above, then run the command again",
         )
     out.failures = problems
