@@ -14,6 +14,7 @@ import os
 import socket
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from .config import normalize_rel
@@ -189,6 +190,25 @@ def _take(lock: Path, me: dict[str, object]) -> None:
             os.close(fd)
         return
     raise LockHeld("could not take the project lock", path=str(lock))  # pragma: no cover
+
+
+@dataclass(frozen=True)
+class LockHolder:
+    """Who holds ``work_dir/lock``, as far as its file tells (for ``mkdocs-adr status``)."""
+
+    path: Path
+    holder: dict[str, object]  # pid, host, purpose, since; empty when unreadable
+    alive: bool | None  # whether that pid runs here; None when the file names none
+
+
+def lock_holder(work_dir: Path) -> LockHolder | None:
+    """The project lock's holder, or None when the lock is free."""
+    lock = work_dir / "lock"
+    if not lock.exists():
+        return None
+    holder = _read_lock(lock) or {}
+    pid = holder.get("pid")
+    return LockHolder(lock, holder, _pid_alive(pid) if isinstance(pid, int) else None)
 
 
 def _read_lock(lock: Path) -> dict[str, object] | None:

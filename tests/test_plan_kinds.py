@@ -18,7 +18,7 @@ from mkdocs_adr import apply, authoring, journal
 from mkdocs_adr.authoring import NewOptions
 from mkdocs_adr.config import Config, load_from_mkdocs_yml
 from mkdocs_adr.errors import LockHeld, Refused, RefusedError, StalePlan
-from mkdocs_adr.fsops import project_lock, sha256_bytes
+from mkdocs_adr.fsops import lock_holder, project_lock, sha256_bytes
 from mkdocs_adr.plans import Plan, PlanKind, Step, list_plans, load_plan, save_plan
 
 from .archive_lab import invoke, json_of, make_lab
@@ -204,6 +204,23 @@ def test_a_held_lock_is_lock_held_and_exit_3(tmp_path: Path) -> None:
     assert proc.returncode == 3, proc.stderr
     assert "lock is held" in proc.stderr and "Traceback" not in proc.stderr
     assert not (site / ADR / "CURRENT.md").exists()
+
+
+def test_status_names_the_lock_holder_as_the_lock_reads_it(tmp_path: Path) -> None:
+    config, _ = make_log(tmp_path, [("nygard", 1, "A", "accepted")])
+    assert lock_holder(config.work_path) is None
+    with project_lock(config.work_path, "a long publish"):
+        found = lock_holder(config.work_path)
+        assert found is not None and found.alive is True
+        assert found.holder["purpose"] == "a long publish"
+        code, out, _ = invoke("status", "--json", cwd=tmp_path)
+        assert code == 0
+        lock = json_of(out)["lock"]
+        assert lock["alive"] is True and lock["holder"]["purpose"] == "a long publish"
+        assert lock["path"] == ".mkdocs-adr/lock"
+    (config.work_path / "lock").write_text("not json", encoding="utf-8")
+    left = lock_holder(config.work_path)
+    assert left is not None and left.holder == {} and left.alive is None
 
 
 def test_the_lock_can_wait_for_its_holder(tmp_path: Path) -> None:
