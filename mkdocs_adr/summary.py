@@ -54,7 +54,16 @@ from .log import Log, archive_candidates, load
 from .model import OUT_OF_EFFECT, Problem, Record, RootInfo, Severity, Unit
 from .parsing.markdown import scan
 from .paths import inside_project
-from .plans import Plan, Step, is_current, list_plans, plan_dir, save_plan, staged_path
+from .plans import (
+    Plan,
+    PlanKind,
+    Step,
+    is_current,
+    list_plans,
+    plan_dir,
+    save_plan,
+    staged_path,
+)
 from .views import index as index_view
 from .views import state as view_state
 from .views.index import md_text
@@ -1190,6 +1199,10 @@ def verify_applied(config: Config, plan: Plan) -> list[str]:
         if mf.text_sha256(text) != published_manifest.summary_sha256:
             problems.append(f"{root['current']} does not match the hash its manifest records")
     return problems
+
+
+#: Summary plans publish CURRENT views; :data:`mkdocs_adr.apply.KINDS` lists it.
+PLAN_KIND = PlanKind(KIND, verify=verify_applied, precheck=precheck)
 
 
 # --------------------------------------------------------------------------- output
