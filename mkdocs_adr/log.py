@@ -98,7 +98,7 @@ class Log:
             rec.id,
             unit.key if unit is not None else None,
             status=rec.status,
-            unit_statuses={u.key: u.status for u in rec.units},
+            unit_statuses={u.key: u.status for u in rec.units} if rec.units else {},
         )
 
     def problems_for(self, rid: str) -> list[Problem]:

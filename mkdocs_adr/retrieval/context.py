@@ -499,7 +499,7 @@ def _about_target(b: Builder, log: Log, target: Target) -> tuple[list[str], dict
         # a container in effect: its live units, then what replaced the others
         b.add_record(FOCUS, rec, "asked", hops=0, units=asked_units, required=True)
         for u in rec.units:
-            if u.status == "accepted":
+            if log.in_effect(rec, u):
                 continue
             u_succ = log.successor(rec.id, u.key)
             if u_succ.state == "current" and u_succ.current:

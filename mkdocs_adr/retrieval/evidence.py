@@ -246,7 +246,7 @@ def expand_units(log: Log, rec: Record, which: str) -> list[Unit | None]:
         return [None]
     if which == "all":
         return list(rec.units)
-    return [u for u in rec.units if u.status == "accepted"]
+    return [u for u in rec.units if log.in_effect(rec, u)]
 
 
 def chain_text(ids: Iterable[str], limit: int = 6) -> str:
