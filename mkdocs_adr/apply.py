@@ -2,80 +2,50 @@
 
 ``mkdocs-adr plan --confirm PLAN_ID`` is the single spelling for every plan
 kind (summary, archive, restore, supersede, link, new). The plan file names
-its kind; the kind's module supplies a verifier that re-checks the result
-after the journal has applied the steps (ids, statuses, references).
+its kind; :data:`KINDS` maps that name to the kind's
+:class:`~mkdocs_adr.plans.PlanKind`, defined by the module that makes such
+plans: its precheck runs inside the lock before anything is written, its
+verifier re-checks the result after the journal applied the steps (ids,
+statuses, references).
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
-from typing import Any
+from functools import partial
 
+from . import archive, authoring, summary
 from .config import Config
-from .errors import RefusedError
+from .errors import Refused
+from .journal import Receipt
 from .journal import apply as journal_apply
-from .plans import Plan, load_plan
+from .plans import Plan, PlanKind, load_plan
 
-#: kind -> "module:function" returning problems (strings) for an applied plan.
-VERIFIERS: dict[str, str] = {
-    "summary": "mkdocs_adr.summary:verify_applied",
-    "archive": "mkdocs_adr.archive:verify_applied",
-    "restore": "mkdocs_adr.archive:verify_applied",
-    "supersede": "mkdocs_adr.authoring:verify_applied",
-    "link": "mkdocs_adr.authoring:verify_applied",
-    "new": "mkdocs_adr.authoring:verify_applied",
+#: Every plan kind this version can confirm, by the name its plan files carry.
+KINDS: dict[str, PlanKind] = {
+    kind.name: kind for kind in (summary.PLAN_KIND, *archive.PLAN_KINDS, *authoring.PLAN_KINDS)
 }
 
 
-#: kind -> "module:function" returning why a plan is stale, run inside the lock first.
-PRECHECKS: dict[str, str] = {
-    "summary": "mkdocs_adr.summary:precheck",
-}
-
-
-def _bound(config: Config, spec: str | None) -> Callable[[Plan], list[str]] | None:
-    if spec is None:
-        return None
-    module_name, _, func = spec.partition(":")
-    fn = getattr(importlib.import_module(module_name), func)
-
-    def call(plan: Plan) -> list[str]:
-        result: list[str] = fn(config, plan)
-        return result
-
-    return call
-
-
-def verifier_for(config: Config, kind: str) -> Callable[[Plan], list[str]] | None:
-    spec = VERIFIERS.get(kind)
-    if spec is None:
-        return None
-    module_name, _, func = spec.partition(":")
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError:
-        raise RefusedError(
-            f"plans of kind {kind!r} cannot be applied by this version",
+def kind_of(plan: Plan) -> PlanKind:
+    """The kind of ``plan``; :class:`Refused` for a kind this version does not know."""
+    kind = KINDS.get(plan.kind)
+    if kind is None:
+        raise Refused(
+            f"plans of kind {plan.kind!r} cannot be applied by this version",
             fix="upgrade mkdocs-adr, or plan again",
-        ) from None
-    fn = getattr(module, func)
-
-    def verify(plan: Plan) -> list[str]:
-        result: list[str] = fn(config, plan)
-        return result
-
-    return verify
+        )
+    return kind
 
 
-def confirm(config: Config, plan_id: str) -> dict[str, Any]:
+def confirm(config: Config, plan_id: str) -> Receipt:
     """Apply (or resume) ``plan_id`` under the lock; return the receipt."""
     plan = load_plan(config.work_path, plan_id)
+    kind = kind_of(plan)
     return journal_apply(
         config.project_dir,
         config.work_path,
         plan_id,
-        verify=verifier_for(config, plan.kind),
+        verify=partial(kind.verify, config),
         purpose=f"confirm {plan.kind}",
-        precheck=_bound(config, PRECHECKS.get(plan.kind)),
+        precheck=None if kind.precheck is None else partial(kind.precheck, config),
     )

@@ -52,3 +52,19 @@ class NotBuiltError(AdrError):
     """A documented option whose feature does not exist yet: fail loudly."""
 
     exit_code = 2
+
+
+# The three kinds of refusal, matched by type. Each is a ``RefusedError``, so exit
+# code 3 and every ``except RefusedError`` keep working.
+
+
+class LockHeld(RefusedError):
+    """Another process holds the project lock (and did not let go in time)."""
+
+
+class StalePlan(RefusedError):
+    """The tree, or the plan itself, changed since the plan was made: plan again."""
+
+
+class Refused(RefusedError):
+    """Any other failed precondition: an applied plan, a user-owned file, a bad path."""

@@ -14,9 +14,10 @@ import os
 import socket
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import RefusedError
+from .errors import LockHeld, Refused
 
 
 def sha256_bytes(data: bytes) -> str:
@@ -77,7 +78,7 @@ def atomic_move(src: Path, dst: Path) -> None:
     """
     dst.parent.mkdir(parents=True, exist_ok=True)
     if dst.exists() or dst.is_symlink():
-        raise RefusedError(f"{dst} already exists; a move never overwrites", path=str(dst))
+        raise Refused(f"{dst} already exists; a move never overwrites", path=str(dst))
     os.rename(src, dst)
     fsync_dir(dst.parent)
     if src.parent != dst.parent:
@@ -97,9 +98,17 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
+#: Seconds between two tries while waiting for the project lock.
+LOCK_POLL = 0.05
+
+
 @contextlib.contextmanager
-def project_lock(work_dir: Path, purpose: str) -> Iterator[Path]:
-    """Hold ``work_dir/lock`` (exclusive create); a dead holder's lock is taken over."""
+def project_lock(work_dir: Path, purpose: str, *, timeout: float = 0.0) -> Iterator[Path]:
+    """Hold ``work_dir/lock`` (exclusive create); a dead holder's lock is taken over.
+
+    While another live process holds it, wait up to ``timeout`` seconds (by
+    default not at all), then raise :class:`~mkdocs_adr.errors.LockHeld`.
+    """
     work_dir.mkdir(parents=True, exist_ok=True)
     lock = work_dir / "lock"
     me = {
@@ -108,6 +117,25 @@ def project_lock(work_dir: Path, purpose: str) -> Iterator[Path]:
         "purpose": purpose,
         "since": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            _take(lock, me)
+            break
+        except LockHeld:
+            if time.monotonic() >= deadline:
+                raise
+            time.sleep(LOCK_POLL)
+    try:
+        yield lock
+    finally:
+        if _read_lock(lock) == me:
+            with contextlib.suppress(FileNotFoundError):
+                lock.unlink()
+
+
+def _take(lock: Path, me: dict[str, object]) -> None:
+    """One try at the lock: create it, or take over a dead holder's; LockHeld otherwise."""
     payload = json.dumps(me, sort_keys=True).encode()
     for _attempt in range(2):
         try:
@@ -130,7 +158,7 @@ def project_lock(work_dir: Path, purpose: str) -> Iterator[Path]:
                 if holder
                 else "another process"
             )
-            raise RefusedError(
+            raise LockHeld(
                 f"the project lock is held by {who}",
                 path=str(lock),
                 fix="wait for it to finish; if no mkdocs-adr process runs, delete the lock file",
@@ -140,15 +168,27 @@ def project_lock(work_dir: Path, purpose: str) -> Iterator[Path]:
             os.fsync(fd)
         finally:
             os.close(fd)
-        break
-    else:  # pragma: no cover - lost a race twice
-        raise RefusedError("could not take the project lock", path=str(lock))
-    try:
-        yield lock
-    finally:
-        if _read_lock(lock) == me:
-            with contextlib.suppress(FileNotFoundError):
-                lock.unlink()
+        return
+    raise LockHeld("could not take the project lock", path=str(lock))  # pragma: no cover
+
+
+@dataclass(frozen=True)
+class LockHolder:
+    """Who holds ``work_dir/lock``, as far as its file tells (for ``mkdocs-adr status``)."""
+
+    path: Path
+    holder: dict[str, object]  # pid, host, purpose, since; empty when unreadable
+    alive: bool | None  # whether that pid runs here; None when the file names none
+
+
+def lock_holder(work_dir: Path) -> LockHolder | None:
+    """The project lock's holder, or None when the lock is free."""
+    lock = work_dir / "lock"
+    if not lock.exists():
+        return None
+    holder = _read_lock(lock) or {}
+    pid = holder.get("pid")
+    return LockHolder(lock, holder, _pid_alive(pid) if isinstance(pid, int) else None)
 
 
 def _read_lock(lock: Path) -> dict[str, object] | None:

@@ -1,4 +1,13 @@
-"""The relation graph of a log: succession, cycles, current successors. Pure.
+"""The relation graph of a log and its succession rules. Pure.
+
+This module is the only place that decides succession, for whole records and
+for the decision units of a container:
+
+- :meth:`RelationGraph.in_effect`: whether a record, or one unit, binds now;
+- :meth:`RelationGraph.successor`: what replaced it, as a :class:`Succession`
+  (a chain, a cycle, an ambiguity, or successors that are not accepted);
+- :meth:`RelationGraph.direct_successors`: who says they supersede it, of any
+  status, for views that show what is written rather than what binds.
 
 Nodes are record ids. Every edge is stored once in its forward direction
 (``A supersedes B`` whether A said it or B said ``superseded by A``), with the
@@ -7,13 +16,8 @@ record that declared it, so one-sided statements stay visible.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    import networkx as nx
-
 
 #: Forward kind for each written kind; the flag says the edge was written backwards.
 FORWARD: dict[str, tuple[str, bool]] = {
@@ -28,6 +32,13 @@ FORWARD: dict[str, tuple[str, bool]] = {
     "relates-to": ("relates-to", False),
     "mentions": ("mentions", False),
 }
+
+#: Statuses of a successor that took effect: accepted, or accepted once and
+#: superseded since (it may lead on to the record in effect now). A proposed,
+#: draft or rejected successor never retires what it names (ADR006, ADR-0025).
+TOOK_EFFECT = frozenset({"accepted", "superseded"})
+
+_NO_UNITS: Mapping[str, str] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,22 +70,31 @@ class Succession:
 
 
 class RelationGraph:
-    """Edges in plain dictionaries; networkx graphs are built only when asked for.
+    """Edges and statuses in plain dictionaries (no networkx at load).
 
     A 10,000-record log adds about 12,000 edges, and networkx's multigraph
     bookkeeping cost more than the rest of the analysis together.
+
+    ``statuses`` maps each record id that names one record to its status;
+    ``unit_statuses`` maps each container's id to its units' statuses, in the
+    record's order.
     """
 
-    def __init__(self, statuses: dict[str, str]) -> None:
+    def __init__(
+        self,
+        statuses: dict[str, str],
+        unit_statuses: dict[str, dict[str, str]] | None = None,
+    ) -> None:
         self.statuses = statuses
+        self.unit_statuses = unit_statuses if unit_statuses is not None else {}
         self._by_key: dict[tuple[str, str, tuple[str, str, str | None, str | None]], Edge] = {}
         self._edges: list[Edge] = []
         self._sorted = True
-        # authoritative supersession, new -> old, both ways round
+        # authoritative supersession of whole records, new -> old, both ways round
         self._older: dict[str, set[str]] = {}
         self._newer: dict[str, set[str]] = {}
-        self._g: nx.MultiDiGraph | None = None
-        self._supersede: nx.DiGraph | None = None
+        # authoritative supersession of one unit: (container, unit) -> new
+        self._unit_newer: dict[tuple[str, str], set[str]] = {}
 
     def add(
         self,
@@ -101,25 +121,13 @@ class RelationGraph:
         self._by_key[key] = edge
         self._edges.append(edge)
         self._sorted = False
-        self._g = None
-        if fwd == "supersedes" and edge.authoritative and unit is None:
-            self._older.setdefault(source, set()).add(dest)
-            self._newer.setdefault(dest, set()).add(source)
-            self._supersede = None
+        if fwd == "supersedes" and edge.authoritative:
+            if unit is None:
+                self._older.setdefault(source, set()).add(dest)
+                self._newer.setdefault(dest, set()).add(source)
+            else:
+                self._unit_newer.setdefault((dest, unit), set()).add(source)
         return edge
-
-    @property
-    def g(self) -> nx.MultiDiGraph:
-        """Every edge as a networkx multigraph keyed ``(kind, declared_by, unit)``."""
-        import networkx as nx  # ~0.1 s to import: only when a graph is asked for
-
-        if self._g is None:
-            g: nx.MultiDiGraph = nx.MultiDiGraph()
-            g.add_nodes_from(sorted(self.statuses))
-            for (source, dest, key), edge in self._by_key.items():
-                g.add_edge(source, dest, key=key, edge=edge)
-            self._g = g
-        return self._g
 
     def edges(self, kind: str | None = None) -> Iterator[Edge]:
         if not self._sorted:
@@ -131,26 +139,158 @@ class RelationGraph:
             if kind is None or edge.kind == kind:
                 yield edge
 
-    def supersession(self) -> nx.DiGraph:
-        """new -> old edges of authoritative supersession."""
-        import networkx as nx  # ~0.1 s to import: only when a graph is asked for
+    # ------------------------------------------------------------------ who says so
 
-        if self._supersede is None:
-            graph: nx.DiGraph = nx.DiGraph()
-            graph.add_nodes_from(sorted(self.statuses))
-            graph.add_edges_from((new, old) for new, olds in self._older.items() for old in olds)
-            self._supersede = graph
-        return self._supersede
+    def direct_successors(
+        self, rid: str, unit: str | None = None, *, accepted_only: bool = False
+    ) -> list[str]:
+        """Records that say they supersede ``rid`` (or its unit ``unit``), of any status.
 
-    def successors_of(self, rid: str) -> list[str]:
-        """Records that directly supersede ``rid``."""
-        return sorted(self._newer.get(rid, ()))
+        What is written, one step away: for views that list it. What binds is
+        :meth:`successor`'s answer. ``accepted_only`` keeps the accepted ones.
+        """
+        found = self._newer.get(rid, ()) if unit is None else self._unit_newer.get((rid, unit), ())
+        if accepted_only:
+            return sorted(s for s in found if self.statuses.get(s) == "accepted")
+        return sorted(found)
 
-    def predecessors_of(self, rid: str) -> list[str]:
-        """Records that ``rid`` directly supersedes."""
-        return sorted(self._older.get(rid, ()))
+    def effective_successors(self, rid: str) -> list[str]:
+        """Direct successors of the whole record that took effect (:data:`TOOK_EFFECT`):
+        the ones succession follows. None of them means a superseded record stays
+        in effect."""
+        return [s for s in self.direct_successors(rid) if self.statuses.get(s) in TOOK_EFFECT]
+
+    def supersedes(self, new: str, old: str) -> bool:
+        """Whether ``new`` supersedes ``old`` as a whole, directly or through others."""
+        if new not in self.statuses or old not in self.statuses:
+            return False
+        todo, seen = [new], {new}
+        while todo:
+            node = todo.pop()
+            if node == old:
+                return True
+            for older in self._older.get(node, ()):
+                if older not in seen:
+                    seen.add(older)
+                    todo.append(older)
+        return False
+
+    # ------------------------------------------------------------------ what binds
+
+    def in_effect(
+        self,
+        rid: str,
+        unit: str | None = None,
+        *,
+        status: str | None = None,
+        unit_statuses: Mapping[str, str] | None = None,
+    ) -> bool:
+        """Whether record ``rid``, or its unit ``unit``, binds now (SPEC 3.2).
+
+        A unit binds when it is accepted; a container when one of its units does
+        (a unit-level supersession never retires the whole record); any other
+        record when it is accepted, or marked superseded while no successor took
+        effect (ADR006: superseded only by proposals, it stays in effect).
+
+        ``status`` and ``unit_statuses`` default to those the graph was built
+        with; a caller holding the record passes its own, which also answers for
+        a record whose id is claimed twice (it is no node, so nothing succeeds it).
+        """
+        units = self.unit_statuses.get(rid, _NO_UNITS) if unit_statuses is None else unit_statuses
+        if unit is not None:
+            return units.get(unit) == "accepted"
+        if units:
+            return any(s == "accepted" for s in units.values())
+        status = self.statuses.get(rid) if status is None else status
+        if status == "accepted":
+            return True
+        if status == "superseded":
+            return bool(self.direct_successors(rid)) and not self.effective_successors(rid)
+        return False
+
+    def successor(self, rid: str, unit: str | None = None) -> Succession:
+        """What replaced record ``rid``, or its unit ``unit``, following metadata only.
+
+        Never guesses: two successors in effect are ``ambiguous``, successors
+        that never took effect are ``not-accepted`` (the old decision stays in
+        effect), a loop is a ``cycle``. A container is replaced as a whole only
+        once none of its units binds, by what replaced its units.
+        """
+        if unit is not None:
+            return self._unit_successor(rid, unit)
+        units = self.unit_statuses.get(rid)
+        if not units:
+            return self._record_successor(rid)
+        if self.in_effect(rid):
+            return Succession(None, "none")  # some units still bind: not replaced as a whole
+        per_unit = [self._unit_successor(rid, key) for key in units]
+        found = sorted({s.current for s in per_unit if s.current})
+        if len(found) == 1:
+            return Succession(found[0], "current", (found[0],))
+        if found:
+            return Succession(None, "ambiguous", (), tuple(found))
+        if all(s.state == "none" for s in per_unit):
+            return self._record_successor(rid)
+        return Succession(
+            None, "not-accepted", (), tuple(sorted({c for s in per_unit for c in s.candidates}))
+        )
+
+    def _unit_successor(self, rid: str, unit: str) -> Succession:
+        direct = self.direct_successors(rid, unit)
+        if not direct:
+            return Succession(None, "none")
+        current: dict[str, tuple[str, ...]] = {}
+        for succ in direct:
+            status = self.statuses.get(succ)
+            if status == "accepted":
+                current[succ] = (succ,)
+            elif status == "superseded":
+                onward = self._record_successor(succ)
+                if onward.state == "current" and onward.current:
+                    current[onward.current] = (succ, *onward.chain)
+        if len(current) == 1:
+            ((winner, chain),) = current.items()
+            return Succession(winner, "current", chain)
+        if len(current) > 1:
+            return Succession(None, "ambiguous", (), tuple(sorted(current)))
+        return Succession(None, "not-accepted", (), tuple(direct))
+
+    def _record_successor(self, rid: str) -> Succession:
+        """Follow whole-record supersession to the record in effect now."""
+        if not self._newer.get(rid):
+            return Succession(None, "none")
+        chain: list[str] = []
+        seen = {rid}
+        node = rid
+        while True:
+            succ = self.direct_successors(node)
+            if not succ:
+                break
+            fresh = [s for s in succ if s not in seen]
+            if not fresh:
+                return Succession(None, "cycle", tuple(chain), tuple(succ))
+            # a superseded successor may itself lead on to an accepted one
+            onward = [s for s in fresh if self.statuses.get(s) in TOOK_EFFECT]
+            if not onward:
+                break  # only proposed, draft or rejected successors
+            if len(onward) > 1:
+                return Succession(None, "ambiguous", tuple(chain), tuple(onward))
+            node = onward[0]
+            seen.add(node)
+            chain.append(node)
+        status = self.statuses.get(node)
+        if node != rid and (
+            status == "accepted" or (status == "superseded" and self.direct_successors(node))
+        ):
+            # accepted, or marked superseded but only by proposals (ADR006): the chain
+            # stopped here because none of its successors took effect
+            return Succession(node, "current", tuple(chain))
+        return Succession(None, "not-accepted", tuple(chain), tuple(self.direct_successors(node)))
+
+    # ------------------------------------------------------------------ problems
 
     def cycles(self) -> list[list[str]]:
+        """Supersession cycles of whole records, each sorted (networkx only if one may exist)."""
         # Only records with both a newer and an older record can be on a cycle;
         # peel off the others until none is left, then enumerate what remains.
         core = set(self._older) & set(self._newer)
@@ -172,49 +312,3 @@ class RelationGraph:
         sub.add_edges_from((n, old) for n in core for old in self._older[n] if old in core)
         found = [sorted(c) for c in nx.simple_cycles(sub) if len(c) > 1]
         return sorted({tuple(c): c for c in found}.values())
-
-    def current_successor(self, rid: str) -> Succession:
-        """Follow ``superseded by`` to the record now in effect, never guessing."""
-        if not self.successors_of(rid):
-            return Succession(None, "none")
-        chain: list[str] = []
-        seen = {rid}
-        node = rid
-        while True:
-            succ = self.successors_of(node)
-            if not succ:
-                break
-            fresh = [s for s in succ if s not in seen]
-            if not fresh:
-                return Succession(None, "cycle", tuple(chain), tuple(succ))
-            # a superseded successor may itself lead on to an accepted one
-            onward = [s for s in fresh if self.statuses.get(s) in ("accepted", "superseded")]
-            if not onward:
-                break  # only proposed, draft or rejected successors
-            if len(onward) > 1:
-                return Succession(None, "ambiguous", tuple(chain), tuple(onward))
-            node = onward[0]
-            seen.add(node)
-            chain.append(node)
-        if node != rid and self.statuses.get(node) == "accepted":
-            return Succession(node, "current", tuple(chain))
-        if node != rid and self.statuses.get(node) == "superseded" and self.successors_of(node):
-            # marked superseded, but only by proposals: it stays in effect (ADR006)
-            return Succession(node, "current", tuple(chain))
-        return Succession(None, "not-accepted", tuple(chain), tuple(self.successors_of(node)))
-
-    def neighbourhood(self, rid: str, hops: int) -> set[str]:
-        """Ids within ``hops`` edges of ``rid`` in either direction (mentions left out)."""
-        import networkx as nx  # ~0.1 s to import: only when a graph is asked for
-
-        if rid not in self.g:
-            return set()
-        und = nx.Graph()
-        und.add_nodes_from(self.g.nodes)
-        und.add_edges_from((e.source, e.target) for e in self.edges() if e.kind != "mentions")
-        lengths = nx.single_source_shortest_path_length(und, rid, cutoff=hops)
-        return set(lengths)
-
-    @staticmethod
-    def unique(values: Iterable[str]) -> list[str]:
-        return sorted(set(values))

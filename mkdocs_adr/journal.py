@@ -19,11 +19,11 @@ import json
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from .errors import RefusedError
+from .errors import Refused, RefusedError, StalePlan
 from .fsops import atomic_move, atomic_write, fsync_dir, project_lock, sha256_file
 from .paths import inside_project
 from .plans import Plan, Step, load_plan, plan_dir, staged_path
@@ -61,6 +61,82 @@ class JournalState:
             "started_steps": sorted(self.started - self.done),
             "receipt": self.receipt,
         }
+
+
+@dataclass(frozen=True)
+class StepOutcome:
+    """How far one step of a plan got."""
+
+    n: int
+    what: str  # e.g. ``move a.md -> archive/a.md``
+    state: str  # done | failed | not-applied
+
+    def to_json(self) -> dict[str, Any]:
+        return {"n": self.n, "what": self.what, "state": self.state}
+
+
+@dataclass(frozen=True)
+class PartOutcome:
+    """A part of a receipt (``decision``, ``archive``, ``links``...): as good as its worst step."""
+
+    state: str  # applied | partial | failed | not-applied
+    steps: tuple[StepOutcome, ...]
+
+    @classmethod
+    def of(cls, steps: list[StepOutcome]) -> PartOutcome:
+        # one failure fails the part, whatever follows
+        states = {s.state for s in steps}
+        if "failed" in states:
+            state = "failed"
+        elif states == {"done"}:
+            state = "applied"
+        elif "done" in states:
+            state = "partial"
+        else:
+            state = "not-applied"
+        return cls(state, tuple(steps))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"state": self.state, "steps": [s.to_json() for s in self.steps]}
+
+
+@dataclass(frozen=True)
+class Receipt:
+    """What applying (or rolling back) a plan did; stored as ``receipts/<name>``."""
+
+    plan_id: str
+    kind: str
+    version: int
+    outcome: str  # success | failure | rolled-back
+    applied_at: str
+    parts: dict[str, PartOutcome]
+    moves: tuple[tuple[str, str], ...]  # (from, to) of the moves that were done
+    problems: tuple[str, ...]
+    scope: dict[str, Any]
+    undone: tuple[str, ...] | None = None  # a rollback's account, step by step
+    name: str = ""  # the receipt's file name, once written
+
+    def file_json(self) -> dict[str, Any]:
+        """The receipt as its file holds it."""
+        data: dict[str, Any] = {
+            "schema": RECEIPT_SCHEMA,
+            "plan_id": self.plan_id,
+            "kind": self.kind,
+            "version": self.version,
+            "outcome": self.outcome,
+            "applied_at": self.applied_at,
+            "parts": {name: part.to_json() for name, part in self.parts.items()},
+            "moves": [{"from": src, "to": dst} for src, dst in self.moves],
+            "problems": list(self.problems),
+            "scope": self.scope,
+        }
+        if self.undone is not None:
+            data["undone"] = list(self.undone)
+        return data
+
+    def to_json(self) -> dict[str, Any]:
+        """The receipt as the CLI reports it: its file's content and its file name."""
+        return {**self.file_json(), "receipt": self.name}
 
 
 def journal_path(work_dir: Path, plan_id: str) -> Path:
@@ -120,8 +196,8 @@ def _crash_point(n: int, when: str) -> None:
         os._exit(CRASH_EXIT)
 
 
-class Conflict(RefusedError):
-    pass
+class Conflict(StalePlan):
+    """A file holds bytes the plan never expected: the step is not carried out."""
 
 
 def _backup(work_dir: Path, plan_id: str, path: Path, digest: str | None) -> None:
@@ -229,31 +305,34 @@ def apply(
     verify: Verifier | None = None,
     purpose: str = "apply",
     precheck: Verifier | None = None,
-) -> dict[str, Any]:
+    lock_timeout: float = 0.0,
+) -> Receipt:
     """Apply (or resume) a plan inside the project lock; return its receipt.
 
     ``precheck`` runs inside the lock before anything is written (on a first
     apply and on a resume alike) and returns every way the plan is no longer
     valid, for checks the plan's own hashes cannot express (a file that
-    appeared, a newer plan version); any answer refuses the plan.
+    appeared, a newer plan version); any answer refuses the plan with
+    :class:`~mkdocs_adr.errors.StalePlan`. ``lock_timeout`` is how long to wait
+    for another process's lock before :class:`~mkdocs_adr.errors.LockHeld`.
     """
-    with project_lock(work_dir, f"{purpose} {plan_id}"):
+    with project_lock(work_dir, f"{purpose} {plan_id}", timeout=lock_timeout):
         plan = load_plan(work_dir, plan_id)
         state = read_journal(work_dir, plan_id)
         if state.committed:
-            raise RefusedError(
+            raise Refused(
                 f"plan {plan_id} was already applied (receipt {state.receipt})",
                 fix="nothing to do; plan again for new changes",
             )
         if plan.blocking:
-            raise RefusedError(
+            raise Refused(
                 f"plan {plan_id} has blocking problems: " + "; ".join(plan.blocking),
                 fix="fix them and plan again (a draft can still be saved)",
             )
         if precheck is not None:
             stale = precheck(plan)
             if stale:
-                raise RefusedError(
+                raise StalePlan(
                     f"plan {plan_id} is stale: " + "; ".join(stale),
                     fix="plan again and review the new plan"
                     + (
@@ -266,7 +345,7 @@ def apply(
         if not state.begun or state.rolled_back:
             changes = preconditions(project_dir, plan)
             if changes:
-                raise RefusedError(
+                raise StalePlan(
                     f"plan {plan_id} is stale: " + "; ".join(changes),
                     fix="plan again and review the new plan",
                 )
@@ -289,66 +368,51 @@ def apply(
         problems = list(failed.values())
         if not failed and verify is not None:
             problems.extend(verify(plan))
-        receipt = _receipt(plan, state.done, failed, problems)
-        name = write_receipt(work_dir, receipt)
+        receipt = write_receipt(work_dir, _receipt(plan, state.done, failed, problems))
         if not failed:
-            _append(work_dir, plan_id, {"event": "commit", "receipt": name})
-        receipt["receipt"] = name
+            _append(work_dir, plan_id, {"event": "commit", "receipt": receipt.name})
         return receipt
 
 
-def _receipt(
-    plan: Plan, done: set[int], failed: dict[int, str], problems: list[str]
-) -> dict[str, Any]:
-    parts: dict[str, dict[str, Any]] = {}
+def _receipt(plan: Plan, done: set[int], failed: dict[int, str], problems: list[str]) -> Receipt:
+    steps: dict[str, list[StepOutcome]] = {}
     for n, step in enumerate(plan.steps):
-        part = parts.setdefault(step.part, {"state": "applied", "steps": []})
         step_state = "done" if n in done else ("failed" if n in failed else "not-applied")
-        part["steps"].append({"n": n, "what": _describe(step), "state": step_state})
-    for part in parts.values():
-        # a part is as good as its worst step: one failure fails it, whatever follows
-        states = {s["state"] for s in part["steps"]}
-        if "failed" in states:
-            part["state"] = "failed"
-        elif states == {"done"}:
-            part["state"] = "applied"
-        elif "done" in states:
-            part["state"] = "partial"
-        else:
-            part["state"] = "not-applied"
-    outcome = "success" if not failed and not problems else "failure"
-    return {
-        "schema": RECEIPT_SCHEMA,
-        "plan_id": plan.plan_id,
-        "kind": plan.kind,
-        "version": plan.version,
-        "outcome": outcome,
-        "applied_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "parts": parts,
-        "moves": [
-            {"from": s.path, "to": s.to}
+        steps.setdefault(step.part, []).append(StepOutcome(n, _describe(step), step_state))
+    return Receipt(
+        plan_id=plan.plan_id,
+        kind=plan.kind,
+        version=plan.version,
+        outcome="success" if not failed and not problems else "failure",
+        applied_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        parts={part: PartOutcome.of(found) for part, found in steps.items()},
+        moves=tuple(
+            (s.path, s.to)
             for n, s in enumerate(plan.steps)
-            if s.op == "move" and n in done
-        ],
-        "problems": problems,
-        "scope": plan.scope,
-    }
+            if s.op == "move" and s.to is not None and n in done
+        ),
+        problems=tuple(problems),
+        scope=plan.scope,
+    )
 
 
-def write_receipt(work_dir: Path, receipt: dict[str, Any]) -> str:
-    """One file per receipt, never merged: ``receipts/<time>-<plan_id>[-n].json``."""
+def write_receipt(work_dir: Path, receipt: Receipt) -> Receipt:
+    """One file per receipt, never merged: ``receipts/<time>-<plan_id>[-n].json``.
+
+    Returns the receipt with its file name.
+    """
     folder = work_dir / "receipts"
     folder.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-    base = f"{stamp}-{receipt['plan_id']}"
+    base = f"{stamp}-{receipt.plan_id}"
     name = f"{base}.json"
     n = 2
     while (folder / name).exists():
         name = f"{base}-{n}.json"
         n += 1
-    text = json.dumps(receipt, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    text = json.dumps(receipt.file_json(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     atomic_write(folder / name, text.encode())
-    return name
+    return replace(receipt, name=name)
 
 
 def list_receipts(work_dir: Path) -> list[dict[str, Any]]:
@@ -365,13 +429,13 @@ def list_receipts(work_dir: Path) -> list[dict[str, Any]]:
     return out
 
 
-def rollback(project_dir: Path, work_dir: Path, plan_id: str) -> dict[str, Any]:
+def rollback(project_dir: Path, work_dir: Path, plan_id: str) -> Receipt:
     """Undo the done (and half-done) steps of an interrupted plan, newest first."""
     with project_lock(work_dir, f"rollback {plan_id}"):
         plan = load_plan(work_dir, plan_id)
         state = read_journal(work_dir, plan_id)
         if state.committed:
-            raise RefusedError(
+            raise Refused(
                 f"plan {plan_id} completed; a rollback only undoes interrupted plans",
                 fix="plan the reverse operation instead (e.g. `mkdocs-adr archive restore`)",
             )
@@ -380,22 +444,20 @@ def rollback(project_dir: Path, work_dir: Path, plan_id: str) -> dict[str, Any]:
         for n in touched:
             step = plan.steps[n]
             undone.append(_undo(project_dir, work_dir, plan_id, step))
-        receipt = {
-            "schema": RECEIPT_SCHEMA,
-            "plan_id": plan.plan_id,
-            "kind": plan.kind,
-            "version": plan.version,
-            "outcome": "rolled-back",
-            "applied_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-            "parts": {},
-            "moves": [],
-            "problems": [u for u in undone if u.startswith("kept")],
-            "undone": undone,
-            "scope": plan.scope,
-        }
-        name = write_receipt(work_dir, receipt)
-        _append(work_dir, plan_id, {"event": "rolled-back", "receipt": name})
-        receipt["receipt"] = name
+        receipt = Receipt(
+            plan_id=plan.plan_id,
+            kind=plan.kind,
+            version=plan.version,
+            outcome="rolled-back",
+            applied_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            parts={},
+            moves=(),
+            problems=tuple(u for u in undone if u.startswith("kept")),
+            scope=plan.scope,
+            undone=tuple(undone),
+        )
+        receipt = write_receipt(work_dir, receipt)
+        _append(work_dir, plan_id, {"event": "rolled-back", "receipt": receipt.name})
         return receipt
 
 

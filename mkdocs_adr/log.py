@@ -22,8 +22,6 @@ from .discovery import Discovery, Found, discover
 from .graph import RelationGraph, Succession
 from .identity import Resolver, canonical, file_number, parse_id
 from .model import (
-    OUT_OF_EFFECT,
-    Candidate,
     Excluded,
     Parsed,
     Problem,
@@ -90,21 +88,18 @@ class Log:
     def active(self) -> tuple[Record, ...]:
         return tuple(r for r in self.records if not r.archived)
 
-    def successor(self, rid: str) -> Succession:
-        return self.graph.current_successor(rid)
+    def successor(self, rid: str, unit: str | None = None) -> Succession:
+        """What replaced ``rid`` (or its unit): :meth:`RelationGraph.successor`."""
+        return self.graph.successor(rid, unit)
 
-    def in_effect(self, rec: Record) -> bool:
-        """Whether the decision binds now (SPEC 3.2, ADR006 keeps an old one in effect)."""
-        if rec.units:
-            return any(u.status == "accepted" for u in rec.units)
-        if rec.status == "accepted":
-            return True
-        if rec.status == "superseded":
-            succ = self.graph.successors_of(rec.id)
-            return bool(succ) and not any(
-                self.graph.statuses.get(s) in ("accepted", "superseded") for s in succ
-            )
-        return False
+    def in_effect(self, rec: Record, unit: Unit | None = None) -> bool:
+        """Whether ``rec`` (or its unit) binds now: :meth:`RelationGraph.in_effect`."""
+        return self.graph.in_effect(
+            rec.id,
+            unit.key if unit is not None else None,
+            status=rec.status,
+            unit_statuses={u.key: u.status for u in rec.units} if rec.units else {},
+        )
 
     def problems_for(self, rid: str) -> list[Problem]:
         return [p for p in self.problems if rid in p.ids]
@@ -284,8 +279,12 @@ def analyse(
                     )
                 )
 
-    statuses = {r.id: r.status for r in records if len(by_id[r.id.upper()]) == 1}
-    graph = RelationGraph(statuses)
+    unique = [r for r in records if len(by_id[r.id.upper()]) == 1]
+    statuses = {r.id: r.status for r in unique}
+    unit_statuses = {
+        r.id: {u.key: u.status for u in r.parsed.units} for r in unique if r.parsed.units
+    }
+    graph = RelationGraph(statuses, unit_statuses)
     resolved_records: list[Record] = []
     for rec in records:
         rels, units = _resolve_all(rec, resolver, by_id, graph, problems)
@@ -573,7 +572,7 @@ def _succession_problems(log: Log) -> Iterable[Problem]:
     for a, b in sorted(unit_claims):
         if (b, a) in unit_claims and a < b:
             ra, rb = log.get(a), log.get(b)
-            if ra and rb and ra.in_effect and rb.in_effect:
+            if ra and rb and log.in_effect(ra) and log.in_effect(rb):
                 yield Problem(
                     "ADR016",
                     Severity.ERROR,
@@ -610,35 +609,3 @@ def _review_problems(log: Log, today: dt.date) -> Iterable[Problem]:
                 ids=(rec.id,),
                 fix="review the decision, then move review-by forward or supersede it",
             )
-
-
-# --------------------------------------------------------------------- dispositions
-
-
-def archive_candidates(log: Log) -> list[Candidate]:
-    """Every unarchived record out of effect, eligible or with the reasons it is not.
-
-    The rules (SPEC 8) live with the archive operation that applies them.
-    """
-    from .archive.eligibility import candidates
-
-    return candidates(log)
-
-
-def dispositions(log: Log, candidates: list[Candidate] | None = None) -> dict[str, str]:
-    """Disposition of every unarchived record in a read-only plan.
-
-    ``candidates`` is :func:`archive_candidates` of ``log`` when the caller has it.
-    """
-    if candidates is None:
-        candidates = archive_candidates(log)
-    eligible = {c.path for c in candidates if c.eligible}
-    out: dict[str, str] = {}
-    for rec in log.active:
-        if rec.path in eligible:
-            out[rec.path] = "archive-candidate"
-        elif log.in_effect(rec) or rec.status in OUT_OF_EFFECT:
-            out[rec.path] = "retained"
-        else:
-            out[rec.path] = "open"
-    return out

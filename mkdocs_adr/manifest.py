@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     import jsonschema
 
 from . import __version__
-from .config import Config
+from .config import Config, RootConfig
 from .paths import is_normalized
 
 SCHEMA_NAME = "mkdocs-adr/current-sources"
@@ -401,12 +401,105 @@ def rewrite_paths(
 
 
 @dataclass(frozen=True)
+class ManifestChange:
+    """One field of a manifest that a mechanical update changes (for the review)."""
+
+    key: str  # the source's key (``id`` / ``id#D2``), or ``summary`` for CURRENT.md
+    field: str  # path | sha256
+    before: str
+    after: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"id": self.key, "field": self.field, "from": self.before, "to": self.after}
+
+
+@dataclass(frozen=True)
 class ManifestUpdate:
-    """A manifest write an archive (or restore) plan should carry as one of its steps."""
+    """What a plan that moves or rewrites files does to one root's manifest.
+
+    ``state`` is ``updated`` (``data`` holds the new bytes, to carry as one of
+    the plan's steps), ``unchanged`` (nothing it lists moves or changes), or
+    ``not-updated`` (the manifest is unreadable or invalid and is left as it
+    is; ``problem`` says why).
+    """
 
     path: str  # project-relative path of CURRENT.sources.json
-    before: str  # sha256 of its exact bytes now
-    data: bytes  # the new bytes
+    before: str  # sha256 of its exact bytes now ("" when unreadable)
+    data: bytes  # the new bytes (the old ones when nothing changes; b"" when unreadable)
+    state: str = "updated"
+    changes: tuple[ManifestChange, ...] = ()
+    problem: str = ""
+
+
+def mechanical_update(
+    config: Config,
+    root: RootConfig,
+    moves: Mapping[str, str],
+    rewritten: Mapping[str, bytes] | None = None,
+    rehashed: Mapping[str, tuple[str, str]] | None = None,
+) -> ManifestUpdate | None:
+    """The mechanical update (SPEC 5) of ``root``'s manifest for a plan that moves files.
+
+    Paths are relative to the project. ``moves`` maps old to new paths (a move
+    that leaves the root is not the manifest's to follow). ``rewritten`` gives
+    the new bytes of files the same plan rewrites (links in CURRENT.md), by
+    their path after the plan; ``rehashed`` maps a source key to its hash
+    (before, after) the plan's link rewrites. A hash follows a rewrite only
+    when it matched before, so an edit made since publishing still shows the
+    view as stale: nothing is laundered. None when the root has no manifest.
+
+    Raises ``ValueError`` when the new manifest would not be valid.
+    """
+    rewritten = rewritten or {}
+    rehashed = rehashed or {}
+    folder = config.root_dir(root)
+    disk = folder / FILENAME
+    if not disk.is_file():
+        return None
+    base = config.rel(folder)
+    prefix = base + "/" if base else ""
+    rel = f"{prefix}{FILENAME}"
+    try:
+        data = disk.read_bytes()
+        manifest = parse(data, where=rel)
+    except (OSError, ManifestError) as exc:
+        reason = exc.reason if isinstance(exc, ManifestError) else str(exc)
+        return ManifestUpdate(rel, "", b"", "not-updated", problem=reason)
+    local = {
+        old[len(prefix) :]: new[len(prefix) :]
+        for old, new in moves.items()
+        if old.startswith(prefix) and new.startswith(prefix)
+    }
+    changes: list[ManifestChange] = []
+    sources = []
+    for src in manifest.sources:
+        new_sha = src.sha256
+        if src.key in rehashed and rehashed[src.key][0] == src.sha256:
+            new_sha = rehashed[src.key][1]
+        if new_sha != src.sha256:
+            changes.append(ManifestChange(src.key, "sha256", src.sha256, new_sha))
+        if src.path in local:
+            changes.append(ManifestChange(src.key, "path", src.path, local[src.path]))
+        sources.append(replace(src, sha256=new_sha))
+    summary_sha = None
+    current_rel = f"{prefix}{config.current_page}"
+    if current_rel in rewritten:
+        try:
+            on_disk: str | None = text_sha256((folder / config.current_page).read_bytes())
+        except OSError:
+            on_disk = None
+        if on_disk == manifest.summary_sha256:
+            summary_sha = text_sha256(rewritten[current_rel])
+            changes.append(
+                ManifestChange("summary", "sha256", manifest.summary_sha256, summary_sha)
+            )
+    before = hashlib.sha256(data).hexdigest()
+    if not changes:
+        return ManifestUpdate(rel, before, data, "unchanged")
+    updated = rewrite_paths(
+        replace(manifest, sources=tuple(sources)), local, summary_sha256=summary_sha
+    )
+    return ManifestUpdate(rel, before, updated.to_bytes(), "updated", tuple(changes))
 
 
 def mechanical_updates(
@@ -414,51 +507,14 @@ def mechanical_updates(
     moves: Mapping[str, str],
     rewritten: Mapping[str, bytes] | None = None,
 ) -> list[ManifestUpdate]:
-    """Manifest updates for a plan that moves files (paths relative to the project).
+    """The manifest writes (:func:`mechanical_update`, every root) a plan should carry.
 
-    For every root whose valid manifest lists a moved path, the new manifest
-    bytes. ``rewritten`` gives the new bytes of files the same plan rewrites
-    (links in CURRENT.md): the summary hash follows them only when CURRENT.md
-    was unchanged since publishing, so a manual edit is never laundered. An
-    invalid or missing manifest is left alone (its view is unverifiable anyway).
+    Roots whose manifest lists nothing that changes, or whose manifest is
+    missing or invalid (its view is unverifiable anyway), give none.
     """
-    rewritten = rewritten or {}
     out: list[ManifestUpdate] = []
     for root in config.roots:
-        folder = config.root_dir(root)
-        root_rel = config.rel(folder)
-        prefix = root_rel + "/"
-        path = folder / FILENAME
-        try:
-            data = path.read_bytes()
-            manifest = parse(data, where=f"{root_rel}/{FILENAME}")
-        except (OSError, ManifestError):
-            continue
-        local: dict[str, str] = {}
-        for old, new in moves.items():
-            if not old.startswith(prefix):
-                continue
-            if not new.startswith(prefix):
-                raise ValueError(f"{old} would leave its root {root_rel} (to {new})")
-            local[old[len(prefix) :]] = new[len(prefix) :]
-        listed = {s.path for s in manifest.sources}
-        if not (set(local) & listed):
-            continue
-        summary_sha = None
-        current_rel = f"{root_rel}/{config.current_page}"
-        if current_rel in rewritten:
-            try:
-                on_disk = text_sha256((folder / config.current_page).read_bytes())
-            except OSError:
-                on_disk = None
-            if on_disk == manifest.summary_sha256:
-                summary_sha = text_sha256(rewritten[current_rel])
-        updated = rewrite_paths(manifest, local, summary_sha256=summary_sha)
-        out.append(
-            ManifestUpdate(
-                path=f"{root_rel}/{FILENAME}",
-                before=hashlib.sha256(data).hexdigest(),
-                data=updated.to_bytes(),
-            )
-        )
+        update = mechanical_update(config, root, moves, rewritten)
+        if update is not None and update.state == "updated":
+            out.append(update)
     return out

@@ -7,7 +7,6 @@ adapters (plugin, CLI) only ever read them.
 from __future__ import annotations
 
 import enum
-import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,9 +22,8 @@ STATUSES: tuple[str, ...] = (
     "missing",
 )
 
-#: Statuses that put a decision in effect.
-IN_EFFECT = frozenset({"accepted"})
-#: Statuses that take a decision out of effect for good.
+#: Statuses that take a decision out of effect for good. Whether a record is in
+#: effect also depends on its successors: :meth:`mkdocs_adr.graph.RelationGraph.in_effect`.
 OUT_OF_EFFECT = frozenset({"superseded", "deprecated", "rejected"})
 
 #: Relation kinds and their inverses. ``mentions`` has no inverse.
@@ -199,26 +197,9 @@ class Parsed:
     body_start: int = 1
     problems: tuple[Problem, ...] = ()
     alias: str | None = None
-    #: The normalized (LF) text the record was parsed from, for :attr:`sections`.
+    #: The normalized (LF) text the record was parsed from; its sections are read
+    #: on demand by :func:`mkdocs_adr.parsing.sections.sections_of`.
     text: str = field(default="", repr=False, compare=False)
-
-    @functools.cached_property
-    def sections(self) -> tuple[tuple[str, str], ...]:
-        """(name, text) of each second-level section, in order.
-
-        Read from :attr:`text` on first use: most runs (``plan``, a build's
-        analysis) never need them, and a 10,000-record log pays for them.
-        """
-        from .parsing.markdown import h2_sections  # parsing imports this module
-
-        return h2_sections(self.text)
-
-    def section(self, *names: str) -> str | None:
-        wanted = {n.lower() for n in names}
-        for name, text in self.sections:
-            if name.lower() in wanted:
-                return text
-        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,12 +263,6 @@ class Record:
     @property
     def is_container(self) -> bool:
         return bool(self.units)
-
-    @property
-    def in_effect(self) -> bool:
-        if self.units:
-            return any(u.status in IN_EFFECT for u in self.units)
-        return self.status in IN_EFFECT
 
 
 @dataclass(frozen=True)

@@ -16,11 +16,13 @@ import dataclasses
 import hashlib
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import RefusedError, UsageError
+from .config import Config
+from .errors import Refused, UsageError
 from .fsops import atomic_write, sha256_bytes
 
 PLAN_SCHEMA = "mkdocs-adr/plan-file"
@@ -115,6 +117,26 @@ class Plan:
         )
 
 
+#: A check over a plan: every problem found, in words (empty when all is well).
+PlanCheck = Callable[[Config, Plan], list[str]]
+
+
+@dataclass(frozen=True)
+class PlanKind:
+    """What one kind of plan brings to confirming it; the journal does the rest.
+
+    The module that makes plans of a kind defines its ``PlanKind`` beside its
+    checks, and :data:`mkdocs_adr.apply.KINDS` lists them all.
+    """
+
+    name: str
+    #: After the journal applied every step: does the tree say what was reviewed?
+    verify: PlanCheck
+    #: Inside the lock, before anything is written: why the plan is stale, for
+    #: what its file hashes cannot express (a file that appeared, a newer version).
+    precheck: PlanCheck | None = None
+
+
 def plans_dir(work_dir: Path) -> Path:
     return work_dir / "plans"
 
@@ -159,12 +181,12 @@ def load_plan(work_dir: Path, plan_id: str) -> Plan:
         return Plan.from_json(data)
     except FileNotFoundError:
         known = ", ".join(p.plan_id for p in list_plans(work_dir)[-5:]) or "none"
-        raise RefusedError(
+        raise Refused(
             f"no plan {plan_id!r} in {plans_dir(work_dir)}",
             fix=f"plan again; recent plans: {known}",
         ) from None
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise RefusedError(
+        raise Refused(
             f"plan {plan_id!r} is unreadable or damaged ({exc})",
             path=str(path),
             fix="plan again",

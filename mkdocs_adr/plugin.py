@@ -45,6 +45,7 @@ from . import config as engine_config
 from .errors import AdrError
 from .log import Log, ParseCache, load
 from .model import Problem, Record, Severity
+from .preview import preview_pages
 from .views import assets, graphdata, graphpage, mirrors, redirects, search, svg
 from .views import current as current_view
 from .views import index as index_view
@@ -313,7 +314,7 @@ class AdrPlugin(BasePlugin[AdrConfig]):  # type: ignore[no-untyped-call]
     def _preview(self, files: Files, config: MkDocsConfig) -> None:
         """The newest unpublished CURRENT draft in place of the published page (SPEC 4)."""
         assert self.log is not None and self.engine is not None
-        pages, notes = current_view.preview_pages(self.log, self.engine.preview)
+        pages, notes = preview_pages(self.log, self.engine.preview)
         for note in notes:
             log.info(note)
         for preview in pages:

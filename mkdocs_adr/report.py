@@ -7,7 +7,9 @@ import json
 from collections import Counter
 from typing import Any
 
-from .log import Log, archive_candidates, dispositions
+from .archive.eligibility import candidates as archive_candidates
+from .archive.eligibility import dispositions
+from .log import Log
 from .model import STATUSES, Problem, Record, Severity
 from .views.state import RootViews, root_views
 

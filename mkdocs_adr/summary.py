@@ -38,6 +38,7 @@ from typing import Any
 from urllib.parse import quote
 
 from . import manifest as mf
+from .archive.eligibility import candidates as archive_candidates
 from .config import Config, RootConfig
 from .errors import RefusedError, UsageError
 from .freshness import (
@@ -57,11 +58,21 @@ from .identity import (
     hint,
     parse_id,
 )
-from .log import Log, archive_candidates, load
+from .log import Log, load
 from .model import OUT_OF_EFFECT, Problem, Record, RootInfo, Severity, Unit
 from .parsing.markdown import scan
+from .parsing.sections import section_of
 from .paths import inside_project
-from .plans import Plan, Step, is_current, list_plans, plan_dir, save_plan, staged_path
+from .plans import (
+    Plan,
+    PlanKind,
+    Step,
+    is_current,
+    list_plans,
+    plan_dir,
+    save_plan,
+    staged_path,
+)
 from .views import index as index_view
 from .views import state as view_state
 from .views.index import md_text
@@ -393,7 +404,7 @@ def decision_text(
     if unit is not None:
         raw = _strip_status_line(unit.text, config.status_headings)
     else:
-        raw = _full_section(config, rec) or rec.parsed.section(*DECISION_HEADINGS) or ""
+        raw = _full_section(config, rec) or section_of(rec.parsed, *DECISION_HEADINGS) or ""
     if not raw.strip():
         return "", False
     from_dir = posixpath.dirname(root_relative(root, rec.path))
@@ -488,7 +499,7 @@ def _disposition(log: Log, entry: Entry, candidates: set[str]) -> tuple[str, str
             return "retained", ""
         return "open", ""
     if rec.units:
-        if any(u.status == "accepted" for u in rec.units):
+        if log.in_effect(rec):
             return "summarized", ""  # its units carry the text
         if rec.path in candidates:
             return "archive-candidate", ""
@@ -547,7 +558,7 @@ def _block_body(
     if cut:
         meta.append(f"shortened: [read the full decision]({link})")
     if rec.status == "superseded" and log.in_effect(rec) and unit is None:
-        succ = ", ".join(log.graph.successors_of(rec.id))
+        succ = ", ".join(log.graph.direct_successors(rec.id))
         meta.append(
             f"marked superseded, but its successor ({md_text(succ)}) is not accepted, "
             "so it stays in effect"
@@ -1191,6 +1202,10 @@ def verify_applied(config: Config, plan: Plan) -> list[str]:
         if mf.text_sha256(text) != published_manifest.summary_sha256:
             problems.append(f"{root['current']} does not match the hash its manifest records")
     return problems
+
+
+#: Summary plans publish CURRENT views; :data:`mkdocs_adr.apply.KINDS` lists it.
+PLAN_KIND = PlanKind(KIND, verify=verify_applied, precheck=precheck)
 
 
 # --------------------------------------------------------------------------- output

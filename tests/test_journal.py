@@ -102,7 +102,7 @@ def test_apply_writes_every_step_and_one_receipt(tmp_path: Path) -> None:
     project, work = make_project(tmp_path)
     plan = make_plan(project, work)
     receipt = journal.apply(project, work, plan.plan_id)
-    assert receipt["outcome"] == "success"
+    assert receipt.outcome == "success"
     expected_after(project)
     assert len(journal.list_receipts(work)) == 1
     assert journal.read_journal(work, plan.plan_id).state == "applied"
@@ -136,7 +136,7 @@ def test_killed_then_rolled_back_restores_every_byte(tmp_path: Path, crash: str)
     plan = make_plan(project, work)
     assert run_apply_child(project, work, plan.plan_id, crash) == journal.CRASH_EXIT
     receipt = journal.rollback(project, work, plan.plan_id)
-    assert receipt["outcome"] == "rolled-back"
+    assert receipt.outcome == "rolled-back"
     after = {k: v for k, v in tree_digest(project / "docs").items() if v != "dir"}
     assert after == {k: v for k, v in before.items() if v != "dir"}
 
@@ -147,9 +147,9 @@ def test_user_edit_during_interruption_is_never_overwritten(tmp_path: Path) -> N
     assert run_apply_child(project, work, plan.plan_id, "2") == journal.CRASH_EXIT
     (project / "docs/adr/0003-c.md").write_bytes(b"# 3. C\n\nuser edit\n")
     receipt = journal.apply(project, work, plan.plan_id)
-    assert receipt["outcome"] == "failure"
-    assert receipt["parts"]["archive"]["state"] in ("failed", "partial")
-    assert receipt["parts"]["decision"]["state"] == "applied"
+    assert receipt.outcome == "failure"
+    assert receipt.parts["archive"].state in ("failed", "partial")
+    assert receipt.parts["decision"].state == "applied"
     assert (project / "docs/adr/0003-c.md").read_bytes() == b"# 3. C\n\nuser edit\n"
     assert journal.read_journal(work, plan.plan_id).state == "interrupted"
 
@@ -186,7 +186,7 @@ def test_lock_held_by_live_process_refuses_and_dead_one_is_taken_over(tmp_path: 
             {"pid": int(dead.stdout), "host": socket.gethostname(), "purpose": "x", "since": "then"}
         )
     )
-    assert journal.apply(project, work, plan.plan_id)["outcome"] == "success"
+    assert journal.apply(project, work, plan.plan_id).outcome == "success"
     assert not (work / "lock").exists()
 
 

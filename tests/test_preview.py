@@ -21,7 +21,7 @@ import pytest
 
 from mkdocs_adr.config import load_from_mkdocs_yml
 from mkdocs_adr.log import load
-from mkdocs_adr.views.current import preview_pages
+from mkdocs_adr.preview import preview_pages
 
 from .conftest import tree_digest
 from .test_summary_support import (

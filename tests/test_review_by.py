@@ -113,7 +113,7 @@ def test_banner_text_for_the_record_page(log_dir: Path) -> None:
         "review-by date forward, or supersede it."
     )
     assert review_banner(rec, dt.date(2024, 6, 1), log=log) is None
-    due = review_due(rec, dt.date(2024, 7, 1))
+    due = review_due(rec, dt.date(2024, 7, 1), log=log)
     assert due is not None and (due.id, due.due, due.days) == ("ADR-0003", "2024-06-01", 30)
     for quiet in QUIET:
         assert review_banner(log.by_path[f"adr/{quiet}"], dt.date(2025, 1, 1), log=log) is None

@@ -21,9 +21,10 @@ from .service import (
     refuse_if_interrupted,
     select,
 )
-from .verify import verify_applied
+from .verify import PLAN_KINDS, verify_applied
 
 __all__ = [
+    "PLAN_KINDS",
     "PREVIEW_SCHEMA",
     "Preview",
     "candidates",

@@ -9,12 +9,8 @@ with some units out of effect) are listed with every reason they are not.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from ..log import Log
 from ..model import OUT_OF_EFFECT, Candidate, Problem, Record, Severity
-
-if TYPE_CHECKING:
-    from ..log import Log
 
 #: Problems that never block a move: a passed review-by date concerns a
 #: decision in effect, and info-level findings are annotations.
@@ -29,10 +25,6 @@ def candidates(log: Log) -> list[Candidate]:
         if p.severity >= Severity.WARNING and p.code not in NON_BLOCKING_CODES:
             for rid in dict.fromkeys(p.ids):
                 problems.setdefault(rid, []).append(p)
-    unit_successors: dict[tuple[str, str], set[str]] = {}
-    for e in log.graph.edges("supersedes"):
-        if e.unit is not None and e.authoritative:
-            unit_successors.setdefault((e.target, e.unit), set()).add(e.source)
     for rec in log.active:
         if rec.units:
             live = [u for u in rec.units if u.status not in OUT_OF_EFFECT]
@@ -50,7 +42,7 @@ def candidates(log: Log) -> list[Candidate]:
                 continue
         elif rec.status not in OUT_OF_EFFECT:
             continue
-        succession = _succession_reasons(log, rec, unit_successors)
+        succession = _succession_reasons(log, rec)
         reasons = [
             *succession,
             *_file_reasons(rec),
@@ -64,15 +56,33 @@ def eligible_ids(log: Log) -> list[str]:
     return [c.id for c in candidates(log) if c.eligible]
 
 
-def _succession_reasons(
-    log: Log, rec: Record, unit_successors: dict[tuple[str, str], set[str]]
-) -> list[str]:
+def dispositions(log: Log, found: list[Candidate] | None = None) -> dict[str, str]:
+    """Disposition of every unarchived record in a read-only plan.
+
+    ``found`` is :func:`candidates` of ``log`` when the caller has it.
+    """
+    if found is None:
+        found = candidates(log)
+    eligible = {c.path for c in found if c.eligible}
+    out: dict[str, str] = {}
+    for rec in log.active:
+        if rec.path in eligible:
+            out[rec.path] = "archive-candidate"
+        elif log.in_effect(rec) or rec.status in OUT_OF_EFFECT:
+            out[rec.path] = "retained"
+        else:
+            out[rec.path] = "open"
+    return out
+
+
+def _succession_reasons(log: Log, rec: Record) -> list[str]:
+    """Why the succession of ``rec`` (or of its superseded units) does not settle."""
     if rec.units:
         return [
             r
             for unit in rec.units
             if unit.status == "superseded"
-            for r in _unit(log, unit.key, sorted(unit_successors.get((rec.id, unit.key), ())))
+            for r in _unit(log, rec, unit.key)
         ]
     if rec.status != "superseded":
         return []
@@ -99,17 +109,17 @@ def _succession_reasons(
     return ["superseded, but no successor is named"]
 
 
-def _unit(log: Log, key: str, sources: list[str]) -> list[str]:
-    if not sources:
-        return [f"unit {key} is superseded, but no successor is named"]
-    statuses = log.graph.statuses
-    accepted = [s for s in sources if statuses.get(s) == "accepted"]
-    if not accepted:
-        names = ", ".join(f"{s} ({statuses.get(s, 'unknown')})" for s in sources)
+def _unit(log: Log, rec: Record, key: str) -> list[str]:
+    succ = log.successor(rec.id, key)
+    if succ.state == "current":
+        return []
+    if succ.state == "ambiguous":
+        return [f"ambiguous successor of unit {key}: {', '.join(succ.candidates)}"]
+    if succ.state == "not-accepted":
+        statuses = log.graph.statuses
+        names = ", ".join(f"{s} ({statuses.get(s, 'unknown')})" for s in succ.candidates)
         return [f"successor of unit {key} not accepted: {names}"]
-    if len(accepted) > 1:
-        return [f"ambiguous successor of unit {key}: {', '.join(accepted)}"]
-    return []
+    return [f"unit {key} is superseded, but no successor is named"]
 
 
 def _file_reasons(rec: Record) -> list[str]:

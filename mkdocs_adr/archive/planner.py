@@ -15,7 +15,7 @@ import os
 import posixpath
 import re
 import tempfile
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -296,7 +296,7 @@ def relocate(
     if draft.moves:
         after = _log_after(config, log, mapping, draft.contents)
         _index_changes(config, draft, after, affected_roots)
-        _manifest_changes(config, draft, log, after, mapping, current)
+        _manifest_changes(config, draft, log, after, mapping)
     for move in draft.moves:
         old_url = page_url(config, move.source, dir_urls)
         new_url = page_url(config, move.target, dir_urls)
@@ -687,100 +687,47 @@ def _index_changes(config: Config, draft: Draft, after: Log, roots: set[str]) ->
 
 
 def _manifest_changes(
-    config: Config,
-    draft: Draft,
-    log: Log,
-    after: Log,
-    mapping: dict[str, str],
-    current: dict[str, bytes],
+    config: Config, draft: Draft, log: Log, after: Log, mapping: dict[str, str]
 ) -> None:
-    """Mechanical CURRENT manifest update (SPEC 5): moved paths, and the hashes of
-    sources and of CURRENT.md whose only change is a listed link rewrite.
-
-    A hash follows the rewrite only when it matched the text before, so an edit
-    made since publishing still shows the view as stale: nothing is laundered.
-    """
-    by_after = {mapping.get(p, p): p for p in current}
+    """Each root's mechanical CURRENT manifest update, as the manifest defines it
+    (:func:`mkdocs_adr.manifest.mechanical_update`): moved paths, and the hashes of
+    sources and of CURRENT.md whose only change is a listed link rewrite."""
     changed_ids = {rec.id for rec in after.records if rec.path in draft.contents}
     for root in config.roots:
-        folder = config.root_dir(root)
-        disk = folder / mf.FILENAME
-        if not disk.is_file():
-            continue
-        rel = config.rel(disk)
-        base = config.rel(folder)
-        prefix = base + "/" if base else ""
+        before_sha = _entry_hashes(log, root, changed_ids)
+        after_sha = _entry_hashes(after, root, changed_ids)
+        rehashed = {k: (before_sha[k], after_sha[k]) for k in before_sha if k in after_sha}
         try:
-            data = disk.read_bytes()
-            manifest = mf.parse(data, where=rel)
-        except (OSError, mf.ManifestError) as exc:
-            reason = exc.reason if isinstance(exc, mf.ManifestError) else str(exc)
+            update = mf.mechanical_update(config, root, mapping, draft.contents, rehashed)
+        except ValueError as exc:
+            rel = config.rel(config.root_dir(root) / mf.FILENAME)
+            draft.conflicts.append(_conflict(rel, None, None, f"cannot be updated: {exc}"))
+            continue
+        if update is None:
+            continue
+        changes = [c.to_json() for c in update.changes]
+        draft.manifest.append({"path": update.path, "state": update.state, "changes": changes})
+        if update.state == "not-updated":
             draft.risks.append(
                 {
                     "kind": "manifest",
-                    "path": rel,
-                    "message": f"{rel}: {reason}; it is left as it is (its CURRENT view is "
-                    "unverifiable until it is published again)",
+                    "path": update.path,
+                    "message": f"{update.path}: {update.problem}; it is left as it is (its "
+                    "CURRENT view is unverifiable until it is published again)",
                 }
             )
-            draft.manifest.append({"path": rel, "state": "not-updated", "changes": []})
-            continue
-        local = {
-            old[len(prefix) :]: new[len(prefix) :]
-            for old, new in mapping.items()
-            if old.startswith(prefix) and new.startswith(prefix)
-        }
-        before_sha = _entry_hashes(log, root, changed_ids)
-        after_sha = _entry_hashes(after, root, changed_ids)
-        changes: list[dict[str, Any]] = []
-        sources = []
-        for src in manifest.sources:
-            new_sha = src.sha256
-            if before_sha.get(src.key) == src.sha256 and src.key in after_sha:
-                new_sha = after_sha[src.key]
-            if new_sha != src.sha256:
-                changes.append(
-                    {"id": src.key, "field": "sha256", "from": src.sha256, "to": new_sha}
+        elif update.state == "updated":
+            draft.inputs[update.path] = update.before
+            draft.steps.append(
+                Step(
+                    "write",
+                    update.path,
+                    update.before,
+                    sha256_bytes(update.data),
+                    part="manifest",
                 )
-            if src.path in local:
-                changes.append(
-                    {"id": src.key, "field": "path", "from": src.path, "to": local[src.path]}
-                )
-            sources.append(replace(src, sha256=new_sha))
-        summary_sha = None
-        current_rel = f"{prefix}{config.current_page}"
-        old_summary = current.get(by_after.get(current_rel, current_rel))
-        if (
-            current_rel in draft.contents
-            and old_summary is not None
-            and mf.text_sha256(old_summary) == manifest.summary_sha256
-        ):
-            summary_sha = mf.text_sha256(draft.contents[current_rel])
-            changes.append(
-                {
-                    "id": "summary",
-                    "field": "sha256",
-                    "from": manifest.summary_sha256,
-                    "to": summary_sha,
-                }
             )
-        if not changes:
-            draft.manifest.append({"path": rel, "state": "unchanged", "changes": []})
-            continue
-        try:
-            updated = mf.rewrite_paths(
-                replace(manifest, sources=tuple(sources)), local, summary_sha256=summary_sha
-            )
-        except ValueError as exc:
-            draft.conflicts.append(_conflict(rel, None, None, f"cannot be updated: {exc}"))
-            continue
-        new = updated.to_bytes()
-        draft.inputs[rel] = sha256_bytes(data)
-        draft.manifest.append({"path": rel, "state": "updated", "changes": changes})
-        draft.steps.append(
-            Step("write", rel, sha256_bytes(data), sha256_bytes(new), part="manifest")
-        )
-        draft.staged[sha256_bytes(new)] = new
+            draft.staged[sha256_bytes(update.data)] = update.data
 
 
 def _entry_hashes(log: Log, root: RootConfig, ids: set[str]) -> dict[str, str]:

@@ -15,7 +15,7 @@ from ..fsops import sha256_file
 from ..links import resolve, split_target
 from ..log import load
 from ..paths import inside_project
-from ..plans import Plan
+from ..plans import Plan, PlanKind
 from .planner import relations_snapshot
 
 
@@ -88,3 +88,7 @@ def verify_applied(config: Config, plan: Plan) -> list[str]:
                 f"{edit['page_after']}:{edit['line']}: link {edit['new']!r} does not resolve"
             )
     return problems
+
+
+#: Archive and restore plans, checked alike; :data:`mkdocs_adr.apply.KINDS` lists them.
+PLAN_KINDS = tuple(PlanKind(kind, verify=verify_applied) for kind in ("archive", "restore"))

@@ -8,12 +8,13 @@ journal, or nothing is written and every reason is named. Review-by dates
 
 from __future__ import annotations
 
-from .core import AuthoringRefused, Outcome, Reason, verify_applied
+from .core import PLAN_KINDS, AuthoringRefused, Outcome, Reason, verify_applied
 from .ops import LinkSpec, NewOptions, link, new, parse_link_spec, supersede
 from .review import ReviewDue, overdue, review_banner, review_due
 from .writers import WRITABLE
 
 __all__ = [
+    "PLAN_KINDS",
     "WRITABLE",
     "AuthoringRefused",
     "LinkSpec",

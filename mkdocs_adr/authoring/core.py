@@ -23,7 +23,6 @@ import datetime as dt
 import difflib
 import os
 import re
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,17 +30,17 @@ from typing import Any
 
 from ..config import Config, RootConfig
 from ..discovery import ARCHIVE, Found, discover
-from ..errors import AdrError, RefusedError
+from ..errors import AdrError, RefusedError, StalePlan
 from ..fsops import project_lock, sha256_bytes
 from ..identity import AmbiguousReference, BadReference, UnknownReference, lookup, parse_id
+from ..journal import Receipt, read_journal
 from ..journal import apply as journal_apply
-from ..journal import read_journal
 from ..journal import rollback as journal_rollback
 from ..log import Log, _identify, _sha256, analyse, load
 from ..model import Problem, Record, Severity
 from ..parsing import ParseOptions, parse_bytes
 from ..parsing.status import VERBS
-from ..plans import Plan, Step, list_plans, save_plan
+from ..plans import Plan, PlanKind, Step, list_plans, save_plan
 from .text import Editable, UnsafeEdit
 from .writers import WRITABLE, Ref, writer_for
 
@@ -495,6 +494,10 @@ def verify_applied(config: Config, plan: Plan) -> list[str]:
     return check(load(config), expects)
 
 
+#: ``new``, ``supersede`` and ``link`` plans; :data:`mkdocs_adr.apply.KINDS` lists them.
+PLAN_KINDS = tuple(PlanKind(kind, verify=verify_applied) for kind in KINDS)
+
+
 # --------------------------------------------------------------------- diffs
 
 
@@ -521,36 +524,24 @@ def _lines(data: bytes) -> list[str]:
 @contextlib.contextmanager
 def waiting_lock(work_dir: Path, purpose: str, timeout: float = LOCK_WAIT) -> Iterator[None]:
     """``project_lock`` that waits a while for another mkdocs-adr process."""
-    deadline = time.monotonic() + timeout
-    with contextlib.ExitStack() as stack:
-        while True:
-            try:
-                stack.enter_context(project_lock(work_dir, purpose))
-                break
-            except RefusedError:
-                if time.monotonic() >= deadline:
-                    raise
-                time.sleep(0.05)
+    with project_lock(work_dir, purpose, timeout=timeout):
         yield
 
 
-def _apply(config: Config, plan_id: str) -> dict[str, Any]:
+def _apply(config: Config, plan_id: str) -> Receipt:
     """Apply through the journal, waiting while another process holds the project lock."""
 
     def verify(plan: Plan) -> list[str]:
         return verify_applied(config, plan)
 
-    deadline = time.monotonic() + LOCK_WAIT
-    lock = config.work_path / "lock"
-    while True:
-        try:
-            return journal_apply(
-                config.project_dir, config.work_path, plan_id, verify=verify, purpose="authoring"
-            )
-        except RefusedError as exc:
-            if exc.path != str(lock) or time.monotonic() >= deadline:
-                raise
-            time.sleep(0.05)
+    return journal_apply(
+        config.project_dir,
+        config.work_path,
+        plan_id,
+        verify=verify,
+        purpose="authoring",
+        lock_timeout=LOCK_WAIT,
+    )
 
 
 # --------------------------------------------------------------------- running a command
@@ -632,8 +623,8 @@ def run(
                 return outcome
             try:
                 receipt = _apply(config, plan.plan_id)
-            except RefusedError as exc:
-                if "is stale" in exc.message and attempt < 2:
+            except StalePlan:
+                if attempt < 2:
                     continue  # a record was edited between planning and applying: plan again
                 raise
             return _finish(config, outcome, plan, receipt)
@@ -756,19 +747,19 @@ def _resume(config: Config, plan: Plan, command: str) -> Outcome:
     return _finish(config, out, plan, receipt)
 
 
-def _finish(config: Config, out: Outcome, plan: Plan, receipt: dict[str, Any]) -> Outcome:
+def _finish(config: Config, out: Outcome, plan: Plan, receipt: Receipt) -> Outcome:
     out.plan_id = plan.plan_id
-    out.receipt = receipt.get("receipt")
-    if receipt.get("outcome") == "success":
+    out.receipt = receipt.name
+    if receipt.outcome == "success":
         return out
-    problems = [str(p) for p in receipt.get("problems") or []]
+    problems = list(receipt.problems)
     state = read_journal(config.work_path, plan.plan_id)
     if not state.committed:
         # a step could not be applied: undo the finished ones so no side is half-written
         undone = journal_rollback(config.project_dir, config.work_path, plan.plan_id)
         raise RefusedError(
             f"{out.command}: could not apply plan {plan.plan_id} ({'; '.join(problems)}); "
-            f"undid the finished steps: {'; '.join(undone.get('undone') or [])}",
+            f"undid the finished steps: {'; '.join(undone.undone or ())}",
             fix="review the files named above, then run the command again",
         )
     out.failures = problems

@@ -36,19 +36,16 @@ class ReviewDue:
         )
 
 
-def review_due(record: Record, today: dt.date, *, log: Log | None = None) -> ReviewDue | None:
+def review_due(record: Record, today: dt.date, *, log: Log) -> ReviewDue | None:
     """The overdue review of ``record``, or None (no date, not passed, not in effect).
 
     Only decisions in effect are reviewed: an archived, superseded or rejected
-    record has nothing left to review. With ``log`` the engine's succession
-    rules decide what is in effect (a record superseded by a proposal still
-    is); without it, the record's own status does.
+    record has nothing left to review. The engine's succession rules decide
+    what is in effect (:meth:`~mkdocs_adr.log.Log.in_effect`: a record
+    superseded only by a proposal still is).
     """
     due = record.parsed.review_by
-    if not due or record.archived:
-        return None
-    in_effect = log.in_effect(record) if log is not None else record.in_effect
-    if not in_effect:
+    if not due or record.archived or not log.in_effect(record):
         return None
     try:
         when = dt.date.fromisoformat(due)
@@ -59,7 +56,7 @@ def review_due(record: Record, today: dt.date, *, log: Log | None = None) -> Rev
     return ReviewDue(record.id, record.path, when.isoformat(), (today - when).days)
 
 
-def review_banner(record: Record, today: dt.date, *, log: Log | None = None) -> str | None:
+def review_banner(record: Record, today: dt.date, *, log: Log) -> str | None:
     """One sentence for the record page once its review date has passed, else None.
 
     Plain text (no markup), so the page code chooses how a banner looks.

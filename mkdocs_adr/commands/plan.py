@@ -11,7 +11,7 @@ import click
 from .. import apply, report, summary
 from ..config import Config
 from ..errors import NotBuiltError, UsageError
-from ..journal import rollback
+from ..journal import Receipt, rollback
 from ..log import load
 from ..plans import load_plan
 from . import _review
@@ -97,13 +97,13 @@ def plan_command(
     if rollback:
         receipt = _rollback(config, rollback)
         if as_json:
-            emit_json(receipt)
+            emit_json(receipt.to_json())
         else:
             click.echo(f"Rolled back plan {rollback}:")
-            for line in receipt.get("undone", []):
+            for line in receipt.undone or ():
                 click.echo(f"  {line}")
-            click.echo(f"Receipt: {config.rel(config.work_path / 'receipts')}/{receipt['receipt']}")
-        raise SystemExit(EXIT_PROBLEMS if receipt.get("problems") else EXIT_OK)
+            click.echo(f"Receipt: {config.rel(config.work_path / 'receipts')}/{receipt.name}")
+        raise SystemExit(EXIT_PROBLEMS if receipt.problems else EXIT_OK)
     log = load(config, today=as_date(today))
     if mode == "summary":
         raise SystemExit(_summary(config, log, domain, sources, adopt, dry_run, as_json))
@@ -239,21 +239,21 @@ def confirm_plan(config: Config, plan_id: str, *, as_json: bool) -> int:
                 "published."
             )
     receipt = apply.confirm(config, applied_id)
-    failed = [name for name, part in receipt["parts"].items() if part["state"] != "applied"]
+    failed = [name for name, part in receipt.parts.items() if part.state != "applied"]
     if as_json:
-        emit_json({**receipt, "confirmed": plan_id, "applied": applied_id})
+        emit_json({**receipt.to_json(), "confirmed": plan_id, "applied": applied_id})
     else:
         if note:
             click.echo(note)
-        verb = "Applied" if receipt["outcome"] == "success" else "Could not fully apply"
-        click.echo(f"{verb} plan {applied_id} ({receipt['kind']}, version {receipt['version']}).")
-        for name, part in sorted(receipt["parts"].items()):
-            click.echo(f"  {name}: {part['state']}")
-            for step in part["steps"]:
-                click.echo(f"    {step['what']}: {step['state']}")
-        for problem in receipt["problems"]:
+        verb = "Applied" if receipt.outcome == "success" else "Could not fully apply"
+        click.echo(f"{verb} plan {applied_id} ({receipt.kind}, version {receipt.version}).")
+        for name, part in sorted(receipt.parts.items()):
+            click.echo(f"  {name}: {part.state}")
+            for step in part.steps:
+                click.echo(f"    {step.what}: {step.state}")
+        for problem in receipt.problems:
             click.echo(f"  problem: {problem}")
-        click.echo(f"Receipt: {config.rel(config.work_path / 'receipts')}/{receipt['receipt']}")
+        click.echo(f"Receipt: {config.rel(config.work_path / 'receipts')}/{receipt.name}")
         if failed:
             click.echo(
                 f"See `mkdocs-adr status {applied_id}`; re-run `mkdocs-adr plan "
@@ -262,10 +262,10 @@ def confirm_plan(config: Config, plan_id: str, *, as_json: bool) -> int:
             )
     if failed:
         return EXIT_REFUSED
-    return EXIT_OK if receipt["outcome"] == "success" else EXIT_PROBLEMS
+    return EXIT_OK if receipt.outcome == "success" else EXIT_PROBLEMS
 
 
-def _rollback(config: Config, plan_id: str) -> dict[str, Any]:
+def _rollback(config: Config, plan_id: str) -> Receipt:
     load_plan(config.work_path, plan_id)
     return rollback(config.project_dir, config.work_path, plan_id)
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import importlib
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +11,7 @@ import click
 from .. import apply
 from ..config import Config
 from ..errors import AdrError
+from ..fsops import lock_holder
 from ..journal import list_receipts, preconditions, read_journal
 from ..plans import Plan, is_current, list_plans, load_plan, plan_dir
 from ._common import EXIT_OK, emit_json, location_options, resolve_config
@@ -30,11 +29,12 @@ def validity(config: Config, plan: Plan, state: str) -> list[str]:
             reasons.extend(preconditions(config.project_dir, plan))
         except AdrError as exc:
             reasons.append(exc.message)
-    spec = apply.PRECHECKS.get(plan.kind)
-    if spec is not None:
-        module, _, func = spec.partition(":")
+    kind = apply.KINDS.get(plan.kind)
+    if kind is None:
+        reasons.append(f"plans of kind {plan.kind!r} cannot be applied by this version")
+    elif kind.precheck is not None:
         try:
-            found: list[str] = getattr(importlib.import_module(module), func)(config, plan)
+            found = kind.precheck(config, plan)
         except AdrError as exc:
             found = [exc.message]
         reasons.extend(r for r in found if r not in reasons)
@@ -62,26 +62,10 @@ def next_steps(plan: Plan, state: str, valid: bool) -> list[str]:
 
 
 def _lock(config: Config) -> dict[str, Any] | None:
-    path = config.work_path / "lock"
-    if not path.exists():
+    found = lock_holder(config.work_path)
+    if found is None:
         return None
-    try:
-        holder = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        holder = {}
-    if not isinstance(holder, dict):
-        holder = {}
-    pid = holder.get("pid")
-    alive = None
-    if isinstance(pid, int):
-        try:
-            os.kill(pid, 0)
-            alive = True
-        except ProcessLookupError:
-            alive = False
-        except PermissionError:
-            alive = True
-    return {"path": config.rel(path), "holder": holder, "alive": alive}
+    return {"path": config.rel(found.path), "holder": found.holder, "alive": found.alive}
 
 
 def plan_json(config: Config, plan: Plan, restaged: list[str] | None = None) -> dict[str, Any]:

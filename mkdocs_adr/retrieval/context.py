@@ -34,9 +34,7 @@ from .evidence import (
     chain_text,
     expand_units,
     status_of,
-    succession,
     unit_id,
-    unit_in_effect,
 )
 from .respond import Answer
 
@@ -263,11 +261,11 @@ class Builder:
 
     def _constraint(self, target: Record, unit_key: str | None, why: str, hops: int) -> None:
         unit = next((u for u in target.units if u.key == unit_key), None) if unit_key else None
-        if unit_in_effect(self.log, target, unit):
+        if self.log.in_effect(target, unit):
             self.add_record(REQUIRED, target, why, hops=hops, units=unit or "effect", required=True)
             return
         if status_of(target, unit) == "superseded" or (target.units and unit is None):
-            succ = succession(self.log, self.rels, target.id, unit.key if unit else None)
+            succ = self.log.successor(target.id, unit.key if unit else None)
             name = unit_id(target, unit)
             if succ.state == "current" and succ.current:
                 current = self.log.get(succ.current)
@@ -366,7 +364,7 @@ class Builder:
                 scope="none",
             )
             return None
-        if not unit_in_effect(self.log, other, unit):
+        if not self.log.in_effect(other, unit):
             self.add_record(
                 BACKGROUND,
                 other,
@@ -403,9 +401,9 @@ def _about_target(b: Builder, log: Log, target: Target) -> tuple[list[str], dict
     asked = unit_id(rec, unit)
     if target.note:
         b.warnings.append(target.note)
-    effect = unit_in_effect(log, rec, unit)
+    effect = log.in_effect(rec, unit)
     status = status_of(rec, unit)
-    succ = succession(log, b.rels, rec.id, unit.key if unit else None)
+    succ = log.successor(rec.id, unit.key if unit else None)
     info: dict[str, Any] = {"asked": asked, "status": status, "in_effect": effect}
     if succ.state != "none" or status == "superseded":
         chain, chain_left = capped(succ.chain, MAX_SUCCESSION)
@@ -433,9 +431,9 @@ def _about_target(b: Builder, log: Log, target: Target) -> tuple[list[str], dict
         # a container in effect: its live units, then what replaced the others
         b.add_record(FOCUS, rec, "asked", hops=0, units=asked_units, required=True)
         for u in rec.units:
-            if u.status == "accepted":
+            if log.in_effect(rec, u):
                 continue
-            u_succ = succession(log, b.rels, rec.id, u.key)
+            u_succ = log.successor(rec.id, u.key)
             if u_succ.state == "current" and u_succ.current:
                 current = log.get(u_succ.current)
                 if current is not None:

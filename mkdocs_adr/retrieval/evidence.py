@@ -8,9 +8,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..graph import FORWARD, Succession
+from ..graph import FORWARD
 from ..log import Log
 from ..model import Record, Relation, Unit
+from ..parsing.sections import sections_of
 from .budget import SEGMENT_CODEPOINTS, segment_text, shorten_title
 
 #: Kinds that make the target a constraint on the source: it builds on them.
@@ -95,62 +96,6 @@ class Relations:
         return rels
 
 
-def succession(log: Log, rels: Relations, rid: str, unit: str | None) -> Succession:
-    """What replaced a record, or one unit of a container, following metadata only.
-
-    The engine's record-level answer counts a unit-level supersession
-    (``supersedes: ADR-0005#D2``) as superseding the whole container, so units
-    are resolved here from the unit-level links.
-    """
-    if unit is None:
-        rec = log.get(rid)
-        if rec is None or not rec.units:
-            return log.successor(rid)
-        if log.in_effect(rec):
-            return Succession(None, "none")  # some units still bind: not replaced as a whole
-        per_unit = [succession(log, rels, rid, u.key) for u in rec.units]
-        found = sorted({s.current for s in per_unit if s.current})
-        if len(found) == 1:
-            return Succession(found[0], "current", (found[0],))
-        if found:
-            return Succession(None, "ambiguous", (), tuple(found))
-        if not any(s.state != "none" for s in per_unit):
-            return log.successor(rid)
-        return Succession(
-            None, "not-accepted", (), tuple(sorted({c for s in per_unit for c in s.candidates}))
-        )
-    direct = sorted(
-        {
-            k.source
-            for k in rels.into.get(rid, [])
-            if k.kind == "supersedes" and k.target_unit == unit
-        }
-    )
-    if not direct:
-        return Succession(None, "none")
-    current: dict[str, tuple[str, ...]] = {}
-    for succ in direct:
-        status = log.graph.statuses.get(succ)
-        if status == "accepted":
-            current[succ] = (succ,)
-        elif status == "superseded":
-            onward = log.successor(succ)
-            if onward.state == "current" and onward.current:
-                current[onward.current] = (succ, *onward.chain)
-    if len(current) == 1:
-        ((winner, chain),) = current.items()
-        return Succession(winner, "current", chain)
-    if len(current) > 1:
-        return Succession(None, "ambiguous", (), tuple(sorted(current)))
-    return Succession(None, "not-accepted", (), tuple(direct))
-
-
-def unit_in_effect(log: Log, rec: Record, unit: Unit | None) -> bool:
-    if unit is not None:
-        return unit.status == "accepted"
-    return log.in_effect(rec)
-
-
 def status_of(rec: Record, unit: Unit | None) -> str:
     return unit.status if unit is not None else rec.status
 
@@ -171,7 +116,7 @@ def record_text(log: Log, rec: Record, scope: str) -> tuple[str, str]:
     is reported on its own).
     """
     headings = {h.casefold() for h in log.config.status_headings}
-    sections = [(h, t) for h, t in rec.parsed.sections if h.strip().casefold() not in headings]
+    sections = [(h, t) for h, t in sections_of(rec.parsed) if h.strip().casefold() not in headings]
     used = "full"
     if scope == "decision":
         chosen = [(h, t) for h, t in sections if _heading_key(h) in DECISION_HEADINGS]
@@ -301,7 +246,7 @@ def expand_units(log: Log, rec: Record, which: str) -> list[Unit | None]:
         return [None]
     if which == "all":
         return list(rec.units)
-    return [u for u in rec.units if u.status == "accepted"]
+    return [u for u in rec.units if log.in_effect(rec, u)]
 
 
 def chain_text(ids: Iterable[str], limit: int = 6) -> str:

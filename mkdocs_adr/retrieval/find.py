@@ -31,9 +31,7 @@ from .evidence import (
     chain_text,
     search_text,
     status_of,
-    succession,
     unit_id,
-    unit_in_effect,
 )
 from .paths import PathRefused, Pattern, QueryPath, compile_pattern, normalize_query_path
 from .respond import Answer, quote_args
@@ -151,7 +149,7 @@ class _Finder:
 
     def admit(self, rec: Record, unit: Unit | None) -> bool:
         if not self.statuses:
-            return unit_in_effect(self.log, rec, unit)
+            return self.log.in_effect(rec, unit)
         if "all" in self.statuses:
             return True
         return status_of(rec, unit) in self.statuses
@@ -187,7 +185,7 @@ class _Finder:
     def _successor_of(
         self, rec: Record, unit: Unit | None, why: str, order: tuple[int, str]
     ) -> None:
-        succ = succession(self.log, self.rels, rec.id, unit.key if unit else None)
+        succ = self.log.successor(rec.id, unit.key if unit else None)
         name = unit_id(rec, unit)
         if succ.state == "current" and succ.current:
             current = self.log.get(succ.current)

@@ -1,8 +1,9 @@
 """The CURRENT page as the site shows it: a freshness banner, or a DRAFT preview.
 
 Pure rendering over the engine; the plugin calls :func:`page_banner` for the
-CURRENT page of each root and, under ``mkdocs serve`` only, :func:`preview_pages`
-to show the newest unpublished summary draft in its place, with its DRAFT banner. Banners are raw
+CURRENT page of each root and, under ``mkdocs serve`` only,
+:func:`mkdocs_adr.preview.preview_pages` to show the newest unpublished summary
+draft in its place, with its DRAFT banner (:func:`draft_banner`). Banners are raw
 HTML admonitions (``admonition`` classes), so they look right in Material and
 in the built-in ``mkdocs`` theme without any Markdown extension; every piece of
 text in them is escaped.
@@ -10,21 +11,16 @@ text in them is escaped.
 
 from __future__ import annotations
 
-import difflib
 import html
 import posixpath
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 
-from .. import manifest as mf
 from ..config import Config
 from ..freshness import Freshness, check, root_pairs
-from ..journal import read_journal
 from ..log import Log
 from ..model import RootInfo
 from ..paths import docs_relative
-from ..plans import Plan, is_current, list_plans, plan_dir, staged_path
 from . import state as view_state
 
 #: Maps a docs-relative source path to an href relative to the page, or None.
@@ -134,153 +130,19 @@ def page_banner(log: Log, src_uri: str, *, href: Href) -> str | None:
 # --------------------------------------------------------------------------- preview
 
 
-@dataclass(frozen=True)
-class PreviewPage:
-    src_uri: str  # docs-relative path of the CURRENT page it replaces
-    markdown: str  # the draft, as the reviewer may have edited it
-    banner: str  # the DRAFT banner (HTML)
-    plan_id: str
+def draft_banner(plan_id: str, version: int, state: str, differences: list[str]) -> str:
+    """The DRAFT banner over a previewed summary draft (HTML, escaped).
 
-
-def preview_plan(config: Config, preview: str) -> tuple[Plan | None, str]:
-    """The plan a serve preview shows.
-
-    ``auto``: the newest summary draft that is the current version of its scope,
-    not applied, and made after the last published one (an older draft would
-    undo what was published since). A plan id shows that plan.
+    The data comes from :func:`mkdocs_adr.preview.preview_pages`; this only
+    renders it.
     """
-    if preview == "off":
-        return None, ""
-    plans = [p for p in list_plans(config.work_path) if p.kind == "summary"]
-    if preview != "auto":
-        chosen = [p for p in plans if p.plan_id == preview]
-        if not chosen:
-            return None, f"preview: no summary plan {preview!r} in {config.rel(config.work_path)}"
-        return chosen[0], ""
-    states = {p.plan_id: read_journal(config.work_path, p.plan_id).state for p in plans}
-    last_publish = max((p.created for p in plans if states[p.plan_id] == "applied"), default="")
-    open_plans = [
-        p
-        for p in plans
-        if states[p.plan_id] != "applied"
-        and is_current(config.work_path, p)
-        and p.created >= last_publish
+    body = [
+        f"<p>This page previews the unpublished draft of plan "
+        f"<code>{html.escape(plan_id)}</code> (version {version}, "
+        f"{html.escape(state)}), not the published view. Differences:</p>",
+        "<ul>\n" + "\n".join(f"<li>{html.escape(d)}</li>" for d in differences) + "\n</ul>",
+        f"<p>Publish it with <code>mkdocs-adr plan --confirm {html.escape(plan_id)}"
+        "</code>; <code>mkdocs build</code> never publishes a draft.</p>",
     ]
-    if not open_plans:
-        return None, ""
-    return max(open_plans, key=lambda p: (p.created, p.version, p.plan_id)), ""
-
-
-def _draft_text(config: Config, plan: Plan, root: dict[str, object]) -> tuple[str, bool] | None:
-    review = plan_dir(config.work_path, plan.plan_id) / str(root["review_file"])
-    step = next((s for s in plan.steps if s.path == root["current"]), None)
-    staged = (
-        staged_path(config.work_path, plan.plan_id, step.after)
-        if step is not None and step.after
-        else None
-    )
-    for path, edited in ((review, True), (staged, False)):
-        if path is None:
-            continue
-        try:
-            data = path.read_bytes()
-        except OSError:
-            continue
-        is_edit = edited and (staged is None or not staged.exists() or data != staged.read_bytes())
-        return data.decode("utf-8", "replace"), is_edit
-    return None
-
-
-def _differences(
-    config: Config, plan: Plan, root: dict[str, object], draft: str, edited: bool, log: Log
-) -> list[str]:
-    out: list[str] = []
-    folder = config.project_dir / str(root["root"])
-    try:
-        published_text = (folder / config.current_page).read_text("utf-8", "replace")
-    except OSError:
-        published_text = None
-    if published_text is None:
-        out.append("nothing is published yet: this would be the first CURRENT view")
-    else:
-        diff = list(
-            difflib.unified_diff(published_text.splitlines(), draft.splitlines(), lineterm="", n=0)
-        )
-        added = sum(1 for ln in diff if ln.startswith("+") and not ln.startswith("+++"))
-        removed = sum(1 for ln in diff if ln.startswith("-") and not ln.startswith("---"))
-        out.append(
-            "the text is the same as the published view"
-            if not diff
-            else f"text: {added} lines added, {removed} removed against the published view"
-        )
-        step = next((s for s in plan.steps if s.path == root["manifest"]), None)
-        old: mf.Manifest | None = None
-        new: mf.Manifest | None = None
-        try:
-            old = mf.read(folder / mf.FILENAME, where=str(root["manifest"]))
-            if step is not None:
-                new = mf.parse(
-                    staged_path(config.work_path, plan.plan_id, str(step.after)).read_bytes(),
-                    where="draft",
-                )
-        except (mf.ManifestError, OSError):
-            old = new = None
-        if old is not None and new is not None:
-            before = {s.key: s for s in old.sources}
-            after = {s.key: s for s in new.sources}
-            added_keys = sorted(set(after) - set(before))
-            removed_keys = sorted(set(before) - set(after))
-            changed = sorted(
-                k
-                for k in set(after) & set(before)
-                if (after[k].sha256, after[k].status) != (before[k].sha256, before[k].status)
-            )
-            for label, keys in (
-                ("sources added", added_keys),
-                ("sources removed", removed_keys),
-                ("sources changed", changed),
-            ):
-                if keys:
-                    out.append(f"{label}: {', '.join(keys)}")
-    if edited:
-        out.append("includes your edits to the review copy")
-    if plan.fingerprint != log.fingerprint:
-        out.append("the records changed since this draft was made; plan again before publishing")
-    return out
-
-
-def preview_pages(log: Log, preview: str) -> tuple[list[PreviewPage], list[str]]:
-    """Pages to show instead of the published CURRENT pages under ``mkdocs serve``."""
-    config = log.config
-    plan, note = preview_plan(config, preview)
-    if plan is None:
-        return [], [note] if note else []
-    pages = []
-    for root in plan.review.get("roots", []):
-        src_uri = docs_relative(str(root["current"]), config.rel(config.docs_dir))
-        if src_uri is None:
-            continue
-        found = _draft_text(config, plan, root)
-        if found is None:
-            continue
-        text, edited = found
-        diffs = _differences(config, plan, root, text, edited, log)
-        state = read_journal(config.work_path, plan.plan_id).state
-        body = [
-            f"<p>This page previews the unpublished draft of plan "
-            f"<code>{html.escape(plan.plan_id)}</code> (version {plan.version}, "
-            f"{html.escape(state)}), not the published view. Differences:</p>",
-            "<ul>\n" + "\n".join(f"<li>{html.escape(d)}</li>" for d in diffs) + "\n</ul>",
-            f"<p>Publish it with <code>mkdocs-adr plan --confirm {html.escape(plan.plan_id)}"
-            "</code>; <code>mkdocs build</code> never publishes a draft.</p>",
-        ]
-        title = f"DRAFT: unpublished summary plan {plan.plan_id}"
-        pages.append(
-            PreviewPage(
-                src_uri,
-                text,
-                _admonition("info", "draft", title, body),
-                plan.plan_id,
-            )
-        )
-    return pages, []
+    title = f"DRAFT: unpublished summary plan {plan_id}"
+    return _admonition("info", "draft", title, body)

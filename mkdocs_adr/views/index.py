@@ -69,20 +69,16 @@ def _root_path(log: Log, rec: Record) -> str:
     return rec.root
 
 
-def _unit_successors(log: Log) -> dict[str, list[tuple[str, str]]]:
-    """Container id -> (unit, id of the record superseding that unit)."""
-    out: dict[str, list[tuple[str, str]]] = {}
-    for edge in log.graph.edges("supersedes"):
-        target = log.get(edge.target) if edge.unit and edge.authoritative else None
-        if target is not None and edge.unit in {u.key for u in target.units}:
-            out.setdefault(edge.target, []).append((edge.unit, edge.source))
-    return out
+def _successor(log: Log, rec: Record) -> Cell:
+    """The INDEX's successor cell: what the engine names as the current successor.
 
-
-def _successor(log: Log, rec: Record, units: dict[str, list[tuple[str, str]]]) -> Cell:
+    A container lists, per unit, the records that say they supersede it (of any
+    status, as written): its units are replaced one by one.
+    """
     cell: Cell = []
     if rec.units:
-        for unit, rid in sorted(set(units.get(rec.id, []))):
+        pairs = {(u.key, s) for u in rec.units for s in log.graph.direct_successors(rec.id, u.key)}
+        for unit, rid in sorted(pairs):
             if cell:
                 cell.append((", ", None))
             cell.extend([(f"{unit}: ", None), (rid, log.get(rid))])
@@ -117,7 +113,6 @@ def heading(log: Log, root: RootInfo, what: str) -> str:
 def tables(log: Log, root: RootInfo) -> tuple[list[Record], list[Table]]:
     """The root's records in INDEX order and the tables that list them."""
     records = sorted(root_records(log, root), key=_sort_key)
-    units = _unit_successors(log)
     with_domain = any(r.domain for r in records)
     columns = (
         "ID",
@@ -138,7 +133,7 @@ def tables(log: Log, root: RootInfo) -> tuple[list[Record], list[Table]]:
         ]
         if with_domain:
             cells.append([(rec.domain or "", None)])
-        cells.append(_successor(log, rec, units))
+        cells.append(_successor(log, rec))
         return tuple(cells)
 
     if root.layout in ("layered", "mixed"):

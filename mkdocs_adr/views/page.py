@@ -277,9 +277,7 @@ def banners(ctx: PageContext, rec: Record, href: Href) -> list[str]:
             )
         )
     elif status == "accepted":
-        rivals = [
-            s for s in log.graph.successors_of(rec.id) if log.graph.statuses.get(s) == "accepted"
-        ]
+        rivals = log.graph.direct_successors(rec.id, accepted_only=True)
         if rivals:
             out.append(
                 admonition(
@@ -316,7 +314,7 @@ def banners(ctx: PageContext, rec: Record, href: Href) -> list[str]:
 
 
 def _replaced_by(ctx: PageContext, rec: Record, href: Href) -> str:
-    succ = ctx.log.graph.successors_of(rec.id)
+    succ = ctx.log.graph.direct_successors(rec.id)
     if not succ:
         return ""
     return " It is replaced by " + _list([link(ctx, s, href) for s in succ]) + "."
@@ -390,13 +388,9 @@ def _unit_banners(ctx: PageContext, rec: Record, href: Href) -> list[str]:
     out_units = [u for u in rec.units if u.status in OUT_OF_EFFECT]
     if not out_units:
         return []
-    by_unit: dict[str, list[str]] = defaultdict(list)
-    for e in ctx.edges_by_node.get(rec.id, []):
-        if e.kind == "supersedes" and e.target == rec.id and e.unit:
-            by_unit[e.unit].append(e.source)
     parts = []
     for u in out_units:
-        who = by_unit.get(u.key)
+        who = ctx.log.graph.direct_successors(rec.id, u.key)
         tail = f" by {_list([link(ctx, w, href) for w in who])}" if who else ""
         parts.append(f"{esc(rec.id)}#{esc(u.key)} is {esc(u.status)}{tail}")
     if len(out_units) == len(rec.units):
