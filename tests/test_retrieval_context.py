@@ -13,6 +13,8 @@ from mkdocs_adr.log import Log, load
 from mkdocs_adr.retrieval import MAX_CODEPOINTS, ContextQuery, context
 from mkdocs_adr.retrieval.budget import SEGMENT_CODEPOINTS
 
+from mkdocs_adr.retrieval.render import CUT, render
+
 from .retrieval_logs import Spec, load_log, write_log
 
 
@@ -457,3 +459,20 @@ def test_a_record_without_sections_shows_its_body(tmp_path: Path) -> None:
     assert first["scope"] == "full"
     second = ask(log, "ADR-0002")["units"][0]
     assert second["status"] == "accepted" and "Date: 2024-01-01" in second["text"]
+
+
+def test_the_printed_page_keeps_the_budget_when_indenting_would_break_it(
+    tmp_path: Path,
+) -> None:
+    # Thousands of one-character lines: the JSON spends 3 code points a line ("x\n"
+    # escaped), the printed page would spend 6 with its indent of four spaces.
+    lines = "\n".join("x" for _ in range(3000))
+    log = load_log(tmp_path, [Spec(1, sections={"Context": "c", "Decision": lines})])
+    data, _text = context(log, ContextQuery(target="ADR-0001"))
+    assert data["units"] and data["budget"]["codepoints"] <= MAX_CODEPOINTS
+    printed = render(data)
+    assert len(printed) <= MAX_CODEPOINTS
+    assert "ADR-0001" in printed and CUT in printed
+    # a page that fits as it is is printed whole
+    small = dict(data, units=[dict(u, text="short") for u in data["units"]])
+    assert CUT not in render(small)

@@ -8,12 +8,40 @@ from __future__ import annotations
 
 from typing import Any
 
+from .budget import MAX_CODEPOINTS
+
+#: Said where a unit's text was shortened so the printed page keeps the budget.
+CUT = "    [... cut to keep this page within the budget; --json shows the whole text]"
+
 
 def _indent(text: str, pad: str = "    ") -> str:
     return "\n".join(pad + line if line.strip() else "" for line in text.splitlines())
 
 
 def render(data: dict[str, Any]) -> str:
+    """The page as text, never longer than the JSON's budget of code points.
+
+    Indenting a unit's text adds to every line, so a page whose JSON fills its
+    budget could print longer than it; the last texts are then shortened, each
+    with a note saying so, and every header, id and path is kept whole.
+    """
+    texts: list[str] = [_indent(u["text"]) if u["text"] else "" for u in data["units"]]
+    page = _render(data, texts)
+    excess = len(page) - MAX_CODEPOINTS
+    for n in range(len(texts) - 1, -1, -1):
+        if excess <= 0:
+            break
+        if not texts[n]:
+            continue
+        keep = max(0, len(texts[n]) - excess - len(CUT) - 1)
+        cut = texts[n][:keep].rstrip()
+        shortened = f"{cut}\n{CUT}" if cut else CUT
+        excess -= len(texts[n]) - len(shortened)
+        texts[n] = shortened
+    return _render(data, texts)
+
+
+def _render(data: dict[str, Any], texts: list[str]) -> str:
     out: list[str] = []
     kind = data["schema"].rsplit("/", 1)[-1]
     query = data["query"]
@@ -63,7 +91,7 @@ def render(data: dict[str, Any]) -> str:
         if left:
             out.append("Left out by status: " + ", ".join(f"{n} {s}" for s, n in left.items()))
     first = data["total"] - data["omitted"] - len(data["units"]) + 1
-    for n, unit in enumerate(data["units"], start=max(first, 1)):
+    for n, (unit, text) in enumerate(zip(data["units"], texts, strict=True), start=max(first, 1)):
         out.append("")
         head = f"[{n}] {unit['id']}"
         if "segment" in unit:
@@ -75,9 +103,9 @@ def render(data: dict[str, Any]) -> str:
         out.append(f"    {unit['path']}")
         extra = f"  [{unit['layer']}]" if "layer" in unit else ""
         out.append(f"    why: {unit['why']}{extra}")
-        if unit["text"]:
+        if text:
             out.append("")
-            out.append(_indent(unit["text"]))
+            out.append(text)
     if not data["units"] and overview is None:
         out.append("")
         out.append("Nothing matched.")
