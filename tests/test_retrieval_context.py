@@ -12,7 +12,6 @@ from mkdocs_adr.errors import RefusedError, UsageError
 from mkdocs_adr.log import Log, load
 from mkdocs_adr.retrieval import MAX_CODEPOINTS, ContextQuery, context
 from mkdocs_adr.retrieval.budget import SEGMENT_CODEPOINTS
-
 from mkdocs_adr.retrieval.render import CUT, render
 
 from .retrieval_logs import Spec, load_log, write_log
