@@ -64,3 +64,22 @@ def run_cli(*args: str, cwd: Path, check: bool = False) -> subprocess.CompletedP
 
 def load_json(text: str) -> Any:
     return json.loads(text)
+
+
+def playwright_sync_api() -> Any:
+    """Playwright's sync API, imported when a browser test runs.
+
+    Never imported at module level: without Playwright, collection still works and each
+    browser test fails with this message instead of the whole run aborting.
+    """
+    try:
+        from playwright import sync_api
+    except ImportError as exc:
+        why = str(exc)
+    else:
+        return sync_api
+    pytest.fail(
+        f"Playwright is not importable ({why}): the browser tests need it. Install the "
+        "test extra with `pip install -e '.[test]'` (scripts/test.sh does).",
+        pytrace=False,
+    )
