@@ -20,8 +20,19 @@ LOGS = FIXTURES / "logs"
 SITES = REPO / "site_src"
 
 
-def fixture_logs() -> list[str]:
-    return sorted(p.name for p in LOGS.iterdir() if (p / "expected.json").exists())
+def fixture_logs(declaring: str | None = None) -> list[str]:
+    """The fixture logs with an ``expected.json``; with ``declaring``, only those whose
+    expected.json has a non-empty value under that key (a test over the others would
+    check nothing)."""
+    names = sorted(p.name for p in LOGS.iterdir() if (p / "expected.json").exists())
+    if declaring is not None:
+        names = [
+            n
+            for n in names
+            if json.loads((LOGS / n / "expected.json").read_text(encoding="utf-8")).get(declaring)
+        ]
+    assert names, f"no fixture log declares {declaring!r}" if declaring else "no fixture logs"
+    return names
 
 
 @pytest.fixture

@@ -123,6 +123,7 @@ def test_archive_then_restore_is_the_identity(
         assert set(after) == set(before)
         home = {m["from"]: m["to"] for m in restore["moves"]}  # archived path -> original
         user = {home.get(p, p): note for p, note in edited.items()}
+        assert before
         for rel_path, digest in before.items():
             if rel_path not in user:
                 assert after[rel_path] == digest, rel_path
