@@ -58,6 +58,8 @@ def tree_digest(folder: Path) -> dict[str, str]:
             out[rel] = "dir"
         else:
             out[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
+    # two digests of a missing or empty folder are equal and would prove nothing
+    assert out, f"{folder} is missing or empty: its digest would check nothing"
     return out
 
 
