@@ -5,7 +5,8 @@ frontmatter) a record is written the way users write one (``mkdocs-adr new``, th
 ``supersede``) and by the library writers directly, then read back with the parser
 (:func:`mkdocs_adr.parsing.parse_bytes`) and, for resolved relations, the engine
 (:func:`mkdocs_adr.log.load`). Title, status, date and the supersedes / superseded-by
-pair must survive every step, and the parser must detect the style that was written.
+pair (and ``link``'s amends / amended-by) must survive every step, and the parser must
+detect the style that was written.
 
 The metadata-table and inline ``Status:`` formats are read-only (the writers refuse them),
 so they have no write round trip here.
@@ -263,6 +264,47 @@ def test_library_new_and_supersede_between_two_existing_records(tmp_path: Path, 
     )
     assert relations(project, old_id) == ("superseded", {("superseded-by", new_id)})
     assert relations(project, new_id) == ("accepted", {("supersedes", old_id)})
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_link_writes_both_sides_and_keeps_status_title_and_date(tmp_path: Path, style: str) -> None:
+    project = make_project(tmp_path)
+    base_id, base_rel = created(
+        adr(
+            project,
+            "new",
+            "Store files in S3",
+            "--style",
+            style,
+            "--status",
+            "accepted",
+            "--date",
+            "2024-09-09",
+        )
+    )
+    amend_id, amend_rel = created(
+        adr(
+            project,
+            "new",
+            "Encrypt stored files",
+            "--style",
+            style,
+            "--status",
+            "accepted",
+            "--date",
+            "2024-10-10",
+        )
+    )
+    data = adr(project, "link", amend_id, "Amends", base_id)
+    assert data["plan_id"], data
+    assert_fields(
+        parsed(project, amend_rel), style, "Encrypt stored files", "accepted", "2024-10-10"
+    )
+    assert_fields(parsed(project, base_rel), style, "Store files in S3", "accepted", "2024-09-09")
+    assert parsed_targets(parsed(project, amend_rel), "amends"), "amends is written"
+    assert parsed_targets(parsed(project, base_rel), "amended-by"), "amended-by is written"
+    assert relations(project, amend_id) == ("accepted", {("amends", base_id)})
+    assert relations(project, base_id) == ("accepted", {("amended-by", amend_id)})
 
 
 def test_the_console_script_writes_what_the_parser_reads(tmp_path: Path) -> None:
