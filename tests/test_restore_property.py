@@ -12,6 +12,7 @@ import hashlib
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -75,6 +76,9 @@ def projects(draw: st.DrawFn) -> dict[str, str | bytes]:
     return files
 
 
+# 25 generated projects, each archived, restored and compared: 1.5 s on a quiet machine,
+# 6 s and more on a shared one
+@pytest.mark.slow
 @settings(
     max_examples=25,
     deadline=None,
