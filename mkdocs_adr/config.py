@@ -135,6 +135,68 @@ class RootConfig:
         return self.title or f"Decisions ({self.path})"
 
 
+def _default(name: str) -> Callable[[], Any]:
+    """The engine's default for option ``name``: the option read from an empty config."""
+    return lambda: OPTION[name].read({})
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything the engine needs to read a log. Paths are absolute.
+
+    One field per option of :data:`OPTIONS` (same name; the default is that option's),
+    plus where the project is and ``max_file_bytes``. ``work_dir`` is ``None`` until
+    read: :attr:`work_path` then uses the option's default folder.
+    """
+
+    project_dir: Path
+    docs_dir: Path
+    roots: tuple[RootConfig, ...] = field(default_factory=_default("roots"))
+    layout: str = field(default_factory=_default("layout"))
+    style: str = field(default_factory=_default("style"))
+    mirrors: tuple[str, ...] = field(default_factory=_default("mirrors"))
+    index_page: str = field(default_factory=_default("index_page"))
+    current_page: str = field(default_factory=_default("current_page"))
+    graph: bool = field(default_factory=_default("graph"))
+    graph_hops: int = field(default_factory=_default("graph_hops"))
+    nav: str = field(default_factory=_default("nav"))
+    nav_limit: int = field(default_factory=_default("nav_limit"))
+    read_guard: str = field(default_factory=_default("read_guard"))
+    fail_on: str = field(default_factory=_default("fail_on"))
+    preview: str = field(default_factory=_default("preview"))
+    redirects: bool = field(default_factory=_default("redirects"))
+    work_dir: Path | None = None
+    status_headings: tuple[str, ...] = field(default_factory=_default("status_headings"))
+    status_aliases: Mapping[str, str] = field(default_factory=_default("status_aliases"))
+    max_file_bytes: int = 1024 * 1024
+    config_file: Path | None = None
+
+    @property
+    def work_path(self) -> Path:
+        if self.work_dir is not None:
+            return self.work_dir
+        return self.project_dir / str(OPTION["work_dir"].default)
+
+    @property
+    def aliases(self) -> dict[str, str]:
+        merged = dict(DEFAULT_ALIASES)
+        merged.update({k.lower(): v for k, v in self.status_aliases.items()})
+        return merged
+
+    def rel(self, path: Path) -> str:
+        """Project-relative POSIX path, the only form paths take in output."""
+        try:
+            return path.relative_to(self.project_dir).as_posix()
+        except ValueError:
+            return Path(os.path.relpath(path, self.project_dir)).as_posix()
+
+    def root_dir(self, root: RootConfig) -> Path:
+        return self.docs_dir / root.path
+
+    def replace(self, **changes: Any) -> Config:
+        return dataclasses.replace(self, **changes)
+
+
 # --------------------------------------------------------------------------- options
 
 #: How the CLI reads one option's YAML value into the engine's value (raises ConfigError).
@@ -248,6 +310,24 @@ def _roots(opt: Option, value: Any) -> tuple[RootConfig, ...]:
     if len(set(paths)) != len(paths):
         raise ConfigError("option 'roots' lists the same folder twice", fix="list each root once")
     return tuple(roots)
+
+
+def normalize_rel(path: str) -> str | None:
+    """Normalize a relative POSIX path; ``None`` when it escapes or is absolute."""
+    text = path.replace("\\", "/").strip()
+    if text.startswith("/") or (len(text) > 1 and text[1] == ":"):
+        return None
+    parts: list[str] = []
+    for part in text.split("/"):
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if not parts:
+                return None
+            parts.pop()
+            continue
+        parts.append(part)
+    return "/".join(parts) if parts else ""
 
 
 def _strings(message: str, fix: str = "") -> Reader:
@@ -417,86 +497,6 @@ OPTION: Mapping[str, Option] = MappingProxyType({o.name: o for o in OPTIONS})
 
 #: Option names a config may carry: ours, and ``enabled``, which MkDocs adds to every plugin.
 KNOWN_OPTIONS = frozenset({o.name for o in OPTIONS} | {"enabled"})
-
-
-def _default(name: str) -> Callable[[], Any]:
-    """The engine's default for option ``name``: the option read from an empty config."""
-    return lambda: OPTION[name].read({})
-
-
-@dataclass(frozen=True)
-class Config:
-    """Everything the engine needs to read a log. Paths are absolute.
-
-    One field per option of :data:`OPTIONS` (same name; the default is that option's),
-    plus where the project is and ``max_file_bytes``. ``work_dir`` is ``None`` until
-    read: :attr:`work_path` then uses the option's default folder.
-    """
-
-    project_dir: Path
-    docs_dir: Path
-    roots: tuple[RootConfig, ...] = field(default_factory=_default("roots"))
-    layout: str = field(default_factory=_default("layout"))
-    style: str = field(default_factory=_default("style"))
-    mirrors: tuple[str, ...] = field(default_factory=_default("mirrors"))
-    index_page: str = field(default_factory=_default("index_page"))
-    current_page: str = field(default_factory=_default("current_page"))
-    graph: bool = field(default_factory=_default("graph"))
-    graph_hops: int = field(default_factory=_default("graph_hops"))
-    nav: str = field(default_factory=_default("nav"))
-    nav_limit: int = field(default_factory=_default("nav_limit"))
-    read_guard: str = field(default_factory=_default("read_guard"))
-    fail_on: str = field(default_factory=_default("fail_on"))
-    preview: str = field(default_factory=_default("preview"))
-    redirects: bool = field(default_factory=_default("redirects"))
-    work_dir: Path | None = None
-    status_headings: tuple[str, ...] = field(default_factory=_default("status_headings"))
-    status_aliases: Mapping[str, str] = field(default_factory=_default("status_aliases"))
-    max_file_bytes: int = 1024 * 1024
-    config_file: Path | None = None
-
-    @property
-    def work_path(self) -> Path:
-        if self.work_dir is not None:
-            return self.work_dir
-        return self.project_dir / str(OPTION["work_dir"].default)
-
-    @property
-    def aliases(self) -> dict[str, str]:
-        merged = dict(DEFAULT_ALIASES)
-        merged.update({k.lower(): v for k, v in self.status_aliases.items()})
-        return merged
-
-    def rel(self, path: Path) -> str:
-        """Project-relative POSIX path, the only form paths take in output."""
-        try:
-            return path.relative_to(self.project_dir).as_posix()
-        except ValueError:
-            return Path(os.path.relpath(path, self.project_dir)).as_posix()
-
-    def root_dir(self, root: RootConfig) -> Path:
-        return self.docs_dir / root.path
-
-    def replace(self, **changes: Any) -> Config:
-        return dataclasses.replace(self, **changes)
-
-
-def normalize_rel(path: str) -> str | None:
-    """Normalize a relative POSIX path; ``None`` when it escapes or is absolute."""
-    text = path.replace("\\", "/").strip()
-    if text.startswith("/") or (len(text) > 1 and text[1] == ":"):
-        return None
-    parts: list[str] = []
-    for part in text.split("/"):
-        if part in ("", "."):
-            continue
-        if part == "..":
-            if not parts:
-                return None
-            parts.pop()
-            continue
-        parts.append(part)
-    return "/".join(parts) if parts else ""
 
 
 def from_options(
