@@ -15,6 +15,7 @@ from pathlib import Path
 
 from .config import Config, RootConfig
 from .model import Excluded, Problem, Severity
+from .paths import within
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 ARCHIVE = "archive"
@@ -45,14 +46,6 @@ class Discovery:
     excluded: list[Excluded] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     layouts: dict[str, str] = field(default_factory=dict)
-
-
-def _inside(path: Path, folder: Path) -> bool:
-    try:
-        path.relative_to(folder)
-    except ValueError:
-        return False
-    return True
 
 
 def exclusion_reason(rel: str, config: Config) -> str | None:
@@ -125,7 +118,7 @@ def discover(config: Config) -> Discovery:
             result.layouts[root.path] = config.layout if config.layout != "auto" else "flat"
             continue
         others = [
-            d for p, d in root_dirs.items() if p != root.path and _inside(d, base) and d != base
+            d for p, d in root_dirs.items() if p != root.path and within(d, base) and d != base
         ]
         _walk_root(config, root, base, others, project, work, result)
     order = {r.path: i for i, r in reversed(list(enumerate(config.roots)))}
@@ -208,7 +201,7 @@ def _walk_root(
                     )
                     result.excluded.append(Excluded(shown, "symlink-broken"))
                     continue
-                if not _inside(target, project):
+                if not within(target, project):
                     result.problems.append(
                         Problem(
                             "ADR015",
@@ -226,10 +219,10 @@ def _walk_root(
                 continue
             if is_dir:
                 path = folder / name
-                if any(path == n or _inside(path, n) for n in nested):
+                if any(path == n or within(path, n) for n in nested):
                     result.excluded.append(Excluded(shown + "/", "nested-root"))
                     continue
-                if path.resolve() == work or _inside(path.resolve(), work):
+                if path.resolve() == work or within(path.resolve(), work):
                     result.excluded.append(Excluded(shown + "/", "work-dir"))
                     continue
                 # (F821: visit is deleted only once the walk is over, see below)

@@ -132,6 +132,12 @@ def is_absolute(path: str) -> bool:
     return text.startswith("/") or _DRIVE.match(text) is not None
 
 
+def within(path: Path, folder: Path) -> bool:
+    """Whether ``path`` is ``folder`` or below it, compared as written (resolve first
+    where symlinks count)."""
+    return path == folder or path.is_relative_to(folder)
+
+
 def _under(path: Path, folder: Path) -> str | None:
     try:
         rel = path.relative_to(folder)

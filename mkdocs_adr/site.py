@@ -39,6 +39,7 @@ from typing import Any, Protocol
 from .config import Config
 from .log import Log, ParseCache, load
 from .model import Problem, Record, Severity
+from .paths import within
 from .preview import preview_pages
 from .views import assets, graphdata, graphpage, mirrors, redirects, search, svg
 from .views import current as current_view
@@ -281,19 +282,12 @@ def watched_folders(engine: Config) -> list[Path]:
     out = [
         folder
         for root in engine.roots
-        if (folder := engine.root_dir(root)).is_dir() and not _inside(folder, engine.docs_dir)
+        if (folder := engine.root_dir(root)).is_dir()
+        and not within(folder.resolve(), engine.docs_dir.resolve())
     ]
     if engine.work_path.is_dir():
         out.append(engine.work_path)
     return out
-
-
-def _inside(path: Path, folder: Path) -> bool:
-    try:
-        path.resolve().relative_to(folder.resolve())
-    except ValueError:
-        return False
-    return True
 
 
 def after_h1(html: str, block: str) -> str:

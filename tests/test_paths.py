@@ -442,3 +442,12 @@ def test_paths_imports_nothing_of_mkdocs_or_the_rest_of_the_package() -> None:
         assert not line.startswith(("import mkdocs", "from mkdocs")), line
         if line.startswith("from ."):
             assert line.startswith("from .errors import"), line
+
+
+def test_within_compares_folders_by_their_parts_not_their_text(tmp_path: Path) -> None:
+    from mkdocs_adr.paths import within
+
+    assert within(tmp_path / "docs" / "adr", tmp_path / "docs")
+    assert within(tmp_path / "docs", tmp_path / "docs")
+    assert not within(tmp_path / "docs-old" / "adr", tmp_path / "docs")
+    assert not within(tmp_path, tmp_path / "docs")
