@@ -420,3 +420,32 @@ def test_block_markers_survive_keys_that_comments_cannot_hold() -> None:
     assert "--0001" not in marker_key(key)
     page = f"{start_marker(key)}\nText.\n{end_marker(key)}\n"
     assert extract_blocks(page) == {marker_key(key): "Text."}
+
+
+# --------------------------------------------------------------------------- the card at a terminal
+
+
+def test_each_answer_at_the_card_does_what_it_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mkdocs_adr.commands import plan as plan_cmd
+
+    from .test_summary_support import copy_site, invoke
+
+    monkeypatch.setattr(plan_cmd, "is_terminal", lambda: True)
+    site = copy_site(tmp_path, "flat")
+    plans = site / ".mkdocs-adr" / "plans"
+    args = ("-f", str(site / "mkdocs.yml"), "plan", "--mode", "summary")
+
+    code, out, _ = invoke(*args, input="")  # no answer is no consent
+    assert code == 0 and "Cancelled: nothing was published" in out
+    assert not any(plans.iterdir())
+    code, out, _ = invoke(*args, input="n\n")
+    [plan_id] = [p.name for p in plans.iterdir()]
+    assert f"Edit the draft (.mkdocs-adr/plans/{plan_id}/review/docs/adr/CURRENT.md)" in out
+    code, out, _ = invoke(*args, input="s\n")
+    assert f"Draft saved as plan {plan_id}" in out
+    assert not (site / "docs/adr/CURRENT.md").exists()
+    code, out, _ = invoke(*args, input="p\n")
+    assert code == 0 and f"Applied plan {plan_id} (summary, version 1)." in out
+    assert is_generated((site / "docs/adr/CURRENT.md").read_text(encoding="utf-8"))
