@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
-from typing import Any
 
 import click
 
@@ -12,8 +11,8 @@ from .. import apply, report, summary
 from ..config import Config
 from ..errors import NotBuiltError, UsageError
 from ..journal import Receipt, rollback
-from ..log import load
-from ..plans import load_plan
+from ..log import Log, load
+from ..plans import Plan, load_plan
 from . import _review
 from ._common import (
     EXIT_OK,
@@ -164,7 +163,7 @@ def _check_combinations(
 
 def _summary(
     config: Config,
-    log: Any,
+    log: Log,
     domain: str | None,
     sources: str | None,
     adopt: bool,
@@ -174,16 +173,16 @@ def _summary(
     drafted = summary.draft(config, log, domain=domain, sources=sources, adopt=adopt)
     if dry_run:
         if as_json:
-            emit_json(summary.plan_json(config, drafted.plan, dry_run=True, saved=False))
+            emit_json(_review.summary_json(config, drafted.plan, dry_run=True, saved=False))
         else:
-            click.echo(summary.card(config, drafted.plan, saved=False), nl=False)
+            click.echo(_review.summary_card(config, drafted.plan, saved=False), nl=False)
             click.echo(f"plan_id {drafted.plan.plan_id}\nNothing was written.")
         return EXIT_OK
     plan = summary.save(config, drafted)
     if as_json:
-        emit_json(summary.plan_json(config, plan, dry_run=False, saved=True))
+        emit_json(_review.summary_json(config, plan, dry_run=False, saved=True))
         return EXIT_OK
-    card = summary.card(config, plan, saved=True)
+    card = _review.summary_card(config, plan, saved=True)
     if not is_terminal():
         click.echo(card, nl=False)
         click.echo(f"plan_id {plan.plan_id}")
@@ -198,6 +197,11 @@ def _summary(
             )
         return EXIT_OK
     answer = _review.ask(card, can_apply=not plan.blocking, apply_label="publish")
+    return _answered(config, plan, answer)
+
+
+def _answered(config: Config, plan: Plan, answer: str) -> int:
+    """Do what the reviewer answered at the card: publish, keep, or drop the draft."""
     if answer == "apply":
         return confirm_plan(config, plan.plan_id, as_json=False)
     if answer == "draft":
@@ -206,7 +210,7 @@ def _summary(
             f"it later with: mkdocs-adr plan --confirm {plan.plan_id}"
         )
     elif answer == "changes":
-        review = summary.review_file(config, plan, plan.review["roots"][0])
+        review = summary.review_file(config, plan, summary.review_of(plan).roots[0])
         click.echo(
             f"Nothing was published. Edit the draft ({config.rel(review)}) and run "
             f"mkdocs-adr plan --confirm {plan.plan_id}, or change the records and plan "

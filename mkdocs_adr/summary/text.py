@@ -1,0 +1,179 @@
+"""Record text made fit to sit inside CURRENT.md, and the markers around each source.
+
+Pure string work, except :func:`decision_text`, which reads the record file for
+the Decision section with its sub-sections (the parse keeps only its lead).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterable
+from urllib.parse import quote
+
+from ..config import Config
+from ..freshness import root_relative
+from ..model import Record, RootInfo, Unit
+from ..parsing.markdown import scan
+from ..parsing.sections import section_of
+from ..views.index import md_text
+
+DECISION_HEADINGS = (
+    "Decision",
+    "Decision Outcome",
+    "Decisions",
+    "决策",
+    "決策",
+    "决定",
+    "決定",
+    "Entscheidung",
+    "Décision",
+    "Decisión",
+    "Decisão",
+)
+#: How many characters of a decision (and of a proposal) CURRENT.md quotes.
+MAX_DECISION = 1200
+MAX_PROPOSAL = 600
+
+_LINK_TARGET = re.compile(r"(!?\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?)([^)\s>]+)")
+_URLISH = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|#|/)", re.IGNORECASE)
+_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.*?)[ \t#]*$")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_BLOCK = re.compile(
+    r"^<!-- mkdocs-adr:source (\S+) -->\n(.*?)\n<!-- mkdocs-adr:end \1 -->$",
+    re.MULTILINE | re.DOTALL,
+)
+
+
+def rebase_links(text: str, from_dir: str) -> str:
+    """Relative link targets written in ``from_dir`` (root-relative), rewritten for the root."""
+    if not from_dir:
+        return text
+
+    def fix(m: re.Match[str]) -> str:
+        target = m.group(2)
+        if _URLISH.match(target):
+            return m.group(0)
+        path, sep, anchor = target.partition("#")
+        new = posixpath.normpath(posixpath.join(from_dir, path)) if path else path
+        return m.group(1) + new + sep + anchor
+
+    return _LINK_TARGET.sub(fix, text)
+
+
+def _escape_html(line: str) -> str:
+    """``<`` outside code spans becomes ``&lt;``: record text never injects markup here."""
+    parts = re.split(r"(`+[^`]*`+)", line)
+    return "".join(p if p.startswith("`") else p.replace("<", "&lt;") for p in parts)
+
+
+def tame(text: str) -> str:
+    """Record text made safe to sit inside CURRENT.md: no headings, no raw HTML."""
+    out: list[str] = []
+    fenced = False
+    for line in text.split("\n"):
+        if _FENCE.match(line):
+            fenced = not fenced
+            out.append(line)
+            continue
+        if fenced:
+            out.append(line)
+            continue
+        m = _HEADING.match(line)
+        if m:
+            line = f"**{m.group(1)}**"
+        out.append(_escape_html(line))
+    if fenced:
+        out.append("```")
+    return "\n".join(out)
+
+
+def bound(text: str, limit: int) -> tuple[str, bool]:
+    """At most ``limit`` characters, cut at a paragraph, line or word boundary."""
+    text = text.strip()
+    if len(text) <= limit:
+        return text, False
+    head = text[:limit]
+    cut = head.rfind("\n\n")
+    if cut < limit // 3:
+        cut = head.rfind("\n")
+    if cut < limit // 3:
+        cut = head.rfind(" ")
+    if cut <= 0:
+        cut = limit
+    kept = text[:cut].rstrip()
+    if len(_FENCE.findall(kept)) % 2 or sum(1 for ln in kept.split("\n") if _FENCE.match(ln)) % 2:
+        kept += "\n```"
+    return kept + " …", True
+
+
+def strip_status_line(text: str, headings: Iterable[str]) -> str:
+    """A unit's text without its leading ``Status: ...`` line (one of ``headings``)."""
+    names = {h.lower() for h in headings}
+    lines = text.split("\n")
+    for n, line in enumerate(lines[:6]):
+        head = line.strip().lstrip("*_").split(":", 1)[0].strip("*_ ").lower()
+        if ":" in line and head in names:
+            del lines[n]
+            break
+    return "\n".join(lines).strip("\n")
+
+
+def _full_section(config: Config, rec: Record) -> str | None:
+    """The Decision section with its sub-sections (the parse keeps only its lead)."""
+    try:
+        text = (config.project_dir / rec.path).read_bytes().decode("utf-8-sig", "replace")
+    except OSError:
+        return None
+    doc = scan(text.replace("\r\n", "\n"))
+    wanted = {h.lower() for h in DECISION_HEADINGS}
+    for sec in doc.sections(level=2):
+        if sec.name.strip().lower() in wanted:
+            return doc.section_text(sec, stop_at_subheading=False)
+    return None
+
+
+def decision_text(
+    config: Config, rec: Record, unit: Unit | None, root: RootInfo, limit: int
+) -> tuple[str, bool]:
+    """The decision text of a record or unit, bounded, made safe and with rebased links."""
+    if unit is not None:
+        raw = strip_status_line(unit.text, config.status_headings)
+    else:
+        raw = _full_section(config, rec) or section_of(rec.parsed, *DECISION_HEADINGS) or ""
+    if not raw.strip():
+        return "", False
+    from_dir = posixpath.dirname(root_relative(root, rec.path))
+    text, cut = bound(tame(rebase_links(raw, from_dir)), limit)
+    return text, cut
+
+
+def href(rel: str) -> str:
+    """A relative link target as CURRENT.md writes it (spaces and parentheses escaped)."""
+    return rel.replace(" ", "%20").replace("(", "%28").replace(")", "%29")
+
+
+def marker_key(key: str) -> str:
+    """A source key as it appears in its block markers (no ``--`` inside a comment)."""
+    return quote(key, safe="#").replace("--", "-%2D")
+
+
+def start_marker(key: str) -> str:
+    return f"<!-- mkdocs-adr:source {marker_key(key)} -->"
+
+
+def end_marker(key: str) -> str:
+    return f"<!-- mkdocs-adr:end {marker_key(key)} -->"
+
+
+def extract_blocks(text: str) -> dict[str, str]:
+    """The body of every marked source block of a CURRENT.md, by marker key."""
+    text = text.replace("\r\n", "\n")
+    return {m.group(1): m.group(2).strip("\n") for m in _BLOCK.finditer(text)}
+
+
+def domain_title(domain: str | None) -> str:
+    """The heading of a domain's group of decisions (``General`` without a domain)."""
+    if not domain:
+        return "General"
+    return md_text(domain.replace("-", " ").replace("_", " ").strip().capitalize() or domain)
