@@ -142,7 +142,8 @@ class Format:
     name: str
     #: One line for contributors: what records of this format look like.
     summary: str
-    #: This format's own detector, tried in registry order; None for a variant.
+    #: This format's own detector, tried in registry order; None for a variant, and
+    #: for ``container``, which the reader decides from a record's units afterwards.
     detect: Detector | None = None
     #: A variant: the format whose detector finds it, and the test that tells it apart.
     variant_of: str | None = None
