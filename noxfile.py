@@ -23,9 +23,15 @@ BROWSER_ENV = {"PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD": "1"}
 
 @nox.session
 def tests(session: nox.Session) -> None:
-    """Run the test suite (``nox -s tests -- -k plan`` passes arguments to pytest)."""
+    """Run the test suite in parallel, one pytest-xdist worker per core.
+
+    ``nox -s tests -- -k plan`` passes arguments to pytest (``-- -n 0`` runs the tests
+    in one process, ``-- -m "not slow"`` leaves out those over ~3 s); the environment
+    variable ``PYTEST_WORKERS`` sets the number of workers, as for ``scripts/test.sh``.
+    """
     session.install("-e", ".[test]", env=BROWSER_ENV)
-    session.run("python", "-m", "pytest", *session.posargs, env=BROWSER_ENV)
+    workers = os.environ.get("PYTEST_WORKERS", "auto")
+    session.run("python", "-m", "pytest", "-n", workers, *session.posargs, env=BROWSER_ENV)
 
 
 @nox.session

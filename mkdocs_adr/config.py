@@ -7,16 +7,19 @@ needed) or from a bare ``--root``.
 
 from __future__ import annotations
 
+import builtins
 import dataclasses
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import yaml
 
 from .errors import ConfigError
+from .model import STATUSES
 from .parsing.formats import FORCED
 from .paths import normalize
 
@@ -135,35 +138,47 @@ class RootConfig:
         return self.title or f"Decisions ({self.path})"
 
 
+def _default(name: str) -> Callable[[], Any]:
+    """The engine's default for option ``name``: the option read from an empty config."""
+    return lambda: OPTION[name].read({})
+
+
 @dataclass(frozen=True)
 class Config:
-    """Everything the engine needs to read a log. Paths are absolute."""
+    """Everything the engine needs to read a log. Paths are absolute.
+
+    One field per option of :data:`OPTIONS` (same name; the default is that option's),
+    plus where the project is and ``max_file_bytes``. ``work_dir`` is ``None`` until
+    read: :attr:`work_path` then uses the option's default folder.
+    """
 
     project_dir: Path
     docs_dir: Path
-    roots: tuple[RootConfig, ...] = (RootConfig("adr"),)
-    layout: str = "auto"
-    style: str = "auto"
-    mirrors: tuple[str, ...] = DEFAULT_MIRRORS
-    index_page: str = "INDEX.md"
-    current_page: str = "CURRENT.md"
-    graph: bool = True
-    graph_hops: int = 3
-    nav: str = "auto"
-    nav_limit: int = 50
-    read_guard: str = "off"
-    fail_on: str = "error"
-    preview: str = "auto"
-    redirects: bool = True
+    roots: tuple[RootConfig, ...] = field(default_factory=_default("roots"))
+    layout: str = field(default_factory=_default("layout"))
+    style: str = field(default_factory=_default("style"))
+    mirrors: tuple[str, ...] = field(default_factory=_default("mirrors"))
+    index_page: str = field(default_factory=_default("index_page"))
+    current_page: str = field(default_factory=_default("current_page"))
+    graph: bool = field(default_factory=_default("graph"))
+    graph_hops: int = field(default_factory=_default("graph_hops"))
+    nav: str = field(default_factory=_default("nav"))
+    nav_limit: int = field(default_factory=_default("nav_limit"))
+    read_guard: str = field(default_factory=_default("read_guard"))
+    fail_on: str = field(default_factory=_default("fail_on"))
+    preview: str = field(default_factory=_default("preview"))
+    redirects: bool = field(default_factory=_default("redirects"))
     work_dir: Path | None = None
-    status_headings: tuple[str, ...] = DEFAULT_STATUS_HEADINGS
-    status_aliases: Mapping[str, str] = field(default_factory=dict)
+    status_headings: tuple[str, ...] = field(default_factory=_default("status_headings"))
+    status_aliases: Mapping[str, str] = field(default_factory=_default("status_aliases"))
     max_file_bytes: int = 1024 * 1024
     config_file: Path | None = None
 
     @property
     def work_path(self) -> Path:
-        return self.work_dir if self.work_dir is not None else self.project_dir / ".mkdocs-adr"
+        if self.work_dir is not None:
+            return self.work_dir
+        return self.project_dir / str(OPTION["work_dir"].default)
 
     @property
     def aliases(self) -> dict[str, str]:
@@ -187,19 +202,65 @@ class Config:
 
 # --------------------------------------------------------------------------- options
 
+#: How the CLI reads one option's YAML value into the engine's value (raises ConfigError).
+Reader = Callable[["Option", Any], Any]
 
-def _choice(options: Mapping[str, Any], key: str, choices: Sequence[str], default: str) -> str:
-    value = options.get(key, default)
-    if not isinstance(value, str) or value not in choices:
-        raise ConfigError(
-            f"option '{key}' is {value!r}; expected one of: {', '.join(choices)}",
-            fix=f"set plugins.adr.{key} to one of {', '.join(choices)}",
-        )
+
+@dataclass(frozen=True)
+class Option:
+    """One plugin option, declared once.
+
+    The MkDocs plugin builds its config class from these (``plugin.py`` picks the
+    MkDocs option type from ``type``, ``items`` and ``choices``, so MkDocs validates
+    and words its errors as for any plugin); the CLI reads ``mkdocs.yml`` with
+    :meth:`read`; the engine's :class:`Config` takes its defaults from :meth:`read`
+    of an absent value; docs/guide/configuration.md lists the same names and defaults
+    (tests/test_config_table.py checks all four).
+    """
+
+    name: str
+    #: The YAML value's type: str, int, bool, list or dict.
+    type: type
+    #: Immutable: a tuple for a list, a read-only mapping for a dict.
+    default: Any
+    doc: str
+    #: A string option limited to these values.
+    choices: tuple[str, ...] = ()
+    #: A list's item type, when MkDocs checks every item.
+    items: builtins.type | None = None
+    #: The CLI's rule for this value beyond its type (None: type and choices only).
+    reader: Reader | None = None
+
+    def fresh_default(self) -> Any:
+        """The default as YAML would give it (a new list or dict each time)."""
+        if self.type is list:
+            return list(self.default)
+        if self.type is dict:
+            return dict(self.default)
+        return self.default
+
+    def read(self, options: Mapping[str, Any]) -> Any:
+        """This option's engine value from ``options``; its default when absent."""
+        value = options[self.name] if self.name in options else self.fresh_default()
+        return (self.reader or _plain)(self, value)
+
+
+def _plain(opt: Option, value: Any) -> Any:
+    if opt.choices:
+        if not isinstance(value, str) or value not in opt.choices:
+            raise ConfigError(
+                f"option '{opt.name}' is {value!r}; expected one of: {', '.join(opt.choices)}",
+                fix=f"set plugins.adr.{opt.name} to one of {', '.join(opt.choices)}",
+            )
+        return value
+    if opt.type in (bool, int):
+        return _typed(opt.name, value, opt.type)
+    if opt.type is str:
+        return str(value)
     return value
 
 
-def _typed(options: Mapping[str, Any], key: str, kind: type, default: Any) -> Any:
-    value = options.get(key, default)
+def _typed(key: str, value: Any, kind: type) -> Any:
     if kind is int and isinstance(value, bool):
         value = "bool"
     if not isinstance(value, kind):
@@ -210,9 +271,9 @@ def _typed(options: Mapping[str, Any], key: str, kind: type, default: Any) -> An
     return value
 
 
-def _roots(value: Any) -> tuple[RootConfig, ...]:
+def _roots(opt: Option, value: Any) -> tuple[RootConfig, ...]:
     if value is None:
-        return (RootConfig("adr"),)
+        value = opt.fresh_default()
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not value:
@@ -259,28 +320,173 @@ def normalize_rel(path: str) -> str | None:
     return normalize(path.strip())
 
 
-KNOWN_OPTIONS = frozenset(
-    {
+def _strings(message: str, fix: str = "") -> Reader:
+    """A reader for a list of strings, failing with ``message``."""
+
+    def read(opt: Option, value: Any) -> tuple[str, ...]:
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(message, fix=fix)
+        return tuple(value)
+
+    return read
+
+
+def _page_name(opt: Option, value: Any) -> str:
+    if value is None:
+        return str(opt.default)
+    if not isinstance(value, str) or "/" in value or not value.endswith(".md"):
+        raise ConfigError(
+            f"option '{opt.name}' is {value!r}; expected a file name such as INDEX.md"
+        )
+    return value
+
+
+def _count(opt: Option, value: Any) -> int:
+    number: int = _typed(opt.name, value, int)
+    if number < 0:
+        raise ConfigError("options 'graph_hops' and 'nav_limit' must not be negative")
+    return number
+
+
+def _work_dir(opt: Option, value: Any) -> str:
+    """The folder, normalized and relative to the project (from_options anchors it)."""
+    norm = normalize_rel(value) if isinstance(value, str) else None
+    if norm in (None, ""):
+        raise ConfigError(
+            f"option 'work_dir' is {value!r}; it must be a folder inside the project",
+            fix=f"work_dir: {opt.default}",
+        )
+    return str(norm)
+
+
+def _aliases(opt: Option, value: Any) -> dict[str, str]:
+    aliases = value or {}
+    if not isinstance(aliases, Mapping):
+        raise ConfigError("option 'status_aliases' must map words to statuses")
+    for word, target in aliases.items():
+        if target not in STATUSES[:6]:
+            raise ConfigError(
+                f"status alias {word!r} maps to {target!r}, which is not a status",
+                fix=f"map it to one of: {', '.join(STATUSES[:6])}",
+            )
+    return dict(aliases)
+
+
+#: Every plugin option, in the order MkDocs validates them. The one declaration.
+OPTIONS: tuple[Option, ...] = (
+    Option(
         "roots",
+        list,
+        ("adr",),
+        "ADR roots relative to docs_dir; items are folder names or {path, prefix, title}.",
+        reader=_roots,
+    ),
+    Option(
         "layout",
+        str,
+        "auto",
+        "flat, layered, or auto (detected per root).",
+        choices=LAYOUTS,
+    ),
+    Option(
         "style",
+        str,
+        "auto",
+        "Force one record style instead of detecting it per file.",
+        choices=STYLES,
+    ),
+    Option(
         "mirrors",
+        list,
+        DEFAULT_MIRRORS,
+        "Folder names (and *.<lang>.md suffixes) that hold translations, never records.",
+        items=str,
+        reader=_strings("option 'mirrors' must be a list of folder names", "mirrors: [zh, ja]"),
+    ),
+    Option(
         "index_page",
+        str,
+        "INDEX.md",
+        "File name of the INDEX view in each root.",
+        reader=_page_name,
+    ),
+    Option(
         "current_page",
-        "graph",
-        "graph_hops",
+        str,
+        "CURRENT.md",
+        "File name of the CURRENT view in each root.",
+        reader=_page_name,
+    ),
+    Option("graph", bool, True, "A graph page per root and a local graph on each record page."),
+    Option("graph_hops", int, 3, "Hops shown in local graphs.", reader=_count),
+    Option(
         "nav",
+        str,
+        "auto",
+        "full lists every record; index lists only the views; auto switches above nav_limit.",
+        choices=NAV_MODES,
+    ),
+    Option(
         "nav_limit",
+        int,
+        50,
+        "Above this many records, nav: auto behaves like nav: index.",
+        reader=_count,
+    ),
+    Option(
         "read_guard",
+        str,
+        "off",
+        "What archived bodies contribute to search: off, warn, guard.",
+        choices=READ_GUARDS,
+    ),
+    Option(
         "fail_on",
+        str,
+        "error",
+        "Problems at or above this severity fail the build (never: only log).",
+        choices=FAIL_ON,
+    ),
+    Option(
         "preview",
+        str,
+        "auto",
+        "Under serve: auto previews the newest CURRENT draft; off; or a plan id.",
+    ),
+    Option(
         "redirects",
+        bool,
+        True,
+        "Archived records keep their old URL alive through a redirect page.",
+    ),
+    Option(
         "work_dir",
+        str,
+        ".mkdocs-adr",
+        "Plans, drafts, receipts and journals, relative to the config file.",
+        reader=_work_dir,
+    ),
+    Option(
         "status_headings",
+        list,
+        DEFAULT_STATUS_HEADINGS,
+        "Headings that open a status section (localized).",
+        items=str,
+        reader=_strings("option 'status_headings' must be a list of headings"),
+    ),
+    Option(
         "status_aliases",
-        "enabled",
-    }
+        dict,
+        MappingProxyType({}),
+        "Extra words that mean a status, e.g. {approved: accepted}.",
+        reader=_aliases,
+    ),
 )
+
+OPTION: Mapping[str, Option] = MappingProxyType({o.name: o for o in OPTIONS})
+
+#: Option names a config may carry: ours, and ``enabled``, which MkDocs adds to every plugin.
+KNOWN_OPTIONS = frozenset({o.name for o in OPTIONS} | {"enabled"})
 
 
 def from_options(
@@ -294,64 +500,14 @@ def from_options(
             path=str(config_file) if config_file else None,
             fix=f"known options: {', '.join(sorted(KNOWN_OPTIONS - {'enabled'}))}",
         )
-    mirrors = options.get("mirrors", list(DEFAULT_MIRRORS))
-    if not isinstance(mirrors, list) or not all(isinstance(m, str) for m in mirrors):
-        raise ConfigError(
-            "option 'mirrors' must be a list of folder names", fix="mirrors: [zh, ja]"
-        )
-    headings = options.get("status_headings", list(DEFAULT_STATUS_HEADINGS))
-    if not isinstance(headings, list) or not all(isinstance(h, str) for h in headings):
-        raise ConfigError("option 'status_headings' must be a list of headings")
-    aliases = options.get("status_aliases", {}) or {}
-    if not isinstance(aliases, Mapping):
-        raise ConfigError("option 'status_aliases' must map words to statuses")
-    from .model import STATUSES
-
-    for word, target in aliases.items():
-        if target not in STATUSES[:6]:
-            raise ConfigError(
-                f"status alias {word!r} maps to {target!r}, which is not a status",
-                fix=f"map it to one of: {', '.join(STATUSES[:6])}",
-            )
-    work_dir_opt = options.get("work_dir", ".mkdocs-adr")
-    if not isinstance(work_dir_opt, str) or normalize_rel(work_dir_opt) in (None, ""):
-        raise ConfigError(
-            f"option 'work_dir' is {work_dir_opt!r}; it must be a folder inside the project",
-            fix="work_dir: .mkdocs-adr",
-        )
-    for page_key in ("index_page", "current_page"):
-        page = options.get(page_key)
-        if page is not None and (
-            not isinstance(page, str) or "/" in page or not page.endswith(".md")
-        ):
-            raise ConfigError(
-                f"option '{page_key}' is {page!r}; expected a file name such as INDEX.md"
-            )
-    graph_hops = _typed(options, "graph_hops", int, 3)
-    nav_limit = _typed(options, "nav_limit", int, 50)
-    if graph_hops < 0 or nav_limit < 0:
-        raise ConfigError("options 'graph_hops' and 'nav_limit' must not be negative")
+    values = {opt.name: opt.read(options) for opt in OPTIONS}
+    work_dir = project_dir / values.pop("work_dir")
     return Config(
         project_dir=project_dir,
         docs_dir=docs_dir,
-        roots=_roots(options.get("roots")),
-        layout=_choice(options, "layout", LAYOUTS, "auto"),
-        style=_choice(options, "style", STYLES, "auto"),
-        mirrors=tuple(mirrors),
-        index_page=options.get("index_page") or "INDEX.md",
-        current_page=options.get("current_page") or "CURRENT.md",
-        graph=_typed(options, "graph", bool, True),
-        graph_hops=graph_hops,
-        nav=_choice(options, "nav", NAV_MODES, "auto"),
-        nav_limit=nav_limit,
-        read_guard=_choice(options, "read_guard", READ_GUARDS, "off"),
-        fail_on=_choice(options, "fail_on", FAIL_ON, "error"),
-        preview=str(options.get("preview", "auto")),
-        redirects=_typed(options, "redirects", bool, True),
-        work_dir=project_dir / str(normalize_rel(work_dir_opt)),
-        status_headings=tuple(headings),
-        status_aliases=dict(aliases),
+        work_dir=work_dir,
         config_file=config_file,
+        **values,
     )
 
 

@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Install what the tests need and run them: `bash scripts/test.sh [pytest args]`.
 #
+# The tests run in parallel, one pytest-xdist worker per core (`-n auto`).
+# PYTEST_WORKERS=2 (or any count) sets the workers; PYTEST_WORKERS=0 runs every test
+# in this one process (for --pdb). `-m "not slow"` leaves out the tests over ~3 s.
+#
 # System packages come from Debian: chromium (browser tests drive /usr/bin/chromium
 # through Playwright, never a downloaded browser) and adr-tools (real adr-tools output
 # for format fixtures). See docs/adr/0006-test-setup-with-debian-chromium.md.
@@ -27,5 +31,6 @@ fi
 
 python=${PYTHON:-$(command -v python || command -v python3)}
 "$python" -m pip install -e '.[test]'
-# exec keeps pytest's exit code, 5 (no tests collected) included.
-exec "$python" -m pytest "$@"
+# exec keeps pytest's exit code, 5 (no tests collected) included. A `-n` among the
+# arguments wins over PYTEST_WORKERS: pytest keeps the last one given.
+exec "$python" -m pytest -n "${PYTEST_WORKERS:-auto}" "$@"

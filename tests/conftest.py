@@ -20,8 +20,19 @@ LOGS = FIXTURES / "logs"
 SITES = REPO / "site_src"
 
 
-def fixture_logs() -> list[str]:
-    return sorted(p.name for p in LOGS.iterdir() if (p / "expected.json").exists())
+def fixture_logs(declaring: str | None = None) -> list[str]:
+    """The fixture logs with an ``expected.json``; with ``declaring``, only those whose
+    expected.json has a non-empty value under that key (a test over the others would
+    check nothing)."""
+    names = sorted(p.name for p in LOGS.iterdir() if (p / "expected.json").exists())
+    if declaring is not None:
+        names = [
+            n
+            for n in names
+            if json.loads((LOGS / n / "expected.json").read_text(encoding="utf-8")).get(declaring)
+        ]
+    assert names, f"no fixture log declares {declaring!r}" if declaring else "no fixture logs"
+    return names
 
 
 @pytest.fixture
@@ -47,6 +58,8 @@ def tree_digest(folder: Path) -> dict[str, str]:
             out[rel] = "dir"
         else:
             out[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
+    # two digests of a missing or empty folder are equal and would prove nothing
+    assert out, f"{folder} is missing or empty: its digest would check nothing"
     return out
 
 
@@ -64,3 +77,22 @@ def run_cli(*args: str, cwd: Path, check: bool = False) -> subprocess.CompletedP
 
 def load_json(text: str) -> Any:
     return json.loads(text)
+
+
+def playwright_sync_api() -> Any:
+    """Playwright's sync API, imported when a browser test runs.
+
+    Never imported at module level: without Playwright, collection still works and each
+    browser test fails with this message instead of the whole run aborting.
+    """
+    try:
+        from playwright import sync_api
+    except ImportError as exc:
+        why = str(exc)
+    else:
+        return sync_api
+    pytest.fail(
+        f"Playwright is not importable ({why}): the browser tests need it. Install the "
+        "test extra with `pip install -e '.[test]'` (scripts/test.sh does).",
+        pytrace=False,
+    )

@@ -91,6 +91,7 @@ def assert_consistent(cwd: Path) -> dict[str, Any]:
     return records
 
 
+@pytest.mark.slow  # the real adr-tools shell scripts, one process per command
 def test_adr_tools_log_extended_with_mkdocs_adr(tmp_path: Path) -> None:
     adr(tmp_path, "init", "doc/adr")
     adr(tmp_path, "new", "Use", "MySQL", "for", "persistence")
@@ -112,6 +113,7 @@ def test_adr_tools_log_extended_with_mkdocs_adr(tmp_path: Path) -> None:
     assert records["ADR-0006"]["status"] == "superseded"
 
 
+@pytest.mark.slow  # the real adr-tools shell scripts, one process per command
 def test_mkdocs_adr_log_extended_with_adr_tools(tmp_path: Path) -> None:
     (tmp_path / "doc" / "adr").mkdir(parents=True)
     ours(

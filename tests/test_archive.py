@@ -210,6 +210,7 @@ def test_age_is_never_a_reason_and_in_effect_records_are_not_listed(tmp_path: Pa
     project = make_lab(tmp_path / "p")
     log = load(load_from_mkdocs_yml(project / "mkdocs.yml"))
     ids = {c.id for c in archive.candidates(log)}
+    assert ids, "the lab has archive candidates whose reasons are checked below"
     assert "ADR-0001" not in ids and "ADR-0006" not in ids and "ADR-0009" not in ids
     for cand in archive.candidates(log):
         assert not any("old" in r or "age" in r or "date" in r for r in cand.reasons)
@@ -647,6 +648,7 @@ def test_an_unreadable_manifest_is_left_alone_and_reported(lab: Path) -> None:
         {"path": "docs/adr/CURRENT.sources.json", "state": "not-updated", "changes": []}
     ]
     assert any(r["kind"] == "manifest" for r in data["risks"])
+    assert data["writes"]
     assert all(w["path"] != "docs/adr/CURRENT.sources.json" for w in data["writes"])
 
 

@@ -71,6 +71,7 @@ def assert_consistent(
     plan = load_plan(project / ".mkdocs-adr", plan_id)
     moved_from = {s.to: s.path for s in plan.steps if s.op == "move"}
     now = docs_digest(project)
+    assert now and plan.steps
     for rel, digest in now.items():
         assert ".tmp-" not in rel, f"temp file left behind: {rel}"
         allowed = {before.get(rel), after.get(rel), before.get(moved_from.get(rel, ""))}
@@ -135,6 +136,7 @@ def test_killed_at_every_step_then_rolled_back(tmp_path: Path, operation: str) -
     assert cli(reference, "plan", "--confirm", plan_id).returncode == 0
     after = docs_digest(reference)
     steps = len(load_plan(template / ".mkdocs-adr", plan_id).steps)
+    assert steps >= 8  # as above: a real multi-file plan, killed at each of its steps
     for n in range(steps):
         phase = ":after" if n % 2 else ""
         project = fresh_copy(template, tmp_path / "run")

@@ -19,7 +19,7 @@ from urllib.parse import urljoin
 import pytest
 
 from .archive_lab import invoke, json_of
-from .conftest import SITES
+from .conftest import SITES, playwright_sync_api
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -110,7 +110,8 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 @pytest.mark.browser
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_old_url_redirects_to_the_archived_page_in_chromium(tmp_path: Path, name: str) -> None:
-    from playwright.sync_api import expect, sync_playwright
+    pw_api = playwright_sync_api()
+    expect, sync_playwright = pw_api.expect, pw_api.sync_playwright
 
     assert Path(CHROMIUM).exists(), "Debian's chromium is required (docs/adr/0006)"
     os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")

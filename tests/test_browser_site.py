@@ -1,26 +1,25 @@
 """The built site in headless Chromium (Debian's, through Playwright), both themes.
 
-Each theme's demo site is built once per module and served by ``python -m http.server``
-on a free loopback port. Requests that leave the loopback address are aborted, so the
-tests also show the site works offline. Screenshots of the INDEX, a superseded record
-and the graph page, in light and dark, go to ``test-artifacts/`` (git-ignored).
+Each theme's demo site is built once per module and served from a thread of the test
+process on a loopback port the kernel picks (port 0), so parallel workers never collide.
+Requests that leave the loopback address are aborted, so the tests also show the site
+works offline. Screenshots of the INDEX, a superseded record and the graph page, in light
+and dark, go to ``test-artifacts/`` (git-ignored).
 """
 
 from __future__ import annotations
 
 import contextlib
-import socket
-import subprocess
-import sys
-import time
+import functools
+import http.server
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import sync_playwright
 
-from .conftest import REPO
+from .conftest import REPO, playwright_sync_api
 from .test_site_kit import build, make_site
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -38,34 +37,24 @@ ARGS = [
 ARTIFACTS = REPO / "test-artifacts"
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
 
 
 @contextlib.contextmanager
 def http_server(root: Path) -> Iterator[str]:
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "-d", str(root)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    """Serve ``root`` on a loopback port chosen by the kernel, until the block ends."""
+    handler = functools.partial(_QuietHandler, directory=str(root))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                    break
-            except OSError:
-                if time.monotonic() > deadline or proc.poll() is not None:
-                    raise RuntimeError("http.server did not start") from None
-                time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}"
+        yield f"http://127.0.0.1:{server.server_address[1]}"
     finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+        server.shutdown()
+        server.server_close()
+        thread.join()
 
 
 class Site:
@@ -78,13 +67,42 @@ class Site:
         return f"{self.base}/{stem}/"
 
 
+class Browser:
+    """Chromium, launched by the first test that opens a page.
+
+    Launched inside the test, not in fixture setup, so that a missing Playwright or
+    Chromium fails each browser test with a message rather than erroring the module.
+    """
+
+    def __init__(self) -> None:
+        self._playwright: Any = None
+        self._browser: Any = None
+
+    def get(self) -> Any:
+        if self._browser is None:
+            sync_api = playwright_sync_api()
+            if not Path(CHROMIUM).exists():
+                pytest.fail(
+                    f"{CHROMIUM} is missing: install Debian's chromium (scripts/test.sh does)",
+                    pytrace=False,
+                )
+            self._playwright = sync_api.sync_playwright().start()
+            self._browser = self._playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        return self._browser
+
+    def close(self) -> None:
+        if self._browser is not None:
+            self._browser.close()
+        if self._playwright is not None:
+            self._playwright.stop()
+
+
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (scripts/test.sh does)")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+def browser() -> Iterator[Browser]:
+    b = Browser()
+    try:
         yield b
+    finally:
         b.close()
 
 
@@ -100,8 +118,10 @@ def site(
         yield Site(theme, base)
 
 
-def new_page(browser: Any, site: Site, scheme: str = "light") -> tuple[Any, Any, list[str]]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
+def new_page(browser: Browser, site: Site, scheme: str = "light") -> tuple[Any, Any, list[str]]:
+    context = browser.get().new_context(
+        viewport={"width": 1280, "height": 900}, color_scheme=scheme
+    )
     dialogs: list[str] = []
     page = context.new_page()
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
@@ -121,7 +141,7 @@ def shot(page: Any, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
-def test_index_to_superseded_record_to_its_successor(browser: Any, site: Site) -> None:
+def test_index_to_superseded_record_to_its_successor(browser: Browser, site: Site) -> None:
     context, page, _ = new_page(browser, site)
     try:
         page.goto(site.url("adr/INDEX"))
@@ -147,7 +167,7 @@ def test_index_to_superseded_record_to_its_successor(browser: Any, site: Site) -
         context.close()
 
 
-def test_click_a_graph_node(browser: Any, site: Site) -> None:
+def test_click_a_graph_node(browser: Browser, site: Site) -> None:
     context, page, _ = new_page(browser, site)
     try:
         page.goto(site.url("adr/GRAPH"))
@@ -181,7 +201,7 @@ def _search(page: Any, site: Site, query: str) -> list[str]:
     return [str(results.nth(i).get_attribute("href")) for i in range(results.count())]
 
 
-def test_find_a_record_by_id_with_the_site_search(browser: Any, site: Site) -> None:
+def test_find_a_record_by_id_with_the_site_search(browser: Browser, site: Site) -> None:
     context, page, _ = new_page(browser, site)
     try:
         page.goto(site.url("adr/INDEX"))
@@ -196,7 +216,7 @@ def test_find_a_record_by_id_with_the_site_search(browser: Any, site: Site) -> N
         context.close()
 
 
-def test_hostile_titles_show_as_text_and_run_nothing(browser: Any, site: Site) -> None:
+def test_hostile_titles_show_as_text_and_run_nothing(browser: Browser, site: Site) -> None:
     context, page, dialogs = new_page(browser, site)
     try:
         for stem in (
@@ -230,7 +250,7 @@ def test_hostile_titles_show_as_text_and_run_nothing(browser: Any, site: Site) -
         context.close()
 
 
-def test_dark_scheme_screenshots(browser: Any, site: Site) -> None:
+def test_dark_scheme_screenshots(browser: Browser, site: Site) -> None:
     context, page, _ = new_page(browser, site, scheme="dark")
     try:
         for stem, name in (

@@ -69,6 +69,8 @@ def test_json_shape_matches_the_spec(flat_site: Path) -> None:
     root = data["corpus"]["roots"][0]
     assert {"path", "layout", "records", "archived", "units"} <= set(root)
     assert root["path"] == "docs/adr" and root["layout"] == "flat"
+    assert data["records"] and any(rec["relations"] for rec in data["records"])
+    assert data["corpus"]["excluded"]
     for rec in data["records"]:
         assert set(rec) >= RECORD_KEYS
         assert not rec["path"].startswith("/") and "\\" not in rec["path"]
@@ -178,6 +180,7 @@ def test_problem_records_name_file_line_and_fix(tmp_path: Path) -> None:
         assert p["severity"] in ("error", "warning", "info")
         assert p["fix"], p
     located = [p for p in data["problems"] if p["code"] in ("ADR001", "ADR014", "ADR004")]
+    assert located, data["problems"]
     assert all(p["path"] and p["line"] for p in located), located
 
 

@@ -41,6 +41,7 @@ def test_records_match_expected(name: str) -> None:
     got = {r.path: r for r in log.records}
     missing = sorted(set(expected["records"]) - set(got))
     extra = sorted(set(got) - set(expected["records"]))
+    assert expected["records"], "an expected.json must name the records it checks"
     assert not missing and not extra, f"missing records {missing}, unexpected records {extra}"
     for path, want in expected["records"].items():
         rec = got[path]
@@ -64,13 +65,15 @@ def test_records_match_expected(name: str) -> None:
 def test_exclusions_match_expected(name: str) -> None:
     log, expected = load_fixture(LOGS / name)
     got = {e.path.rstrip("/"): e.reason for e in log.excluded}
+    assert expected["excluded"], "an expected.json must name the exclusions it checks"
     for path, reason in expected.get("excluded", {}).items():
         assert got.get(path.rstrip("/")) == reason, (path, got.get(path.rstrip("/")))
 
 
-@pytest.mark.parametrize("name", fixture_logs())
+@pytest.mark.parametrize("name", fixture_logs(declaring="problems"))
 def test_expected_problems_reported(name: str) -> None:
     log, expected = load_fixture(LOGS / name)
     got = {(p.code, p.path) for p in log.problems}
+    assert expected["problems"]
     for code, path in expected.get("problems", []):
         assert (code, path) in got, (code, path, sorted(got))

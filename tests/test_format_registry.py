@@ -18,6 +18,7 @@ import pytest
 from mkdocs_adr import config
 from mkdocs_adr.authoring import templates
 from mkdocs_adr.authoring.writers import WRITABLE as AUTHORING_WRITABLE
+from mkdocs_adr.authoring.writers import WRITERS
 from mkdocs_adr.authoring.writers import writer_for as authoring_writer_for
 from mkdocs_adr.config import DEFAULT_ALIASES, DEFAULT_STATUS_HEADINGS, ConfigError
 from mkdocs_adr.model import Parsed
@@ -147,6 +148,7 @@ def test_writable_formats_are_what_authoring_writes_and_fills_in() -> None:
     assert set(templates.SKELETONS) == set(WRITABLE)
     for fmt in WRITABLE_FORMATS:
         assert writer_for(fmt.name) is fmt.writer
+        assert WRITERS[fmt.name] is fmt.writer
         assert authoring_writer_for(fmt.name) is fmt.writer
         assert templates.SKELETONS[fmt.name] == fmt.template
     for name in ("table", "inline", "container", "unknown"):

@@ -97,6 +97,7 @@ def test_domain_scope_tracks_related_records_outside_it(tmp_path: Path) -> None:
     assert manifest.scope.kind == "domain" and manifest.scope.domains == ("data",)
     related = {s.id for s in manifest.sources if s.role == "related"}
     assert related == {"ADR-0002"}
+    assert any(s.role == "member" for s in manifest.sources)
     assert all(path_domain(s.path) == "data" for s in manifest.sources if s.role == "member")
     assert state(site)["state"] == "fresh"
     # a change to the related record, outside the domain, makes the view stale

@@ -120,6 +120,7 @@ def test_killed_at_each_step_then_resumed(tmp_path: Path, crash: str) -> None:
     assert state.state == "interrupted"
     assert not journal.list_receipts(work)
     # no half-written file anywhere: every file is either the old or the new bytes
+    assert any(path.is_file() for path in (project / "docs").rglob("*"))
     for path in (project / "docs").rglob("*"):
         if path.is_file():
             assert not path.name.startswith("."), f"temp file left behind: {path}"

@@ -23,7 +23,7 @@ from mkdocs_adr.config import load_from_mkdocs_yml
 from mkdocs_adr.log import load
 from mkdocs_adr.preview import preview_pages
 
-from .conftest import tree_digest
+from .conftest import playwright_sync_api, tree_digest
 from .test_summary_support import (
     banner,
     build,
@@ -209,7 +209,8 @@ def test_mkdocs_serve_previews_the_draft_and_reloads_edits(tmp_path: Path) -> No
 @pytest.mark.browser
 @pytest.mark.slow
 def test_browser_shows_draft_then_stale_banner(tmp_path: Path) -> None:
-    from playwright.sync_api import expect, sync_playwright
+    pw_api = playwright_sync_api()
+    expect, sync_playwright = pw_api.expect, pw_api.sync_playwright
 
     assert Path(CHROMIUM).exists(), "Debian's chromium is required (docs/adr/0006)"
     os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")

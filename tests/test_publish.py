@@ -276,6 +276,7 @@ def test_two_concurrent_publishes_one_wins(tmp_path: Path) -> None:
     winner = next(r for r in results if r.returncode == 0)
     won = whole if whole in winner.stdout else data_only
     # every output of the winner, none of the loser: nothing interleaved
+    assert plans[won]
     for rel, data in plans[won].items():
         assert (site / rel).read_bytes() == data, rel
     assert [r["plan_id"] for r in receipts(site)] == [won]

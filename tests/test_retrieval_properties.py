@@ -199,6 +199,7 @@ def glob_regex(pattern: str) -> str:
     return out + "(?:/.*)?"
 
 
+@pytest.mark.slow  # 40 generated logs, each paged to the end
 @SETTINGS
 @given(specs=logs(), data=st.data())
 def test_context_pages_hold_every_promise(specs: list[Spec], data: st.DataObject) -> None:
@@ -227,6 +228,7 @@ def test_context_pages_hold_every_promise(specs: list[Spec], data: st.DataObject
             assert first, "an asked record always yields evidence"
 
 
+@pytest.mark.slow  # 40 generated logs, each paged to the end
 @SETTINGS
 @given(specs=logs(), data=st.data())
 def test_find_pages_hold_every_promise(specs: list[Spec], data: st.DataObject) -> None:

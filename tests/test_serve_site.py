@@ -103,7 +103,7 @@ def test_plugin_state_does_not_grow_across_rebuilds(tmp_path: Path) -> None:
         plugin = config.plugins["adr"]
         plugins.append(plugin)
         build(config)
-        state = plugin.state
+        state = plugin.site
         sizes.append(
             (
                 len(plugin.cache),

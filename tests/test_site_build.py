@@ -211,6 +211,7 @@ def test_pager_steps_through_records_in_index_order(demo: Built) -> None:
 
 
 def test_hostile_titles_are_text_everywhere(demo: Built) -> None:
+    assert any(demo.site.rglob("*.html"))
     for page in demo.site.rglob("*.html"):
         html = page.read_text(encoding="utf-8")
         assert (

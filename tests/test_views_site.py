@@ -140,6 +140,7 @@ def test_svg_is_well_formed_links_every_node_and_escapes_text(demo: Log) -> None
     assert "&lt;script&gt;" in markup
     # no two boxes overlap
     boxes = sorted((x, y) for x, y, _ in nodes.values())
+    assert len(boxes) > 1
     for i, (x1, y1) in enumerate(boxes):
         for x2, y2 in boxes[i + 1 :]:
             assert abs(x1 - x2) >= svg.NODE_W or abs(y1 - y2) >= svg.NODE_H
@@ -148,6 +149,7 @@ def test_svg_is_well_formed_links_every_node_and_escapes_text(demo: Log) -> None
 def test_svg_puts_older_decisions_left_of_their_successors(demo: Log) -> None:
     data = graphdata.build(demo)
     nodes = _svg_nodes(svg.render(data, uid="t", href=href, title="t"))
+    assert any(e.kind == "supersedes" for e in data.edges)
     for e in data.edges:
         if e.kind == "supersedes":
             assert nodes[e.target][0] < nodes[e.source][0], e
@@ -202,6 +204,7 @@ def test_mermaid_and_dot_escape_titles_and_keep_every_edge(demo: Log) -> None:
     data = graphdata.build(demo)
     mm = mermaid.render(data, href=href)
     assert mm.startswith("flowchart LR\n")
+    assert any('["' in line for line in mm.splitlines()), mm
     for line in mm.splitlines():
         if '["' in line:
             label = line.split('["', 1)[1].rsplit('"]', 1)[0]

@@ -12,10 +12,20 @@ from ..parsing.formats import (
     KEEPS_WORDING,
     UNNUMBERED,
     WRITABLE,
+    WRITERS,
     Ref,
     Writer,
     capitalized,
     writer_for,
 )
 
-__all__ = ["KEEPS_WORDING", "UNNUMBERED", "WRITABLE", "Ref", "Writer", "capitalized", "writer_for"]
+__all__ = [
+    "KEEPS_WORDING",
+    "UNNUMBERED",
+    "WRITABLE",
+    "WRITERS",
+    "Ref",
+    "Writer",
+    "capitalized",
+    "writer_for",
+]

@@ -44,6 +44,8 @@ VARIANTS: dict[str, tuple[tuple[str, Claim], ...]] = {
 FORCED: dict[str, tuple[str, ...]] = {f.name: f.forced for f in FORMATS if f.forced}
 #: The formats mkdocs-adr can write; every other one is refused with its name.
 WRITABLE: tuple[str, ...] = tuple(f.name for f in FORMATS if f.writer is not None)
+#: The writer of each writable format, by name.
+WRITERS: dict[str, Writer] = {f.name: f.writer for f in FORMATS if f.writer is not None}
 #: Writable formats whose relations keep their wording ("Clarifies", "Governs").
 KEEPS_WORDING: tuple[str, ...] = tuple(f.name for f in FORMATS if f.keeps_wording)
 #: Formats whose new records are named by date and slug, not numbered.
@@ -54,8 +56,7 @@ DATE_FROM_STATUS: frozenset[str] = frozenset(f.name for f in FORMATS if f.date_f
 
 def writer_for(style: str) -> Writer | None:
     """The writer of format ``style``; None when mkdocs-adr does not write it."""
-    found = BY_NAME.get(style)
-    return found.writer if found is not None else None
+    return WRITERS.get(style)
 
 
 def _check() -> None:
@@ -83,6 +84,7 @@ __all__ = [
     "UNNUMBERED",
     "VARIANTS",
     "WRITABLE",
+    "WRITERS",
     "Claim",
     "Context",
     "Detector",

@@ -1,0 +1,688 @@
+"""Host-neutral page assembly for one build of the documentation site.
+
+A :class:`SiteBuild` holds what one build knows about the ADR log and decides, for any
+host that renders Markdown pages (MkDocs through ``plugin.py``, the only module that
+imports it):
+
+- which pages the build adds: the INDEX and graph page of each root, the CURRENT
+  page's banner (or, under serve, the draft previewed in its place), redirect pages
+  for records that moved, the stylesheet (:meth:`SiteBuild.add_pages`);
+- which problems fail the build (``fail_on``, :func:`failure`), returned as data for
+  the host to log (:meth:`SiteBuild.read_log`);
+- the navigation: ``nav: full/index/auto`` (:func:`nav_mode`), views first in a
+  generated navigation (:func:`views_first`), records pruned from an explicit one
+  (:func:`prune`), previous/next order (:meth:`SiteBuild.arrange_nav`);
+- what a record page shows around its text: title, header and banners before search
+  indexing, relations, translations, local graph and pager after it
+  (:meth:`SiteBuild.page_markdown`, :meth:`~SiteBuild.page_content`,
+  :meth:`~SiteBuild.page_context`);
+- ``read_guard`` over the search index the search plugin wrote (:func:`read_guard`).
+
+The host's objects are duck-typed. A file is a :class:`SiteFile`; the build's files a
+:class:`FileHost` (the adapter wraps its own file list). A navigation item has
+``is_page`` and ``is_section`` and a settable ``parent``; a page has ``file``,
+``previous_page`` and ``next_page``; a section has ``children``. MkDocs' ``Page`` and
+``Section`` are such items as they are.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import posixpath
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from .config import Config
+from .log import Log, ParseCache, load
+from .model import Problem, Record, Severity
+from .preview import preview_pages
+from .views import assets, graphdata, graphpage, mirrors, redirects, search, svg
+from .views import current as current_view
+from .views import index as index_view
+from .views import page as page_view
+from .views.state import RootViews, free_name, root_views
+
+GRAPH_PAGE = "GRAPH.md"
+RELATIONS_SLOT = "<!-- mkdocs-adr:relations -->"
+AFTER_SLOT = "<!-- mkdocs-adr:after -->"
+#: Where the stylesheet is published; the host links it from every page.
+STYLESHEET = assets.CSS_PATH
+#: Local graphs are capped so a hub record does not draw half the log.
+LOCAL_GRAPH_LIMIT = 30
+#: The logging level each problem is reported at.
+LEVELS = {
+    Severity.ERROR: logging.ERROR,
+    Severity.WARNING: logging.WARNING,
+    Severity.INFO: logging.INFO,
+}
+#: A generated navigation lists a root's views in this order (by file stem).
+VIEW_ORDER = {"INDEX": 0, "CURRENT": 1, "GRAPH": 2}
+
+
+class SiteFile(Protocol):
+    """A file of the site as the host knows it (MkDocs: ``File``)."""
+
+    @property
+    def src_uri(self) -> str: ...  # docs-relative source path, POSIX
+
+    @property
+    def dest_uri(self) -> str: ...  # site-relative output path
+
+    @property
+    def url(self) -> str: ...
+
+    @property
+    def page(self) -> Any: ...  # the navigation page of this file, or None
+
+    def url_relative_to(self, other: Any) -> str: ...
+
+
+class FileHost(Protocol):
+    """The files of one build, as the host adapter exposes them."""
+
+    def get(self, src: str) -> SiteFile | None: ...
+
+    def __iter__(self) -> Iterator[SiteFile]: ...
+
+    def add(self, src: str, content: str) -> None:
+        """A generated file at ``src`` with ``content``, replacing any file there."""
+
+    def probe(self, src: str) -> SiteFile:
+        """Where a page at ``src`` would be published, without adding it."""
+
+
+@dataclass(frozen=True)
+class Report:
+    """What reading the log found: each problem as (logging level, message), and the
+    message that fails the build under ``fail_on`` (``None``: the build goes on)."""
+
+    messages: tuple[tuple[int, str], ...]
+    failure: str | None
+
+
+@dataclass
+class RootPages:
+    """The generated pages of one root in this build (docs-relative src paths)."""
+
+    key: str  # the root's docs-relative path, as records carry it
+    views: RootViews
+    index_src: str | None = None
+    graph_src: str | None = None
+    current_src: str | None = None
+    graph: graphpage.GraphPage | None = None
+    index_tables: list[index_view.Table] = field(default_factory=list)
+    index_slotted: str = ""
+
+
+# ------------------------------------------------------------------------- policies
+
+
+def failure(problems: Iterable[Problem], threshold: str) -> str | None:
+    """The message that fails the build when problems reach ``fail_on``, else None."""
+    if threshold == "never":
+        return None
+    failing = [p for p in problems if p.severity >= Severity.parse(threshold)]
+    if not failing:
+        return None
+    return (
+        f"adr: {len(failing)} problem(s) at or above '{threshold}' in the ADR log "
+        f"(first: {failing[0].format()}). Set fail_on: never to only log them."
+    )
+
+
+def nav_mode(option: str, records: int, limit: int) -> str:
+    """``full`` or ``index``: what ``nav`` means for a log of ``records`` records."""
+    if option != "auto":
+        return option
+    return "index" if records > limit else "full"
+
+
+def _is_page(item: Any) -> bool:
+    return bool(getattr(item, "is_page", False))
+
+
+def _stem(item: Any) -> str:
+    return str(posixpath.basename(item.file.src_uri).split(".")[0])
+
+
+def views_first(items: list[Any], views: set[str]) -> None:
+    """In a generated navigation, put INDEX / CURRENT / graph right after a section's
+    index page (README.md / index.md), before the records (in place)."""
+    for item in items:
+        children = getattr(item, "children", None)
+        if getattr(item, "is_section", False) and children:
+            views_first(children, views)
+            ours = [ch for ch in children if _is_page(ch) and ch.file.src_uri in views]
+            if not ours:
+                continue
+            rest = [ch for ch in children if ch not in ours]
+            head = [ch for ch in rest if _is_page(ch) and _stem(ch) in ("index", "README")]
+            tail = [ch for ch in rest if ch not in head]
+            ours.sort(key=lambda p: VIEW_ORDER.get(_stem(p), 3))
+            item.children = [*head, *ours, *tail]
+
+
+def prune(items: list[Any], drop: set[str], index_pages: Mapping[str, Any]) -> list[Any]:
+    """An explicit navigation without the pages in ``drop``; where a section loses them
+    and no INDEX is listed anywhere, the INDEX takes the place of the first one.
+
+    ``index_pages`` maps each INDEX src path to its file (or None)."""
+    listed = {p.file.src_uri for p in nav_pages(items)}
+    missing = [f for src, f in index_pages.items() if src not in listed and f is not None]
+
+    def walk(children: list[Any]) -> list[Any]:
+        out: list[Any] = []
+        for ch in children:
+            if _is_page(ch) and ch.file.src_uri in drop:
+                ch.parent = None  # out of the navigation: no section claims it
+                while missing:
+                    f = missing.pop(0)
+                    if _is_page(f.page):
+                        out.append(f.page)
+                continue
+            if getattr(ch, "is_section", False):
+                ch.children = walk(ch.children)
+                if not ch.children:
+                    continue
+            out.append(ch)
+        return out
+
+    return walk(items)
+
+
+def nav_pages(items: list[Any]) -> list[Any]:
+    """The pages of a navigation, depth first."""
+    out: list[Any] = []
+    for item in items:
+        if _is_page(item):
+            out.append(item)
+        children = getattr(item, "children", None)
+        if children:
+            out.extend(nav_pages(children))
+    return out
+
+
+def set_parents(items: list[Any], parent: Any) -> None:
+    for item in items:
+        item.parent = parent
+        if getattr(item, "is_section", False):
+            set_parents(item.children, item)
+
+
+def read_guard(
+    data: dict[str, Any],
+    archived: Mapping[str, search.ArchivedPage],
+    mode: str,
+    *,
+    html_text: bool,
+) -> tuple[dict[str, Any] | None, list[str]]:
+    """A search index with ``read_guard`` applied (None when nothing changes), and the
+    warnings for the host to log. A prebuilt lunr index is rebuilt to match."""
+    new, changed = search.apply(data, archived, mode, html_text=html_text)
+    if not changed:
+        return None, []
+    if "index" not in new:
+        return new, []
+    return _rebuild_lunr(new)
+
+
+def _rebuild_lunr(data: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """MkDocs' ``prebuild_index: python`` ships a serialized index; rebuild it so it
+    matches the rewritten entries."""
+    from lunr import lunr
+
+    config = data.get("config") or {}
+    langs = config.get("lang") or ["en"]
+    try:
+        idx = lunr(
+            ref="location",
+            fields=("title", "text"),
+            documents=data.get("docs", []),
+            languages=langs,
+        )
+    except Exception as exc:
+        warning = f"read_guard: cannot rebuild the prebuilt search index ({exc}); dropped"
+        return {k: v for k, v in data.items() if k != "index"}, [warning]
+    return {**data, "index": idx.serialize()}, []
+
+
+def rewrite_search_index(
+    path: Path, archived: Mapping[str, search.ArchivedPage], mode: str, *, html_text: bool
+) -> list[str]:
+    """Apply ``read_guard`` to the search index written at ``path``; the warnings."""
+    if mode == "off" or not archived:
+        return []
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return []
+    except (OSError, ValueError) as exc:
+        return [f"read_guard: cannot read {path}: {exc}; archived bodies stay indexed"]
+    if not isinstance(data, dict):
+        return []
+    new, warnings = read_guard(data, archived, mode, html_text=html_text)
+    if new is None:
+        return warnings
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    tmp.write_text(
+        json.dumps(new, sort_keys=True, separators=(",", ":"), ensure_ascii=False),
+        encoding="utf-8",
+    )
+    os.replace(tmp, path)
+    return warnings
+
+
+def watched_folders(engine: Config) -> list[Path]:
+    """What ``serve`` must watch besides docs_dir: roots outside it, and the work dir."""
+    out = [
+        folder
+        for root in engine.roots
+        if (folder := engine.root_dir(root)).is_dir() and not _inside(folder, engine.docs_dir)
+    ]
+    if engine.work_path.is_dir():
+        out.append(engine.work_path)
+    return out
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    try:
+        path.resolve().relative_to(folder.resolve())
+    except ValueError:
+        return False
+    return True
+
+
+def after_h1(html: str, block: str) -> str:
+    """``block`` right after the page's first ``<h1>`` (at the top without one)."""
+    end = html.find("</h1>")
+    if end < 0:
+        return block + html
+    end += len("</h1>")
+    return html[:end] + block + html[end:]
+
+
+# ---------------------------------------------------------------------------- build
+
+
+class SiteBuild:
+    """Everything one build knows; the host makes a new one for every build."""
+
+    def __init__(self, engine: Config, *, serve: bool = False, search_html: bool = True):
+        self.engine = engine
+        #: Under serve the newest CURRENT draft is previewed; a build never shows one.
+        self.serve = serve
+        #: Whether the search index holds HTML (Material) or plain text (MkDocs' own).
+        self.search_html = search_html
+        self.log: Log | None = None
+        self.ctx: page_view.PageContext | None = None
+        self.views: list[RootViews] = []
+        self.files: FileHost | None = None
+        self.roots: dict[str, RootPages] = {}  # by root key
+        self.record_at: dict[str, Record] = {}  # src_uri -> record
+        self.file_of: dict[str, SiteFile] = {}  # unambiguous id -> file
+        self.mirror_at: dict[str, mirrors.Mirror] = {}  # src_uri -> mirror
+        self.translations: dict[str, list[tuple[str, str]]] = {}  # record path -> (lang, src)
+        self.view_at: dict[str, tuple[str, str]] = {}  # src -> (kind, root key)
+        self.archived_urls: dict[str, search.ArchivedPage] = {}  # page url -> record
+        self.nav_mode = "full"
+        self.out_of_nav: set[str] = set()  # src_uris kept out of the nav
+        self.files_by_src: dict[str, SiteFile] = {}
+        self.file_at_path: dict[str, SiteFile] = {}  # record path -> file
+        self.layouts: dict[tuple[str, ...], svg.Placed] = {}  # local graphs
+        self.previews: dict[str, str] = {}  # src -> DRAFT banner (serve)
+
+    # ------------------------------------------------------------------ files
+
+    def read_log(self, cache: ParseCache | None = None) -> Report:
+        """Load the log and judge its views; the problems and whether they fail."""
+        self.log = adr_log = load(self.engine, cache=cache)
+        self.views = root_views(adr_log)
+        problems = (*adr_log.problems, *(p for v in self.views for p in v.problems))
+        return Report(
+            tuple((LEVELS[p.severity], p.format()) for p in problems),
+            failure(problems, self.engine.fail_on),
+        )
+
+    def add_pages(self, files: FileHost) -> list[str]:
+        """Map records and mirrors to their files and add this build's generated pages;
+        the notes for the host to log (at info level)."""
+        assert self.log is not None
+        adr_log, engine = self.log, self.engine
+        self.ctx = page_view.PageContext.build(adr_log)
+        self.files = files
+        for rec in adr_log.records:
+            src = redirects.docs_rel(adr_log, rec.path)
+            found = files.get(src) if src else None
+            if found is None:
+                continue
+            self.record_at[found.src_uri] = rec
+            self.file_at_path[rec.path] = found
+            if adr_log.get(rec.id) is rec:
+                self.file_of[rec.id] = found
+        for mirror in mirrors.match(adr_log):
+            src = redirects.docs_rel(adr_log, mirror.path)
+            found = files.get(src) if src else None
+            if found is None:
+                continue
+            self.mirror_at[found.src_uri] = mirror
+            if mirror.original is not None:
+                self.translations.setdefault(mirror.original.path, []).append(
+                    (mirror.lang, found.src_uri)
+                )
+        notes = self._preview(files) if self.serve else []
+        for cfg, rv in zip(engine.roots, self.views, strict=True):
+            if engine.root_dir(cfg).is_dir():
+                self.roots[cfg.path] = self._root_pages(cfg.path, rv, files)
+        if engine.redirects:
+            notes += self._redirects(files)
+        if files.get(STYLESHEET) is None:
+            files.add(STYLESHEET, assets.stylesheet())
+        self.nav_mode = nav_mode(engine.nav, len(adr_log.records), engine.nav_limit)
+        if self.nav_mode == "index":
+            self.out_of_nav.update(self.record_at)
+            self.out_of_nav.update(self.mirror_at)
+        return notes
+
+    def _root_pages(self, key: str, rv: RootViews, files: FileHost) -> RootPages:
+        assert self.log is not None and self.ctx is not None
+        adr_log, engine = self.log, self.engine
+        pages = RootPages(key=key, views=rv)
+        index_src = redirects.docs_rel(adr_log, rv.index_target)
+        if index_src:
+            computed = index_view.tables(adr_log, rv.root)
+            pages.index_tables = computed[1]
+            pages.index_slotted = index_view.render_slotted(adr_log, rv.root, computed=computed)
+            # a committed INDEX (fresh or drifted) is ours: the fresh render replaces it
+            files.add(index_src, index_view.render(adr_log, rv.root, computed=computed))
+            pages.index_src = index_src
+            self.view_at[index_src] = ("index", key)
+        current = redirects.docs_rel(adr_log, f"{rv.root.path}/{engine.current_page}")
+        if current and files.get(current) is not None:
+            pages.current_src = current
+            self.view_at[current] = ("current", key)
+        if engine.graph:
+            folder = key.rstrip("/")
+            taken = {
+                f.src_uri.rsplit("/", 1)[-1]
+                for f in files
+                if posixpath.dirname(f.src_uri) == folder
+            }
+            name = GRAPH_PAGE if GRAPH_PAGE not in taken else free_name(taken, GRAPH_PAGE)
+            graph_src = f"{folder}/{name}" if folder else name
+            pages.graph = graphpage.build(
+                self.ctx.graph,
+                rv.root,
+                key,
+                index_name=posixpath.basename(index_src or engine.index_page),
+                title=index_view.heading(adr_log, rv.root, "graph"),
+            )
+            files.add(graph_src, pages.graph.markdown)
+            pages.graph_src = graph_src
+            self.view_at[graph_src] = ("graph", key)
+        return pages
+
+    def _preview(self, files: FileHost) -> list[str]:
+        """The newest unpublished CURRENT draft in place of the published page (SPEC 4)."""
+        assert self.log is not None
+        pages, notes = preview_pages(self.log, self.engine.preview)
+        for preview in pages:
+            files.add(preview.src_uri, preview.markdown)
+            self.previews[preview.src_uri] = preview.banner
+        return notes
+
+    def _redirects(self, files: FileHost) -> list[str]:
+        assert self.log is not None
+        notes = []
+        dests = {f.dest_uri for f in files}
+        for old in redirects.old_locations(self.log):
+            target_src = redirects.docs_rel(self.log, old.record.path)
+            target = files.get(target_src) if target_src else None
+            if target is None or old.src == target.src_uri:
+                continue
+            probe = files.probe(old.src)
+            if files.get(old.src) is not None or probe.dest_uri in dests:
+                notes.append(
+                    f"{old.src}: a page exists at this old location of {old.record.id}; "
+                    "no redirect page is written there"
+                )
+                continue
+            url = target.url_relative_to(probe.url) if probe.url else target.url
+            files.add(probe.dest_uri, redirects.page(url, f"{old.record.id} {old.record.title}"))
+            dests.add(probe.dest_uri)
+        return notes
+
+    def file(self, src: str | None) -> SiteFile | None:
+        if not src or self.files is None:
+            return None
+        found = self.files_by_src.get(src)
+        if found is None:
+            found = self.files.get(src)
+            if found is not None:
+                self.files_by_src[src] = found
+        return found
+
+    # -------------------------------------------------------------------- nav
+
+    def arrange_nav(self, items: list[Any], *, generated: bool) -> tuple[list[Any], list[Any]]:
+        """The navigation's items and pages in order, with previous/next links set.
+
+        ``generated``: the host made the navigation from the files (no ``nav:``)."""
+        if generated:
+            views_first(items, set(self.view_at))
+        elif self.nav_mode == "index" and self.files is not None:
+            files = self.files
+            index_pages = {
+                rp.index_src: files.get(rp.index_src) for rp in self.roots.values() if rp.index_src
+            }
+            items = prune(items, self.out_of_nav, index_pages)
+        pages = nav_pages(items)
+        for prev, page, nxt in zip([None, *pages[:-1]], pages, [*pages[1:], None], strict=True):
+            page.previous_page, page.next_page = prev, nxt
+        set_parents(items, None)
+        in_nav = {p.file.src_uri for p in pages}
+        # records out of the nav still step to their neighbours (INDEX order)
+        if self.ctx is not None:
+            for recs in self.ctx.order.values():
+                chain = [
+                    f.page
+                    for r in recs
+                    if (f := self.file_of.get(r.id)) is not None
+                    and self.ctx.log.get(r.id) is r
+                    and _is_page(f.page)
+                ]
+                for i, page in enumerate(chain):
+                    if page.file.src_uri in in_nav:
+                        continue
+                    page.previous_page = chain[i - 1] if i > 0 else None
+                    page.next_page = chain[i + 1] if i + 1 < len(chain) else None
+        return items, pages
+
+    # ------------------------------------------------------------------ pages
+
+    def page_markdown(
+        self,
+        src: str,
+        markdown: str,
+        meta: MutableMapping[str, Any],
+        markdown_title: Callable[[str], str | None],
+    ) -> str | None:
+        """A page's Markdown before rendering (None: unchanged); sets ``meta["title"]``.
+
+        ``markdown_title`` is the host's own title detection."""
+        rec = self.record_at.get(src)
+        if rec is not None:
+            current = meta.get("title")
+            meta["title"] = page_view.page_title(
+                rec, str(current) if current is not None else markdown_title(markdown)
+            )
+            return page_view.escape_first_heading(markdown)
+        if src in self.mirror_at:
+            current = meta.get("title")
+            text = str(current) if current is not None else markdown_title(markdown)
+            if text:
+                meta["title"] = page_view.esc(text)
+            return page_view.escape_first_heading(markdown)
+        view = self.view_at.get(src)
+        if view is not None and "title" not in meta:
+            # the generated-file marker comes before the heading, which hides it from
+            # the host's title detection; the heading is ours and already escaped Markdown
+            heading = page_view.first_heading_text(markdown)
+            if heading:
+                meta["title"] = heading
+        if view is not None and view[0] == "index":
+            # The page's source is the committed INDEX bytes; its tables are drawn as
+            # HTML after search indexing (page_context): a thousand-row Markdown table
+            # costs more than the rest of the page, and the INDEX should not outrank a
+            # record when its id is searched.
+            return self.roots[view[1]].index_slotted
+        return None
+
+    def page_content(self, html: str, at: SiteFile, url: str) -> str | None:
+        """A page's HTML before search indexing (None: unchanged): a record's header and
+        banners, a mirror's banner, the CURRENT banner. ``url`` is the page's URL as
+        the search index writes it."""
+        if self.ctx is None:
+            return None
+        src = at.src_uri
+        href = self._href(at)
+        rec = self.record_at.get(src)
+        if rec is not None:
+            top = page_view.header(self.ctx, rec, relations_slot=RELATIONS_SLOT) + "".join(
+                page_view.banners(self.ctx, rec, href)
+            )
+            if rec.archived:
+                self.archived_urls[url] = search.ArchivedPage(rec.id, rec.status, rec.title)
+            return after_h1(html, top) + AFTER_SLOT
+        mirror = self.mirror_at.get(src)
+        if mirror is not None:
+            top = page_view.mirror_banner(self.ctx, mirror.original, mirror.lang, href)
+            if mirror.original is not None:
+                top += "".join(page_view.banners(self.ctx, mirror.original, href))
+            return after_h1(html, top)
+        view = self.view_at.get(src)
+        if view is not None and view[0] == "current":
+            banner = self.current_banner(view[1], at)
+            return after_h1(html, banner) if banner else None
+        if view is not None and view[0] == "index":
+            return f'<div class="adr-index">{html}</div>'
+        return None
+
+    def current_banner(self, root_key: str, at: SiteFile) -> str | None:
+        """The freshness banner of a root's CURRENT page, or the DRAFT banner of a preview.
+
+        Both come from :mod:`mkdocs_adr.views.current` (freshness from the manifest,
+        each stale reason linked to its record).
+        """
+        if at.src_uri in self.previews:
+            return self.previews[at.src_uri]
+        if self.log is None or root_key not in self.roots:
+            return None
+        return current_view.page_banner(
+            self.log, at.src_uri, href=lambda src: self._view_href(src, at)
+        )
+
+    def page_context(self, content: str, at: SiteFile) -> str | None:
+        """A page's HTML after search indexing (None: unchanged): what names other
+        records (relations, local graph, graph drawings, INDEX tables), so that a page
+        does not match their ids and titles."""
+        if self.ctx is None:
+            return None
+        src = at.src_uri
+        rec = self.record_at.get(src)
+        if rec is not None:
+            return self._fill_record(content, rec, at)
+        view = self.view_at.get(src)
+        if view is not None and view[0] == "graph":
+            rp = self.roots[view[1]]
+            assert rp.graph is not None
+            return graphpage.fill(content, rp.graph, href=self._href(at), root_key=view[1])
+        if view is not None and view[0] == "index":
+            return self._fill_index(content, self.roots[view[1]], at)
+        return None
+
+    def _fill_index(self, content: str, rp: RootPages, at: SiteFile) -> str:
+        by_path = self.file_at_path
+
+        def href(rec: Record) -> str | None:
+            found = by_path.get(rec.path)
+            return found.url_relative_to(at) if found is not None else None
+
+        for n, table in enumerate(rp.index_tables):
+            slot = index_view.TABLE_SLOT.format(n=n)
+            content = content.replace(slot, index_view.table_html(table, href), 1)
+        return content
+
+    def _fill_record(self, output: str, rec: Record, at: SiteFile) -> str:
+        ctx, engine = self.ctx, self.engine
+        assert ctx is not None
+        href = self._href(at)
+        rels = page_view.relations(ctx, rec, href)
+        rp = self.roots.get(rec.root)
+        index_href = self._view_href(rp.index_src if rp else None, at)
+        graph_href = self._view_href(rp.graph_src if rp else None, at)
+        langs = [
+            (lang, f.url_relative_to(at))
+            for lang, src in self.translations.get(rec.path, [])
+            if (f := self.file(src)) is not None
+        ]
+        after = [page_view.translations(langs)]
+        if engine.graph and ctx.log.get(rec.id) is rec:
+            sub, more = graphdata.neighbourhood(
+                ctx.graph,
+                rec.id,
+                engine.graph_hops,
+                limit=LOCAL_GRAPH_LIMIT,
+                adjacency=ctx.adjacency,
+                edges_by_node=ctx.edges_by_node,
+            )
+            if len(sub.nodes) > 1:
+                # records of one chain share a neighbourhood: lay it out once
+                key = tuple(sub.nodes)
+                placed = self.layouts.get(key)
+                if placed is None:
+                    placed = self.layouts[key] = svg.layout(sub)
+                drawing = svg.render(
+                    sub,
+                    uid="adr-local",
+                    href=href,
+                    title=f"Decisions related to {rec.id}",
+                    focus=rec.id,
+                    root=rec.root,
+                    placed=placed,
+                )
+                after.append(
+                    page_view.local_graph(
+                        drawing, hops=engine.graph_hops, more=more, graph_href=graph_href
+                    )
+                )
+        after.append(page_view.pager(ctx, rec, href, index_href=index_href, graph_href=graph_href))
+        output = output.replace(RELATIONS_SLOT, rels, 1)
+        return output.replace(AFTER_SLOT, "".join(after), 1)
+
+    def _href(self, at: SiteFile) -> svg.Href:
+        file_of = self.file_of
+
+        def href(rid: str) -> str | None:
+            found = file_of.get(rid)
+            return found.url_relative_to(at) if found is not None else None
+
+        return href
+
+    def _view_href(self, src: str | None, at: SiteFile) -> str | None:
+        found = self.file(src)
+        return found.url_relative_to(at) if found is not None else None
+
+    # ----------------------------------------------------------------- search
+
+    def finish(self, site_dir: Path) -> list[str]:
+        """After the site is written: ``read_guard`` over its search index; warnings."""
+        return rewrite_search_index(
+            site_dir / "search" / "search_index.json",
+            self.archived_urls,
+            self.engine.read_guard,
+            html_text=self.search_html,
+        )
