@@ -20,6 +20,7 @@ import yaml
 
 from .errors import ConfigError
 from .model import STATUSES
+from .parsing.formats import FORCED
 from .paths import normalize
 
 DEFAULT_MIRRORS: tuple[str, ...] = ("zh", "ja", "ko", "es", "pt", "fr", "de")
@@ -37,7 +38,8 @@ LAYOUTS = ("auto", "flat", "layered")
 NAV_MODES = ("auto", "full", "index")
 READ_GUARDS = ("off", "warn", "guard")
 FAIL_ON = ("error", "warning", "info", "never")
-STYLES = ("auto", "nygard", "madr2", "madr", "log4brains", "frontmatter", "container")
+#: ``auto`` and the formats the ``style`` option can force (the format registry's order).
+STYLES = ("auto", *FORCED)
 
 #: Built-in status aliases. Matches are reported at info level (SPEC 3.2).
 DEFAULT_ALIASES: dict[str, str] = {

@@ -39,10 +39,10 @@ from ..journal import rollback as journal_rollback
 from ..log import Log, _identify, _sha256, analyse, load
 from ..model import Problem, Record, Severity
 from ..parsing import ParseOptions, parse_bytes
+from ..parsing.editable import Editable, UnsafeEdit
 from ..parsing.status import VERBS
 from ..plans import Plan, PlanKind, Step, list_plans, save_plan
-from .text import Editable, UnsafeEdit
-from .writers import WRITABLE, Ref, writer_for
+from .writers import KEEPS_WORDING, WRITABLE, Ref, writer_for
 
 SCHEMA = "mkdocs-adr/authoring"
 KINDS = ("new", "supersede", "link")
@@ -65,7 +65,7 @@ INVERSE_VERBS: dict[str, str] = {
     "refined by": "Refines",
 }
 #: Styles that keep a relation's wording (frontmatter keeps only its kind).
-TEXT_STYLES = ("nygard", "madr2", "log4brains")
+TEXT_STYLES = KEEPS_WORDING
 NEW_STATUSES = ("proposed", "accepted", "draft", "rejected", "deprecated")
 
 
@@ -373,7 +373,7 @@ class Work:
             source.change.what.append(f"{verb} {target.ref.id}")
             source.record(kind, verb, target.ref.id)
         source.expect.relations.add((kind, target.ref.id))
-        if target.style in ("madr", "frontmatter") and inverse_kind == "depended-on-by":
+        if not tgt_writer.states_kind(inverse_kind):
             self.notes.append(
                 f"{target.ref.id} keeps its relations in frontmatter, which has no key for "
                 f"'{inverse}'; the relation is stated in {source.ref.id} and the graph reads it "

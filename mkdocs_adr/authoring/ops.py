@@ -12,6 +12,7 @@ from ..identity import BadReference, canonical, lookup
 from ..log import Log
 from ..model import Record
 from ..parsing import ParseOptions, parse_bytes
+from ..parsing.editable import Editable, UnsafeEdit
 from . import core, templates
 from .core import (
     INVERSE_VERBS,
@@ -24,8 +25,7 @@ from .core import (
     Work,
     verb_kind,
 )
-from .text import Editable, UnsafeEdit
-from .writers import WRITABLE, Ref, capitalized, writer_for
+from .writers import KEEPS_WORDING, UNNUMBERED, WRITABLE, Ref, capitalized, writer_for
 
 SUCCESSION = ("supersedes", "superseded-by")
 _VERB_OK = re.compile(r"^[^\[\]()\n:]{1,40}$")
@@ -250,7 +250,8 @@ def _frontmatter_wording(work: Work, sides: list[Side], verbs: list[str]) -> Non
     for side, verb in zip(sides, verbs, strict=True):
         kind = verb_kind(verb)
         if (
-            side.style in ("madr", "frontmatter")
+            side.style in WRITABLE
+            and side.style not in KEEPS_WORDING
             and kind == "relates-to"
             and " ".join(verb.lower().split()) not in ("relates to", "related to")
         ):
@@ -339,7 +340,7 @@ def _build_new(config: Config, log: Log, opts: NewOptions, today: dt.date | None
     work.refuse_if_any()
     assert root is not None and folder is not None and style is not None
     date = (opts.date or dt.date.today()).isoformat()
-    if style == "log4brains":
+    if style in UNNUMBERED:
         number, width = None, 4
         name = f"{date.replace('-', '')}-{templates.slug(title)}.md"
         rid = name[:-3]
@@ -351,14 +352,14 @@ def _build_new(config: Config, log: Log, opts: NewOptions, today: dt.date | None
     if (folder / name).exists():
         work.reasons.append(Reason(f"{path} already exists; nothing is overwritten"))
     work.refuse_if_any()
-    status_word = capitalized(opts.status) if style == "nygard" else opts.status
+    writer = writer_for(style)
+    assert writer is not None
+    status_word = writer.status_word(opts.status)
     source = template.read_text(encoding="utf-8-sig") if template else templates.SKELETONS[style]
     text = templates.substitute(
         source, number=number, width=width, rid=rid, title=title, date=date, status=status_word
     )
     ed = Editable.new(path, text, work.headings)
-    writer = writer_for(style)
-    assert writer is not None
     try:
         writer.set_title(ed, title, number, rid)
         writer.set_status(ed, status_word)

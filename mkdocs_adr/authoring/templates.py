@@ -3,7 +3,7 @@
 A template is filled in two passes. First the placeholders that ADR tools
 use are replaced as text: adr-tools' ``NUMBER``, ``TITLE``, ``DATE`` and
 ``STATUS``, and ``ADR-NNNN``/``NNNN``/``YYYY-MM-DD`` as this project's own
-template writes them. Then the style's writer sets the title, status, date
+template writes them. Then the format's writer sets the title, status, date
 and id where that style keeps them, so a template whose placeholders are
 prose (MADR's ``[short title of solved problem and solution]``) still gives a
 record that reads back with the intended values.
@@ -14,114 +14,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-#: Built-in skeletons, one per writable style, in the placeholders above.
-SKELETONS: dict[str, str] = {
-    "nygard": """\
-# NUMBER. TITLE
+from ..parsing.formats import FORMATS
 
-Date: DATE
-
-## Status
-
-STATUS
-
-## Context
-
-What is the situation that calls for a decision? State the forces at play.
-
-## Decision
-
-What we decided, in full sentences: "We will ...".
-
-## Consequences
-
-What becomes easier or harder because of this decision, and what we must now watch.
-""",
-    "madr2": """\
-# TITLE
-
-* Status: STATUS
-* Date: DATE
-
-## Context and Problem Statement
-
-What is the problem, and why does it need a decision now?
-
-## Considered Options
-
-* Option 1
-* Option 2
-
-## Decision Outcome
-
-Chosen option: "Option 1", because ...
-""",
-    "log4brains": """\
-# TITLE
-
-- Status: STATUS
-- Date: DATE
-
-## Context and Problem Statement
-
-What is the problem, and why does it need a decision now?
-
-## Considered Options
-
-- Option 1
-- Option 2
-
-## Decision Outcome
-
-Chosen option: "Option 1", because ...
-""",
-    "madr": """\
----
-status: STATUS
-date: DATE
----
-# TITLE
-
-## Context and Problem Statement
-
-What is the problem, and why does it need a decision now?
-
-## Considered Options
-
-* Option 1
-* Option 2
-
-## Decision Outcome
-
-Chosen option: "Option 1", because ...
-
-### Consequences
-
-* Good, because ...
-* Bad, because ...
-""",
-    "frontmatter": """\
----
-id: ADR-NNNN
-title: TITLE
-status: STATUS
-date: YYYY-MM-DD
----
-# TITLE
-
-## Context
-
-What is the situation that calls for a decision? State the forces at play.
-
-## Decision
-
-What we decided, in full sentences: "We will ...".
-
-## Consequences
-
-What becomes easier or harder because of this decision, and what we must now watch.
-""",
-}
+#: Built-in skeletons, one per writable format, in the placeholders above; each
+#: is its format's ``template`` (:mod:`mkdocs_adr.parsing.formats`).
+SKELETONS: dict[str, str] = {f.name: f.template for f in FORMATS if f.template is not None}
 
 #: Where a root keeps its template, in the order tools look (adr-tools uses
 #: ``templates/template.md``; MADR and this project ``template.md``).

@@ -2,11 +2,13 @@
 
 Parsing is lenient and total: any bytes give a ``Parsed`` value, and every
 oddity becomes a :class:`~mkdocs_adr.model.Problem` with a line and a fix.
-Style is detected per file by the detectors in :mod:`.styles`, tried in order.
+The format is detected per file by the detectors of the format registry
+(:mod:`.formats`), tried in its order.
 """
 
 from __future__ import annotations
 
-from .reader import ParseOptions, decode, parse, parse_bytes
+from .options import ParseOptions
+from .reader import decode, parse, parse_bytes
 
 __all__ = ["ParseOptions", "decode", "parse", "parse_bytes"]

@@ -24,7 +24,8 @@ import threading
 from collections.abc import Sequence
 
 from ..model import Parsed
-from .reader import ParseOptions, parse_bytes
+from .options import ParseOptions
+from .reader import parse_bytes
 
 #: Fewer files than this are parsed here: forking costs about 10-20 ms.
 PARALLEL_MIN = 2000

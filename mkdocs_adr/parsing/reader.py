@@ -1,24 +1,23 @@
-"""The parse pipeline: bytes -> text -> scan -> detectors -> :class:`Parsed`."""
+"""The parse pipeline: bytes -> text -> scan -> format detectors -> :class:`Parsed`.
+
+What a format reads beyond what every record has is in its module in
+:mod:`.formats`; what every record has (frontmatter relation keys, ``Key:
+value`` fields, a ``## Links`` list) is in :mod:`.common`.
+"""
 
 from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterator
 from typing import Any
 
-from ..model import OUT_OF_EFFECT, Parsed, Problem, Relation, Severity, Unit
-from . import styles
+from ..model import Parsed, Problem, Relation, Severity
+from .common import frontmatter_relations, inline_fields, links_section
 from .dates import parse_date
+from .formats import DATE_FROM_STATUS, DETECTORS, FORCED, VARIANTS, Context, Hit, container
 from .markdown import Document, LineCounter, links, scan
-from .status import (
-    StatusReading,
-    link_line,
-    normalize_status,
-    relations_in_text,
-    word_lengths,
-)
+from .options import ParseOptions
 
 _H1_NUMBER = re.compile(
     r"^(?:(?P<prefix>[A-Za-z]{2,10})[- ]?)?0*(?P<num>\d{1,6})"
@@ -27,55 +26,8 @@ _H1_NUMBER = re.compile(
 _H1_PREFIXED = re.compile(
     r"^(?P<prefix>[A-Za-z]{2,10})[- ]?0*(?P<num>\d{1,6})\s*[.:)\-–—]?\s*(?P<title>.*)$"
 )
-_UNIT_HEADING = re.compile(r"^D(\d{1,3})\s*[.:)\-–—]?\s+(.+)$")
-_UNIT_STATUS = re.compile(r"^\s*[-*+]?\s*\**([^\W\d_][\w ]*?)\**\s*[:：]\s*\**\s*(.+?)\s*$")
-
-
-@dataclass(frozen=True)
-class ParseOptions:
-    """What parsing needs from the configuration."""
-
-    aliases: tuple[tuple[str, str], ...]
-    status_headings: frozenset[str]
-    prefixes: tuple[str, ...] = ("ADR",)
-    style: str = "auto"
-    max_bytes: int = 1024 * 1024
-
-    @functools.cached_property
-    def alias_map(self) -> dict[str, str]:
-        return dict(self.aliases)
-
-    @functools.cached_property
-    def _readings(self) -> dict[str, StatusReading]:
-        return {}
-
-    def read_status(self, raw: str) -> StatusReading:
-        """``normalize_status(raw, self.alias_map)``, remembered per distinct text.
-
-        Logs repeat a few status texts thousands of times.
-        """
-        readings = self._readings
-        found = readings.get(raw)
-        if found is None:
-            if len(readings) >= 4096:
-                readings.clear()
-            found = normalize_status(raw, self.alias_map, alias_lengths=self._alias_lengths)
-            readings[raw] = found
-        return found
-
-    @functools.cached_property
-    def _alias_lengths(self) -> list[int]:
-        return word_lengths(self.alias_map)
-
-    @classmethod
-    def from_config(cls, config: Any) -> ParseOptions:
-        return cls(
-            aliases=tuple(sorted(config.aliases.items())),
-            status_headings=frozenset(h.lower() for h in config.status_headings),
-            prefixes=tuple(sorted({r.prefix for r in config.roots})),
-            style=config.style,
-            max_bytes=config.max_file_bytes,
-        )
+#: The detectors tried when the ``style`` option is ``auto``.
+_ALL = tuple(DETECTORS)
 
 
 def decode(data: bytes, path: str, max_bytes: int) -> tuple[str | None, list[Problem]]:
@@ -180,7 +132,7 @@ def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:
                 fix="fix the YAML between the '---' lines (quote values that contain ': ')",
             )
         )
-    ctx = styles.Context(doc, name, options.status_headings)
+    ctx = Context(doc, name, options.status_headings)
 
     # title and heading number
     h1 = next((h for h in doc.headings if h.level == 1), None)
@@ -200,18 +152,24 @@ def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:
         title = _title_from_name(name)
 
     # status: the first detector that finds a signal decides the style
-    order = styles.FORCED.get(options.style, tuple(styles.DETECTORS))
-    hit: styles.Hit | None = None
+    order = FORCED.get(options.style, _ALL)
+    hit: Hit | None = None
     for key in order:
         try:
-            hit = styles.DETECTORS[key](ctx)
+            hit = DETECTORS[key](ctx)
+            if hit is not None:
+                # a variant (log4brains of madr2, madr of frontmatter) claims its own
+                for variant, claims in VARIANTS[key]:
+                    if claims(ctx, hit):
+                        hit.style = variant
+                        break
         except (ValueError, TypeError, IndexError):  # pragma: no cover - defensive
             hit = None
         if hit is not None:
             break
 
     relations: list[Relation] = []
-    relations.extend(styles.frontmatter_relations(doc))
+    relations.extend(frontmatter_relations(doc))
     alias: str | None = None
     if hit is None:
         style = "frontmatter" if doc.frontmatter else "unknown"
@@ -226,19 +184,19 @@ def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:
             # adr-tools `new -s` leaves only link lines where the status was
             kinds = {r.kind for r in hit.relations}
             status = "superseded" if "superseded-by" in kinds else "missing"
-    relations.extend(styles.links_section(doc))
+    relations.extend(links_section(doc))
 
     # fields from wherever the style keeps them
     fields: dict[str, tuple[str, int]] = {}
     if hit is not None:
         fields.update(hit.fields)
-    for key, value in styles.inline_fields(doc).items():
+    for key, value in inline_fields(doc).items():
         fields.setdefault(key, value)
 
     raw_date: Any = fm.get("date")
     if raw_date is None and "date" in fields:
         raw_date = fields["date"][0]
-    if raw_date is None and style == "nygard" and raw_status:
+    if raw_date is None and style in DATE_FROM_STATUS and raw_status:
         raw_date = raw_status if parse_date(raw_status) else None
     date = parse_date(raw_date)
     raw_date_text = None if raw_date is None else str(raw_date)
@@ -259,9 +217,9 @@ def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:
     domain = fm.get("domain")
 
     # units of a container record
-    units = _units(doc, fm, options, path, problems)
+    units = container.read_units(doc, fm, options, path, problems)
     if units and hit is None:
-        status, raw_status, style = _container_status(units), "", "container"
+        status, raw_status, style = container.status_of(units), "", "container"
     elif units:
         style = "container"
 
@@ -358,111 +316,11 @@ def _dedupe(relations: list[Relation]) -> list[Relation]:
     return out
 
 
-def _container_status(units: list[Unit]) -> str:
-    statuses = {u.status for u in units}
-    if "accepted" in statuses:
-        return "accepted"
-    if statuses and statuses <= OUT_OF_EFFECT:
-        return "superseded" if "superseded" in statuses else sorted(statuses)[0]
-    if statuses & {"proposed", "draft"}:
-        return "proposed"
-    return "unknown"
-
-
-def _units(
-    doc: Document,
-    fm: Mapping[str, Any],
-    options: ParseOptions,
-    path: str,
-    problems: list[Problem],
-) -> list[Unit]:
-    declared = fm.get("style") == "container" or "units" in fm
-    if not declared and not any(
-        h.level == 2 and h.text[:1] == "D" and _UNIT_HEADING.match(h.text) for h in doc.headings
-    ):
-        return []  # only a unit heading makes an undeclared record a container
-    fm_units: dict[str, Mapping[str, Any]] = {}
-    if isinstance(fm.get("units"), list):
-        for item in fm["units"]:
-            if isinstance(item, Mapping):
-                key = str(item.get("id") or item.get("key") or "").split("#")[-1].upper()
-                if re.fullmatch(r"D\d{1,3}", key):
-                    fm_units[key] = item
-    units: list[Unit] = []
-    any_status = False
-    for sec in doc.sections(level=2):
-        m = _UNIT_HEADING.match(sec.name)
-        if not m:
-            continue
-        key = f"D{int(m.group(1))}"
-        raw, line = "", sec.heading.line
-        rels: list[Relation] = []
-        for lineno, text in doc.body(sec):
-            sm = _UNIT_STATUS.match(text) if (":" in text or "：" in text) else None
-            if sm and sm.group(1).strip().lower() in options.status_headings and not raw:
-                raw, line = sm.group(2), lineno
-                rels.extend(relations_in_text(raw, "status-section", lineno))
-                continue
-            if raw and text.strip():
-                rels.extend(
-                    r
-                    for r in link_line(text, "status-section", lineno)
-                    if r.kind != "relates-to"
-                    or r.verb.lower() in {"relates to", "related to", "clarifies", "clarified by"}
-                )
-        meta = fm_units.pop(key, None)
-        if not raw and meta is not None and meta.get("status"):
-            raw = str(meta["status"])
-        if raw:
-            any_status = True
-        reading = options.read_status(raw) if raw else None
-        status = reading.status if reading else "missing"
-        units.append(
-            Unit(
-                key=key,
-                title=m.group(2).strip(),
-                status=status,
-                raw_status=raw,
-                line=line,
-                text=doc.section_text(sec, stop_at_subheading=False),
-                relations=tuple(rels),
-            )
-        )
-        if status in ("unknown", "missing"):
-            problems.append(
-                Problem(
-                    "ADR001",
-                    Severity.WARNING,
-                    f"decision unit {key} has "
-                    + (f"status {raw!r}, which is not a known status" if raw else "no status"),
-                    path=path,
-                    line=line,
-                    fix=f"add a 'Status: accepted' (or another status) line under '## {key}.'",
-                )
-            )
-    for key, meta in sorted(fm_units.items()):
-        raw = str(meta.get("status") or "")
-        reading = options.read_status(raw) if raw else None
-        any_status = any_status or bool(raw)
-        units.append(
-            Unit(
-                key=key,
-                title=str(meta.get("title") or key),
-                status=reading.status if reading else "missing",
-                raw_status=raw,
-                line=1,
-            )
-        )
-    if not (declared or any_status):
-        return []
-    return sorted(units, key=lambda u: int(u.key[1:]))
-
-
 _LINK_HREF = re.compile(r"^(?![a-z][a-z0-9+.-]*:|#|/)[^?#]*\.md(?:#[^)]*)?$", re.IGNORECASE)
 
 
 def _mentions(
-    doc: Document, options: ParseOptions, hit: styles.Hit | None, taken: set[int | None]
+    doc: Document, options: ParseOptions, hit: Hit | None, taken: set[int | None]
 ) -> list[Relation]:
     """Plain links and prose references: annotation-level ``mentions``.
 

@@ -1,0 +1,113 @@
+"""Generic frontmatter (this project's own style): ``status:`` and relation keys in YAML.
+
+The detector finds any frontmatter with a ``status`` key; MADR 3/4
+(:mod:`.madr`) claims the ones that look like MADR. The writer keeps
+``status: superseded`` plus ``superseded-by`` ids, and the relations as lists
+of ids under the keys of :data:`~mkdocs_adr.parsing.status.FRONTMATTER_KEYS`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..common import fm_line
+from ..editable import Editable, UnsafeEdit
+from ..status import FRONTMATTER_KEYS, relations_in_text
+from .base import Context, Format, Hit, Ref, Writer
+
+#: Keys only this project's generic frontmatter uses (MADR has none of them).
+GENERIC_KEYS = frozenset({"id", "domain", "affected-paths", "affected-components", "iteration"})
+
+#: Frontmatter keys per relation kind, the spelling we insert first.
+KEYS: dict[str, tuple[str, ...]] = {}
+for _key, _kind in FRONTMATTER_KEYS.items():
+    KEYS.setdefault(_kind, ())
+    KEYS[_kind] = (*KEYS[_kind], _key)
+
+#: A heading that starts with an id (``# ADR-0042: Title``).
+_ID_HEADING = re.compile(r"^[A-Za-z][A-Za-z0-9_]*-\d+\b")
+
+
+def detect(ctx: Context) -> Hit | None:
+    fm = ctx.doc.frontmatter
+    if not fm or "status" not in fm or fm["status"] in (None, ""):
+        return None
+    raw = fm["status"]
+    if isinstance(raw, list):
+        raw = ", ".join(str(x) for x in raw)
+    raw = str(raw)
+    line = fm_line(ctx.doc, "status")
+    hit = Hit("frontmatter", raw, line)
+    hit.relations.extend(relations_in_text(raw, "frontmatter", line))
+    return hit
+
+
+class FrontmatterWriter(Writer):
+    """``status``, ``date``, ``review-by``, ``id`` and relation lists in the frontmatter."""
+
+    style = "frontmatter"
+
+    def states_kind(self, kind: str) -> bool:
+        return kind in KEYS
+
+    def set_title(self, ed: Editable, title: str, number: int | None, rid: str) -> None:
+        index = ed.first_h1()
+        with_id = index is not None and bool(_ID_HEADING.match(ed.lines[index][2:].strip()))
+        Writer.set_title(self, ed, f"{rid}: {title}" if with_id else title, number, rid)
+        ed.fm_set("title", title, after=("id",))
+
+    def set_id(self, ed: Editable, rid: str) -> None:
+        if ed.fm_key("id") is not None:
+            ed.fm_set("id", rid)
+
+    def set_status(self, ed: Editable, status: str) -> None:
+        ed.fm_set("status", status)
+
+    def set_date(self, ed: Editable, date: str) -> None:
+        ed.fm_set("date", date, after=("status",), date=True)
+
+    def set_review_by(self, ed: Editable, date: str) -> None:
+        ed.fm_set("review-by", date, after=("status", "date"), date=True)
+
+    def add_relation(self, ed: Editable, kind: str, verb: str, ref: Ref) -> None:
+        keys = KEYS.get(kind)
+        if not keys:
+            raise UnsafeEdit(f"{ed.path}: frontmatter has no key for '{kind}'")
+        ed.fm_add_item(keys, ref.key(ed.path))
+
+    def mark_superseded(self, ed: Editable, ref: Ref, *, linked: bool) -> None:
+        ed.fm_set("status", "superseded")
+        if not linked:
+            ed.fm_add_item(KEYS["superseded-by"], ref.key(ed.path))
+
+
+TEMPLATE = """\
+---
+id: ADR-NNNN
+title: TITLE
+status: STATUS
+date: YYYY-MM-DD
+---
+# TITLE
+
+## Context
+
+What is the situation that calls for a decision? State the forces at play.
+
+## Decision
+
+What we decided, in full sentences: "We will ...".
+
+## Consequences
+
+What becomes easier or harder because of this decision, and what we must now watch.
+"""
+
+FORMAT = Format(
+    "frontmatter",
+    "YAML frontmatter with status, id, title and relation keys (this project's own)",
+    detect=detect,
+    forced=("frontmatter",),
+    writer=FrontmatterWriter(),
+    template=TEMPLATE,
+)

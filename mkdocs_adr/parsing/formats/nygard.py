@@ -1,0 +1,218 @@
+"""Nygard / adr-tools: a ``## Status`` section holding the status and link lines.
+
+The detector reads the first paragraph of the status section as the status
+(``Accepted``, ``Superseded by [3. Use X](0003-use-x.md)``) and the
+``Verb [N. Title](file.md)`` link lines after it as relations; a section that
+holds only link lines (what ``adr new -s`` leaves behind) says so in the hit.
+The writer edits the record the way adr-tools does: link lines at the end of
+the status section, and for a supersession the status word replaced by
+``Superseded by [..](..)``. Both sides tell a link line by
+:data:`~mkdocs_adr.parsing.status.LINK_LINE`, the pattern adr-tools itself uses.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..editable import Editable, UnsafeEdit
+from ..markdown import Section, heading_key
+from ..status import LINK_LINE, link_line, relations_in_text
+from .base import Context, Format, Hit, Ref, Writer, capitalized
+
+#: ``Date: 2024-01-01`` under the title, as the writer replaces its value.
+FIELD_EDIT = re.compile(r"^(?P<pre>\s*\**(?P<key>[A-Za-z][A-Za-z \-]*?)\**\s*:\s*)(?P<val>.*)$")
+_STATUS_LABEL = re.compile(r"^(?:[-*+]\s+)?(?i:status)\s*[:：]\s*")
+_BULLET = re.compile(r"^[-*+]\s+")
+_CLAUSE_END = re.compile(r"[.。!?！？]\s|[(（]|[.。]$")
+_LINK_SPAN = re.compile(r"\[(?:[^\[\]]|\[[^\]]*\])*\]\([^)]*\)")
+
+
+def detect(ctx: Context) -> Hit | None:
+    doc = ctx.doc
+    headed = doc.keyed_sections(ctx.status_headings)
+    if not headed:
+        return None
+    section: Section = headed[0][0]
+    body = doc.body(section)
+    # stop at the next heading of any level: sub-headings are not the status
+    lines: list[tuple[int, str]] = []
+    for lineno, text in body:
+        if text.lstrip().startswith("#"):
+            break
+        lines.append((lineno, text))
+    para: list[tuple[int, str]] = []
+    rest: list[tuple[int, str]] = []
+    for lineno, text in lines:
+        if not text.strip():
+            if para:
+                rest = [(n, t) for n, t in lines if n > lineno]
+                break
+            continue
+        para.append((lineno, text))
+    hit = Hit("nygard", "", section.heading.line)
+    for lineno, text in rest:
+        if text.strip():
+            hit.relations.extend(link_line(text, "status-section", lineno))
+    if not para:
+        return hit  # a Status heading with nothing under it: "missing"
+    first_line = para[0][0]
+    raw = " ".join(t.strip() for _, t in para)
+    raw = _STATUS_LABEL.sub("", raw.strip())
+    raw = _BULLET.sub("", raw)
+    # Relations in the status value itself ("accepted; supersedes ADR-0045",
+    # "Superseded by [..](..)") are authoritative; prose later in the same
+    # paragraph ("It extends ADR 0065") is only a mention.
+    hit.relations.extend(relations_in_text(status_clause(raw), "status-section", first_line))
+    link_lines = []
+    for lineno, text in para:
+        found = list(link_line(text, "status-section", lineno))
+        link_lines.append(found)
+        if lineno != first_line:
+            hit.relations.extend(found)
+    hit.links_only = all(link_lines)
+    if hit.links_only:
+        for found in link_lines[:1]:
+            hit.relations.extend(
+                r for r in found if not any(o.target == r.target for o in hit.relations)
+            )
+    hit.raw = raw
+    hit.line = first_line
+    return hit
+
+
+def status_clause(raw: str) -> str:
+    """The status value up to the end of its first sentence (links kept whole)."""
+    masked = _LINK_SPAN.sub(lambda m: "x" * len(m.group(0)), raw)
+    m = _CLAUSE_END.search(masked)
+    return raw[: m.start()] if m else raw
+
+
+class NygardWriter(Writer):
+    style = "nygard"
+
+    def status_word(self, status: str) -> str:
+        return capitalized(status)
+
+    def set_title(self, ed: Editable, title: str, number: int | None, rid: str) -> None:
+        super().set_title(ed, f"{number}. {title}" if number is not None else title, number, rid)
+
+    def _status(self, ed: Editable) -> tuple[int, int]:
+        bounds = ed.section(set(ed.status_headings))
+        if bounds is None:
+            raise UnsafeEdit(f"{ed.path} has no status section")
+        return bounds
+
+    def _paragraph(self, ed: Editable) -> tuple[int, int] | None:
+        """Line range of the status paragraph (the first one in the section)."""
+        head, end = self._status(ed)
+        i = head + 1
+        while i < end and not ed.lines[i].strip():
+            i += 1
+        if i >= end:
+            return None
+        j = i
+        while j < end and ed.lines[j].strip():
+            j += 1
+        return i, j
+
+    def set_status(self, ed: Editable, status: str) -> None:
+        word = capitalized(status)
+        para = self._paragraph(ed)
+        if para is None:
+            ed.insert_at_section_end(self._status(ed), [word], gap=True)
+        else:
+            ed.lines[para[0] : para[1]] = [word]
+
+    def _field(self, ed: Editable, name: str) -> int | None:
+        limit = next((i for i, level, _ in ed.headings() if level == 2), len(ed.lines))
+        for i in range(min(limit, len(ed.lines))):
+            m = FIELD_EDIT.match(ed.lines[i])
+            if m and heading_key(m.group("key")) == name and not ed.lines[i].startswith("#"):
+                return i
+        return None
+
+    def _set_field(self, ed: Editable, name: str, label: str, value: str, after: str) -> None:
+        index = self._field(ed, name)
+        if index is not None:
+            m = FIELD_EDIT.match(ed.lines[index])
+            assert m is not None
+            ed.lines[index] = m.group("pre") + value
+            return
+        anchor = self._field(ed, after)
+        if anchor is not None:
+            ed.lines.insert(anchor + 1, f"{label}: {value}")
+            return
+        h1 = ed.first_h1()
+        at = (h1 + 1) if h1 is not None else 0
+        ed.lines[at:at] = ["", f"{label}: {value}"]
+
+    def set_date(self, ed: Editable, date: str) -> None:
+        self._set_field(ed, "date", "Date", date, after="")
+
+    def set_review_by(self, ed: Editable, date: str) -> None:
+        self._set_field(ed, "review by", "Review by", date, after="date")
+
+    def add_relation(self, ed: Editable, kind: str, verb: str, ref: Ref) -> None:
+        line = f"{capitalized(verb)} {ref.link(ed.path, ref.heading)}"
+        ed.insert_at_section_end(self._status(ed), [line], gap=True)
+
+    def mark_superseded(self, ed: Editable, ref: Ref, *, linked: bool) -> None:
+        line = f"Superseded by {ref.link(ed.path, ref.heading)}"
+        para = self._paragraph(ed)
+        if para is None:
+            ed.insert_at_section_end(self._status(ed), [line], gap=True)
+            return
+        start, stop = para
+        words = ed.lines[start:stop]
+        if all(LINK_LINE.match(w) for w in words):
+            # only link lines where the status was (adr-tools after `new -s`)
+            if not linked:
+                ed.insert_at_section_end(self._status(ed), [line], gap=True)
+            return
+        if stop - start > 1:
+            raise UnsafeEdit(
+                f"{ed.path}:{start + 1}: the status paragraph spans {stop - start} lines; "
+                "mkdocs-adr only replaces a one-line status. Replace it by hand with "
+                f"'{line}'"
+            )
+        if linked:
+            # the link line is already in the section: drop the status word, as
+            # adr-tools' _adr_remove_status does, and the blank line after it
+            end = stop + 1 if stop < len(ed.lines) and not ed.lines[stop].strip() else stop
+            del ed.lines[start:end]
+        else:
+            ed.lines[start] = line
+
+
+TEMPLATE = """\
+# NUMBER. TITLE
+
+Date: DATE
+
+## Status
+
+STATUS
+
+## Context
+
+What is the situation that calls for a decision? State the forces at play.
+
+## Decision
+
+What we decided, in full sentences: "We will ...".
+
+## Consequences
+
+What becomes easier or harder because of this decision, and what we must now watch.
+"""
+
+FORMAT = Format(
+    "nygard",
+    "Nygard / adr-tools: a '## Status' section with the status and link lines",
+    detect=detect,
+    forced=("nygard", "inline"),
+    writer=NygardWriter(),
+    template=TEMPLATE,
+    keeps_wording=True,
+    date_from_status=True,
+)
