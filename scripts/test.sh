@@ -25,8 +25,16 @@ if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/adr ]; then
              "needs root or sudo: run 'apt-get install chromium adr-tools' as root" >&2
         exit 1
     fi
-    "${sudo[@]}" apt-get update
-    "${sudo[@]}" apt-get install -y chromium adr-tools
+    # Another apt or dpkg run may hold the locks: dpkg's lock is waited for by apt
+    # itself (DPkg::Lock::Timeout); the package lists' lock is not, so retry a while.
+    apt=(apt-get -o DPkg::Lock::Timeout=900)
+    for attempt in $(seq 1 60); do
+        "${sudo[@]}" "${apt[@]}" update && break
+        [ "$attempt" -eq 60 ] && exit 1
+        echo "scripts/test.sh: apt-get update failed (lock held?); retrying in 15 s" >&2
+        sleep 15
+    done
+    "${sudo[@]}" "${apt[@]}" install -y chromium adr-tools
 fi
 
 python=${PYTHON:-$(command -v python || command -v python3)}
