@@ -9,6 +9,7 @@ every problem, the excluded files, the roots and the fingerprint.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import os
 import tempfile
 from pathlib import Path
@@ -19,13 +20,14 @@ import pytest
 from mkdocs_adr import whatif
 from mkdocs_adr.archive import candidates, planner
 from mkdocs_adr.authoring.ops import supersede
-from mkdocs_adr.config import Config, RootConfig, load_from_mkdocs_yml
+from mkdocs_adr.config import Config, RootConfig, from_options, load_from_mkdocs_yml
+from mkdocs_adr.discovery import Found, discover, layouts_of, locate
 from mkdocs_adr.log import Log, load
 from mkdocs_adr.views import index as index_view
 from mkdocs_adr.whatif import Move, Remove, Write
 
 from .archive_lab import invoke, json_of, make_lab
-from .conftest import tree_digest
+from .conftest import LOGS, fixture_logs, tree_digest
 
 TODAY = dt.date(2026, 6, 1)
 A = "# {n}. {title}\n\n## Status\n\n{status}\n"
@@ -340,3 +342,33 @@ def test_authoring_reads_its_edits_back_without_a_temporary_folder(
     out = supersede(config, "ADR-0003", "ADR-0002", dry_run=True, today=TODAY)
     assert calls, "authoring did not read its edits back through whatif.after"
     assert {c.path for c in out.changes} >= {"docs/adr/0003-third.md"}
+
+
+@pytest.mark.parametrize("name", fixture_logs())
+def test_locate_places_every_file_as_discovery_does(name: str) -> None:
+    folder = LOGS / name
+    expected = json.loads((folder / "expected.json").read_text(encoding="utf-8"))
+    config = from_options(
+        expected.get("config", {}), project_dir=folder, docs_dir=folder, config_file=None
+    )
+    found = discover(config)
+    checked = 0
+    for item in found.found:
+        where = locate(config, item.path, item.abspath.read_bytes())
+        assert isinstance(where, Found), (item.path, where)
+        assert (where.root, where.path, where.rel, where.domain, where.archived) == (
+            item.root,
+            item.path,
+            item.rel,
+            item.domain,
+            item.archived,
+        )
+        checked += 1
+    for entry in found.excluded:
+        if entry.path.endswith("/") or entry.reason.startswith("symlink"):
+            continue  # a folder, or a link: no one file to place
+        assert locate(config, entry.path, (folder / entry.path).read_bytes()) == entry
+        checked += 1
+    assert checked, "the fixture log has files to place"
+    placed = [(f.root.path, f.rel) for f in found.found]
+    assert layouts_of(config, placed) == found.layouts
