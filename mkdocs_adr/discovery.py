@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -92,10 +93,87 @@ def _name_reason(name: str, config: Config, mirrors: frozenset[str]) -> str | No
 def _looks_like_template(path: Path) -> bool:
     try:
         with path.open("rb") as fh:
-            head = fh.read(8192)
+            head = fh.read(TEMPLATE_HEAD)
     except OSError:
         return False
-    return bool(_TEMPLATE_HINT.search(head.decode("utf-8", "replace")))
+    return looks_like_template(head)
+
+
+#: Bytes of a ``0000-...`` file read to tell a template from a record.
+TEMPLATE_HEAD = 8192
+
+
+def looks_like_template(data: bytes) -> bool:
+    """Whether a file named like ``0000-x.md`` holds a template's placeholders."""
+    return bool(_TEMPLATE_HINT.search(data[:TEMPLATE_HEAD].decode("utf-8", "replace")))
+
+
+def place(folders: tuple[str, ...], layout: str) -> tuple[bool, int, str | None]:
+    """What a file's root-relative folders say about it: (archived, depth, domain).
+
+    ``depth`` counts the folders below the root, ``archive/`` left out; the
+    first of them is the domain unless the layout is flat.
+    """
+    archived = bool(folders) and folders[0] == ARCHIVE
+    depth = len(folders) - archived
+    domain = (folders[1] if archived else folders[0]) if depth >= 1 and layout != "flat" else None
+    return archived, depth, domain
+
+
+def layout_name(configured: str, has_flat: bool, has_layered: bool) -> str:
+    """A root's layout: the configured one, or with ``auto`` what its records show."""
+    if configured != "auto":
+        return configured
+    if has_layered and has_flat:
+        return "mixed"
+    return "layered" if has_layered else "flat"
+
+
+def layouts_of(config: Config, files: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """Each root's layout from its records' (root, root-relative path), as :func:`discover`
+    names it."""
+    flat: set[str] = set()
+    layered: set[str] = set()
+    for root, rel in files:
+        depth = place(tuple(rel.split("/")[:-1]), config.layout)[1]
+        (layered if depth >= 1 else flat).add(root)
+    return {
+        r.path: layout_name(config.layout, r.path in flat, r.path in layered) for r in config.roots
+    }
+
+
+def locate(config: Config, path: str, data: bytes) -> Found | Excluded | None:
+    """What discovery would make of a file at project-relative ``path`` holding ``data``.
+
+    The same rules as :func:`discover` for one file that is not on disk yet (a
+    planned edit): a record :class:`Found` in the innermost root that holds it,
+    an :class:`Excluded` entry with its reason, or None when no root lists it
+    (not Markdown, outside every root, inside the work folder). The file is
+    taken to be a plain file, not a symlink.
+    """
+    name = path.rsplit("/", 1)[-1]
+    if not name.lower().endswith(MARKDOWN_SUFFIXES):
+        return None
+    abspath = config.project_dir / path
+    if within(abspath.resolve(), config.work_path.resolve()):
+        return None
+    best: tuple[RootConfig, str] | None = None
+    for root in config.roots:
+        base = config.rel(config.root_dir(root))
+        prefix = "" if base == "." else base + "/"
+        if path.startswith(prefix) and (best is None or len(prefix) > len(best[1])):
+            best = (root, prefix)
+    if best is None:
+        return None
+    root, prefix = best
+    rel = path[len(prefix) :]
+    reason = exclusion_reason(rel, config)
+    if reason is None and _ZERO_NAME.match(name) and looks_like_template(data):
+        reason = "template"
+    if reason is not None:
+        return Excluded(path, reason)
+    archived, _depth, domain = place(tuple(rel.split("/")[:-1]), config.layout)
+    return Found(root, abspath, path, rel, domain, archived)
 
 
 def discover(config: Config) -> Discovery:
@@ -115,7 +193,7 @@ def discover(config: Config) -> Discovery:
                     fix="create the folder or remove it from the plugin's roots",
                 )
             )
-            result.layouts[root.path] = config.layout if config.layout != "auto" else "flat"
+            result.layouts[root.path] = layout_name(config.layout, False, False)
             continue
         others = [
             d for p, d in root_dirs.items() if p != root.path and within(d, base) and d != base
@@ -175,13 +253,7 @@ def _walk_root(
             return
         shown_prefix = "" if shown_dir == "." else shown_dir + "/"
         rel_prefix = "".join(part + "/" for part in rel_parts)
-        archived = bool(rel_parts) and rel_parts[0] == ARCHIVE
-        inner_depth = len(rel_parts) - archived
-        domain = (
-            (rel_parts[1] if archived else rel_parts[0])
-            if inner_depth >= 1 and config.layout != "flat"
-            else None
-        )
+        archived, inner_depth, domain = place(rel_parts, config.layout)
         for entry in entries:
             name = entry.name
             shown = shown_prefix + name
@@ -257,11 +329,4 @@ def _walk_root(
     # visit refers to itself through its closure: without this the cycle keeps
     # every Found of the walk alive until the garbage collector runs
     del visit
-    if config.layout != "auto":
-        result.layouts[root.path] = config.layout
-    elif has_layered and has_flat:
-        result.layouts[root.path] = "mixed"
-    elif has_layered:
-        result.layouts[root.path] = "layered"
-    else:
-        result.layouts[root.path] = "flat"
+    result.layouts[root.path] = layout_name(config.layout, has_flat, has_layered)

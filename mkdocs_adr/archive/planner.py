@@ -14,18 +14,17 @@ import difflib
 import os
 import posixpath
 import re
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .. import freshness
+from .. import freshness, whatif
 from .. import links as mdlinks
 from .. import manifest as mf
 from ..config import Config, RootConfig, read_mkdocs_yml
 from ..errors import AdrError, RefusedError
 from ..fsops import sha256_bytes
-from ..log import Log, load
+from ..log import Log
 from ..model import Record
 from ..paths import docs_relative, inside_project, site_url
 from ..plans import Step
@@ -294,7 +293,7 @@ def relocate(
     moved_ids = {m.id for m in draft.moves if m.kind == "record"}
     affected_roots = {root_of(config, r).path for r in log.records if r.id in moved_ids}
     if draft.moves:
-        after = _log_after(config, log, mapping, draft.contents)
+        after = _log_after(log, draft.moves, draft.contents)
         _index_changes(config, draft, after, affected_roots)
         _manifest_changes(config, draft, log, after, mapping)
     for move in draft.moves:
@@ -609,31 +608,11 @@ def _nav_edits(
         draft.contents[config.rel(cfg)] = mdlinks.apply_edits(text, edits).encode("utf-8")
 
 
-def _log_after(
-    config: Config, log: Log, mapping: dict[str, str], contents: dict[str, bytes]
-) -> Log:
-    """The log as it will be after the plan, read from a scratch copy of its records."""
-    docs_rel = config.rel(config.docs_dir)
-    with tempfile.TemporaryDirectory(prefix="mkdocs-adr-") as tmp:
-        scratch = Path(tmp)
-        for rec in log.records:
-            after = mapping.get(rec.path, rec.path)
-            data = contents.get(after)
-            if data is None:
-                try:
-                    data = (config.project_dir / rec.path).read_bytes()
-                except OSError:
-                    continue
-            dest = scratch / after
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            dest.write_bytes(data)
-        scratch_config = config.replace(
-            project_dir=scratch,
-            docs_dir=scratch / docs_rel if docs_rel else scratch,
-            work_dir=scratch / ".mkdocs-adr-scratch",
-            config_file=None,
-        )
-        return load(scratch_config)
+def _log_after(log: Log, moves: list[FileMove], contents: dict[str, bytes]) -> Log:
+    """The log as it will be after the plan: the moves, then the rewritten files."""
+    edits: list[whatif.Edit] = [whatif.Move(m.source, m.target) for m in moves]
+    edits.extend(whatif.Write(path, data) for path, data in sorted(contents.items()))
+    return whatif.after(log, edits)
 
 
 def _index_changes(config: Config, draft: Draft, after: Log, roots: set[str]) -> None:

@@ -28,17 +28,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import whatif
 from ..config import Config, RootConfig
-from ..discovery import ARCHIVE, Found, discover
+from ..discovery import ARCHIVE
 from ..errors import AdrError, RefusedError, StalePlan
 from ..fsops import project_lock, sha256_bytes
 from ..identity import AmbiguousReference, BadReference, UnknownReference, lookup, parse_id
 from ..journal import Receipt, read_journal
 from ..journal import apply as journal_apply
 from ..journal import rollback as journal_rollback
-from ..log import Log, _identify, _sha256, analyse, load
+from ..log import Log, load
 from ..model import Problem, Record, Severity
-from ..parsing import ParseOptions, parse_bytes
 from ..parsing.editable import Editable, UnsafeEdit
 from ..parsing.status import VERBS
 from ..plans import Plan, PlanKind, Step, list_plans, save_plan
@@ -430,43 +430,6 @@ def verb_kind(verb: str) -> str:
 # --------------------------------------------------------------------- reading back
 
 
-def overlay(config: Config, contents: dict[str, bytes], today: dt.date | None) -> Log:
-    """The log as it would read with ``contents`` in place of (or beside) the files."""
-    found = discover(config)
-    options = ParseOptions.from_config(config)
-    prefixes = {r.path: r.prefix for r in config.roots}
-    known = {f.path for f in found.found}
-    for path in sorted(set(contents) - known):
-        item = _found_for(config, path)
-        if item is not None:
-            found.found.append(item)
-    problems: list[Problem] = list(found.problems)
-    records: list[Record] = []
-    for item in found.found:
-        data = contents.get(item.path)
-        if data is None:
-            try:
-                data = item.abspath.read_bytes()
-            except OSError:
-                continue
-        parsed = parse_bytes(data, path=item.path, options=options)
-        records.append(_identify(item, parsed, _sha256(data), prefixes[item.root.path], problems))
-    return analyse(config, records, found, problems, today=today)
-
-
-def _found_for(config: Config, path: str) -> Found | None:
-    for root in config.roots:
-        base = config.rel(config.root_dir(root))
-        if path.startswith(base + "/"):
-            rel = path[len(base) + 1 :]
-            parts = rel.split("/")
-            archived = parts[0] == ARCHIVE and len(parts) > 1
-            inner = parts[1:] if archived else parts
-            domain = inner[0] if len(inner) > 1 and config.layout != "flat" else None
-            return Found(root, config.project_dir / path, path, rel, domain, archived)
-    return None
-
-
 def check(log: Log, expects: list[Expect]) -> list[str]:
     """Every way the log differs from what the change meant to write."""
     out: list[str] = []
@@ -574,7 +537,7 @@ def prepare(
     for path in contents:
         side = work.sides[path]
         before[path] = side.ed.original
-    after = overlay(work.config, contents, today)
+    after = whatif.after(work.log, [whatif.Write(p, d) for p, d in contents.items()], today=today)
     mismatches = check(after, work.expectations())
     if mismatches:
         raise AuthoringRefused(

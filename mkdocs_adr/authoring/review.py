@@ -12,6 +12,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .. import checks
 from ..model import Record
 
 if TYPE_CHECKING:
@@ -39,21 +40,14 @@ class ReviewDue:
 def review_due(record: Record, today: dt.date, *, log: Log) -> ReviewDue | None:
     """The overdue review of ``record``, or None (no date, not passed, not in effect).
 
-    Only decisions in effect are reviewed: an archived, superseded or rejected
-    record has nothing left to review. The engine's succession rules decide
-    what is in effect (:meth:`~mkdocs_adr.log.Log.in_effect`: a record
-    superseded only by a proposal still is).
+    The date is read and judged by the ADR017 rule itself
+    (:func:`mkdocs_adr.checks.review_by`), so the banner and ``check`` always
+    agree; a date that is not a date gets no banner (ADR017 reports it).
     """
-    due = record.parsed.review_by
-    if not due or record.archived or not log.in_effect(record):
+    review = checks.review_by(log, record, today)
+    if review is None or review.when is None or not review.overdue:
         return None
-    try:
-        when = dt.date.fromisoformat(due)
-    except ValueError:
-        return None  # reported as ADR017 "not a date"; no banner guesses a date
-    if when >= today:
-        return None
-    return ReviewDue(record.id, record.path, when.isoformat(), (today - when).days)
+    return ReviewDue(record.id, record.path, review.when.isoformat(), review.days)
 
 
 def review_banner(record: Record, today: dt.date, *, log: Log) -> str | None:

@@ -1,0 +1,370 @@
+"""The problem rules of SPEC 3.6 over a resolved log: each one a small function.
+
+:func:`run` applies every rule that looks at the log as a whole, once its
+relations are resolved and its graph built: ids claimed twice (ADR002), heading
+numbers (ADR019), supersession cycles (ADR004), one-sided (ADR005) and
+contested (ADR016) supersession, successors that never took effect (ADR006)
+or compete (ADR007), and review-by dates (ADR017). Succession is the graph's
+(:class:`~mkdocs_adr.graph.RelationGraph`): no rule here works it out again.
+
+The problems of one reference (ADR002 ambiguous target, ADR003, ADR008,
+ADR015) are found while :mod:`mkdocs_adr.log` resolves it, which calls the
+constructors below, so that their wording lives here too. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .model import Problem, Record, Relation, Severity
+
+if TYPE_CHECKING:
+    from .log import Log
+
+
+def run(log: Log, today: dt.date) -> list[Problem]:
+    """Every whole-log problem of ``log``, with review-by dates judged on ``today``."""
+    cycles = log.graph.cycles()
+    on_cycle = {rid for cycle in cycles for rid in cycle}
+    return [
+        *duplicate_ids(log),
+        *number_mismatches(log.records),
+        *supersession_cycles(log, cycles),
+        *declared_supersession(log, on_cycle),
+        *successor_problems(log, on_cycle),
+        *contested_units(log),
+        *review_problems(log, today),
+    ]
+
+
+# --------------------------------------------------------------------- identity
+
+
+def duplicate_ids(log: Log) -> Iterator[Problem]:
+    """ADR002: one id claimed by several records; references to it stay unresolved."""
+    for _rid, recs in sorted(log.by_id.items()):
+        if len(recs) < 2:
+            continue
+        paths = ", ".join(r.path for r in recs)
+        for rec in recs:
+            yield Problem(
+                "ADR002",
+                Severity.ERROR,
+                f"id {rec.id} is claimed by {len(recs)} records ({paths}); "
+                "references to it are not resolved",
+                path=rec.path,
+                line=rec.parsed.body_start,
+                ids=(rec.id,),
+                fix="give one of them a new number (numbers are never reused)",
+            )
+
+
+def number_mismatches(records: Iterable[Record]) -> Iterator[Problem]:
+    """ADR019: the heading's number is not the record's (from its file name or id)."""
+    for rec in records:
+        said = rec.parsed.number
+        if said is None or rec.number is None or said == rec.number:
+            continue
+        yield Problem(
+            "ADR019",
+            Severity.INFO,
+            f"heading says number {said} but the file name says {rec.number}; the id is {rec.id}",
+            path=rec.path,
+            line=rec.parsed.body_start,
+            ids=(rec.id,),
+            fix="make the heading number match the file name",
+        )
+
+
+def unreadable(path: str, exc: OSError) -> Problem:
+    """ADR013: a record file that cannot be read."""
+    return Problem(
+        "ADR013",
+        Severity.WARNING,
+        f"cannot read file: {exc.strerror}",
+        path=path,
+        fix="check the file's permissions",
+    )
+
+
+# --------------------------------------------------------------------- references
+
+
+def _what(rel: Relation) -> str:
+    return rel.verb or rel.kind
+
+
+def link_escapes(rec: Record, rel: Relation) -> Problem:
+    """ADR015: a link that leaves the project is not followed."""
+    return Problem(
+        "ADR015",
+        Severity.WARNING,
+        f"link {rel.target!r} leaves the project; not followed",
+        path=rec.path,
+        line=rel.line,
+        ids=(rec.id,),
+        fix="link to a file inside the documentation folder",
+    )
+
+
+def not_an_adr(rec: Record, rel: Relation) -> Problem:
+    """ADR003: a relation to something that is not an ADR (a URL is only worth a note)."""
+    web = rel.target.startswith(("http://", "https://"))
+    return Problem(
+        "ADR003",
+        Severity.INFO if web else Severity.WARNING,
+        f"'{_what(rel)}' target {rel.target!r} is not an ADR; kept as text, not resolved",
+        path=rec.path,
+        line=rel.line,
+        ids=(rec.id,),
+        fix="point the relation at an ADR id or file if one is meant",
+    )
+
+
+def target_not_found(rec: Record, rel: Relation) -> Problem:
+    """ADR003: a relation whose target names no record."""
+    return Problem(
+        "ADR003",
+        Severity.WARNING,
+        f"'{_what(rel)}' target {rel.target!r} was not found",
+        path=rec.path,
+        line=rel.line,
+        ids=(rec.id,),
+        fix="check the id or file name the relation points at",
+    )
+
+
+def ambiguous_target(rec: Record, rel: Relation, ids: Iterable[str]) -> Problem:
+    """ADR002: a relation whose target names several records."""
+    ids = tuple(ids)
+    return Problem(
+        "ADR002",
+        Severity.ERROR,
+        f"'{_what(rel)}' target {rel.target!r} is ambiguous: {', '.join(ids)}",
+        path=rec.path,
+        line=rel.line,
+        ids=(rec.id, *ids),
+        fix="refer to the record by its file path",
+    )
+
+
+def not_a_unit(rec: Record, rel: Relation, target: Record, unit: str) -> Problem:
+    """ADR008: a reference to a unit the target does not have (it means the record)."""
+    keys = ", ".join(u.key for u in target.parsed.units) or "it has none"
+    return Problem(
+        "ADR008",
+        Severity.INFO,
+        f"{target.id}#{unit} is not a decision unit of {target.id}; "
+        f"the reference falls back to the whole record",
+        path=rec.path,
+        line=rel.line,
+        ids=(rec.id, target.id),
+        fix=f"use one of {target.id}'s units ({keys}) or refer to the record",
+    )
+
+
+# --------------------------------------------------------------------- succession
+
+
+def supersession_cycles(log: Log, cycles: list[list[str]]) -> Iterator[Problem]:
+    """ADR004: records that (indirectly) supersede themselves."""
+    for cycle in cycles:
+        first = log.get(cycle[0])
+        yield Problem(
+            "ADR004",
+            Severity.ERROR,
+            f"supersession cycle: {' -> '.join([*cycle, cycle[0]])}",
+            path=first.path if first else None,
+            line=first.parsed.status_line if first else None,
+            ids=tuple(cycle),
+            fix="a record cannot (indirectly) supersede itself; remove one of the relations",
+        )
+
+
+def _declared(log: Log) -> dict[tuple[str, str], set[str]]:
+    """(new, old) -> who wrote it, for every authoritative whole-record supersession."""
+    out: dict[tuple[str, str], set[str]] = {}
+    for edge in log.graph.edges("supersedes"):
+        if edge.authoritative and edge.unit is None:
+            out.setdefault((edge.source, edge.target), set()).add(edge.declared_by)
+    return out
+
+
+def declared_supersession(log: Log, on_cycle: set[str]) -> Iterator[Problem]:
+    """ADR005 and ADR016 for each accepted record that supersedes a whole record.
+
+    A proposal may name what it would supersede; a container's units are
+    checked one by one (:func:`contested_units`); a cycle is ADR004's.
+    """
+    for (new, old), who in sorted(_declared(log).items()):
+        new_rec, old_rec = log.get(new), log.get(old)
+        if new_rec is None or old_rec is None or new in on_cycle or old_rec.units:
+            continue
+        if new_rec.status != "accepted":
+            continue
+        if who == {new}:
+            found = one_sided(new_rec, old_rec)
+            if found is not None:
+                yield found
+        found = contested(new_rec, old_rec)
+        if found is not None:
+            yield found
+
+
+def one_sided(new: Record, old: Record) -> Problem | None:
+    """ADR005: only ``new`` says it supersedes ``old``, which does not say so."""
+    if old.status == "superseded":
+        return None
+    line = next(
+        (r.line for r in new.relations if r.target_id == old.id and r.kind == "supersedes"),
+        None,
+    )
+    return Problem(
+        "ADR005",
+        Severity.WARNING,
+        f"{new.id} says it supersedes {old.id}, but {old.id} does not say it is superseded "
+        f"(its status is {old.status})",
+        path=new.path,
+        line=line,
+        ids=(new.id, old.id),
+        fix=f"add 'Superseded by {new.id}' to {old.id} "
+        f"(mkdocs-adr supersede {old.id} --by {new.id})",
+    )
+
+
+def contested(new: Record, old: Record) -> Problem | None:
+    """ADR016: accepted ``new`` supersedes ``old``, which says it is accepted still."""
+    if old.status != "accepted":
+        return None
+    return Problem(
+        "ADR016",
+        Severity.ERROR,
+        f"{old.id} is accepted, but accepted {new.id} supersedes it",
+        path=old.path,
+        line=old.parsed.status_line,
+        ids=(old.id, new.id),
+        fix=f"mark {old.id} 'Superseded by {new.id}', or remove the relation from {new.id}",
+    )
+
+
+def successor_problems(log: Log, on_cycle: set[str]) -> Iterator[Problem]:
+    """ADR006 and ADR007 for each record marked superseded (a cycle is ADR004's)."""
+    for rec in log.records:
+        if rec.status != "superseded" or rec.id in on_cycle or log.get(rec.id) is None:
+            continue
+        found = successor_problem(log, rec)
+        if found is not None:
+            yield found
+
+
+def successor_problem(log: Log, rec: Record) -> Problem | None:
+    """ADR006 when the successor never took effect, ADR007 when two compete."""
+    succ = log.successor(rec.id)
+    if succ.state == "not-accepted":
+        statuses = log.graph.statuses
+        names = ", ".join(f"{s} ({statuses.get(s)})" for s in succ.candidates)
+        return Problem(
+            "ADR006",
+            Severity.WARNING,
+            f"{rec.id} is marked superseded, but its successor is not accepted: {names}; "
+            f"{rec.id} stays in effect",
+            path=rec.path,
+            line=rec.parsed.status_line,
+            ids=(rec.id, *succ.candidates),
+            fix="accept the successor, or set this record back to accepted",
+        )
+    if succ.state == "ambiguous":
+        return Problem(
+            "ADR007",
+            Severity.WARNING,
+            f"{rec.id} has more than one current successor: {', '.join(succ.candidates)}",
+            path=rec.path,
+            line=rec.parsed.status_line,
+            ids=(rec.id, *succ.candidates),
+            fix="supersede with one record, or mark the others as amending it",
+        )
+    return None
+
+
+def contested_units(log: Log) -> Iterator[Problem]:
+    """ADR016: two records in effect that each supersede units of the other."""
+    claims = {
+        (edge.source, edge.target)
+        for edge in log.graph.edges("supersedes")
+        if edge.unit and edge.authoritative
+    }
+    for a, b in sorted(claims):
+        if a >= b or (b, a) not in claims:
+            continue
+        ra, rb = log.get(a), log.get(b)
+        if ra and rb and log.in_effect(ra) and log.in_effect(rb):
+            yield Problem(
+                "ADR016",
+                Severity.ERROR,
+                f"{a} and {b} each claim to supersede the other's accepted units",
+                path=ra.path,
+                ids=(a, b),
+                fix="decide which record wins and mark the other's unit superseded",
+            )
+
+
+# --------------------------------------------------------------------- review-by
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewBy:
+    """A decision's review-by date as the rule reads it."""
+
+    due: str  # as written
+    when: dt.date | None  # None: not a date
+    days: int  # days since it passed; 0 or less: not yet
+
+    @property
+    def overdue(self) -> bool:
+        return self.when is not None and self.days > 0
+
+
+def review_by(log: Log, rec: Record, today: dt.date) -> ReviewBy | None:
+    """The review-by date of ``rec``, or None when there is nothing to review.
+
+    Only decisions in effect are reviewed (:meth:`~mkdocs_adr.log.Log.in_effect`:
+    a record superseded only by a proposal still is); an archived, superseded
+    or rejected record has nothing left to review.
+    """
+    due = rec.parsed.review_by
+    if not due or rec.archived or not log.in_effect(rec):
+        return None
+    try:
+        when = dt.date.fromisoformat(due)
+    except ValueError:
+        return ReviewBy(due, None, 0)
+    return ReviewBy(due, when, (today - when).days)
+
+
+def review_problems(log: Log, today: dt.date) -> Iterator[Problem]:
+    """ADR017: a review-by date that is not a date, or has passed."""
+    for rec in log.records:
+        review = review_by(log, rec, today)
+        if review is None:
+            continue
+        if review.when is None:
+            yield Problem(
+                "ADR017",
+                Severity.WARNING,
+                f"review-by date {review.due!r} is not a date",
+                path=rec.path,
+                ids=(rec.id,),
+                fix="write review-by as YYYY-MM-DD",
+            )
+        elif review.overdue:
+            yield Problem(
+                "ADR017",
+                Severity.WARNING,
+                f"review-by date {review.due} has passed ({review.days} days ago)",
+                path=rec.path,
+                ids=(rec.id,),
+                fix="review the decision, then move review-by forward or supersede it",
+            )
