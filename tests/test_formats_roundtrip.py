@@ -23,13 +23,13 @@ from click.testing import CliRunner
 
 from mkdocs_adr.authoring import WRITABLE, NewOptions, new, supersede
 from mkdocs_adr.authoring.templates import SKELETONS, substitute
-from mkdocs_adr.authoring.text import Editable
 from mkdocs_adr.authoring.writers import WRITERS, Ref
 from mkdocs_adr.cli import cli
 from mkdocs_adr.config import DEFAULT_ALIASES, DEFAULT_STATUS_HEADINGS, Config, load_from_mkdocs_yml
 from mkdocs_adr.log import load
 from mkdocs_adr.model import Parsed
 from mkdocs_adr.parsing import ParseOptions, parse_bytes
+from mkdocs_adr.parsing.editable import Editable
 
 from .conftest import run_cli
 
