@@ -18,12 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from . import manifest as mf
 from .config import RootConfig
 from .log import Log
-from .model import Problem, Record, RootInfo, Severity, ViewState
+from .model import Problem, Record, RootInfo, Severity, StaleReason, ViewState
 
 MANIFEST = mf.FILENAME
 
@@ -78,7 +77,7 @@ class Freshness:
     root: RootInfo
     path: str  # project-relative path of CURRENT.md
     state: str
-    reasons: tuple[dict[str, Any], ...] = ()
+    reasons: tuple[StaleReason, ...] = ()
     manifest: mf.Manifest | None = None
     error: mf.ManifestError | None = None
     detail: str = ""
@@ -176,8 +175,8 @@ def select(log: Log, root_config: RootConfig, root: RootInfo, scope: mf.Scope) -
 
 def _reason(
     kind: str, ids: Iterable[str], text: str, *, path: str | None = None, semantic: bool = True
-) -> dict[str, Any]:
-    return {"kind": kind, "ids": list(ids), "reason": text, "path": path, "semantic": semantic}
+) -> StaleReason:
+    return StaleReason(kind, tuple(ids), text, path, semantic)
 
 
 def _is_archive_move(old: str, new: str) -> bool:
@@ -187,13 +186,13 @@ def _is_archive_move(old: str, new: str) -> bool:
     return old != new and strip(old) == strip(new)
 
 
-def compare(log: Log, selection: Selection, manifest: mf.Manifest) -> list[dict[str, Any]]:
+def compare(log: Log, selection: Selection, manifest: mf.Manifest) -> list[StaleReason]:
     """Every semantic (and path-only) difference between a manifest and the log now."""
     root = selection.root
     expected = {s.key: s for s in manifest.sources}
     current = {e.key: e for e in selection.entries}
     where = root.path + "/"
-    reasons: list[dict[str, Any]] = []
+    reasons: list[StaleReason] = []
     for rid in selection.ambiguous:
         paths = ", ".join(r.path for r in log.by_id.get(rid.upper(), []))
         reasons.append(
@@ -268,15 +267,15 @@ def compare(log: Log, selection: Selection, manifest: mf.Manifest) -> list[dict[
                 text = f"{key} was added ({new.status}, {where}{new.path})"
             reasons.append(_reason("added", [key], text, path=where + new.path))
     # a container whose units changed: the unit reasons say it more precisely
-    by_unit = {i.split("#")[0] for r in reasons for i in r["ids"] if "#" in i}
-    reasons = [r for r in reasons if not (r["kind"] == "modified" and r["ids"][0] in by_unit)]
+    by_unit = {i.split("#")[0] for r in reasons for i in r.ids if "#" in i}
+    reasons = [r for r in reasons if not (r.kind == "modified" and r.ids[0] in by_unit)]
     order = {k: n for n, k in enumerate(REASON_KINDS)}
-    return sorted(reasons, key=lambda r: (order.get(r["kind"], 99), r["ids"]))
+    return sorted(reasons, key=lambda r: (order.get(r.kind, 99), r.ids))
 
 
 def _gone(
     log: Log, selection: Selection, old: mf.Source, current: dict[str, Entry], where: str
-) -> list[dict[str, Any]]:
+) -> list[StaleReason]:
     key = old.key
     if old.unit is not None:
         if old.id in current:
@@ -399,9 +398,9 @@ def check(log: Log, root: RootInfo) -> Freshness:
     if not reasons:
         detail = f"verified against {count} sources published {published.created}"
         return Freshness(root, path, "fresh", manifest=published, detail=detail)
-    ids = sorted({i for r in reasons for i in r["ids"]})
-    semantic = any(r["semantic"] for r in reasons)
-    listed = "; ".join(r["reason"] for r in reasons[:6])
+    ids = sorted({i for r in reasons for i in r.ids})
+    semantic = any(r.semantic for r in reasons)
+    listed = "; ".join(r.text for r in reasons[:6])
     more = f"; and {len(reasons) - 6} more" if len(reasons) > 6 else ""
     problem = Problem(
         "ADR011",

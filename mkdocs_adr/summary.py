@@ -605,7 +605,7 @@ def draft_root(
     d = RootDraft(root_config, root, plan_scope, view_scope, pub)
     before = check(log, root)
     d.published_state = before.state
-    d.published_reasons = [r["reason"] for r in before.reasons]
+    d.published_reasons = [r.text for r in before.reasons]
     layered = root.layout in ("layered", "mixed")
     candidates = {c.path for c in archive_candidates(log) if c.eligible}
     fresh_sel = select(log, root_config, root, plan_scope)
@@ -757,7 +757,7 @@ def draft_root(
             f"adopts the user-owned {pub.current_rel}: the draft replaces it; its "
             "text is kept in the plan folder (adopted/)"
         )
-    elif before.state == "stale" and any(r["kind"] == "summary-edited" for r in before.reasons):
+    elif before.state == "stale" and any(r.kind == "summary-edited" for r in before.reasons):
         d.notes.append(
             f"{pub.current_rel} was edited after it was published; "
             + ("the kept parts keep those edits" if partial else "this draft replaces those edits")

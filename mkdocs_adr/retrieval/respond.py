@@ -61,7 +61,7 @@ def freshness(log: Log) -> dict[str, Any]:
     roots: list[dict[str, Any]] = []
     for root in log.roots:
         view, _ = current_state(log, root)
-        reasons = [str(r.get("reason", "")) for r in view.reasons]
+        reasons = [r.text for r in view.reasons]
         shown = [r for r in reasons if len(r) <= MAX_WARNING][:MAX_REASONS_SHOWN]
         entry: dict[str, Any] = {"root": root.path, "path": view.path, "state": view.state}
         if shown:

@@ -75,15 +75,15 @@ def banner(log: Log, result: Freshness, *, href: Href, checked_at: str | None = 
     if result.state == "stale" and manifest is not None:
         items = []
         for reason in result.reasons:
-            ids = [i for i in reason["ids"] if i]
-            text = str(reason["reason"])
+            ids = [i for i in reason.ids if i]
+            text = reason.text
             if ids and text.startswith(ids[0]):
                 rec = log.get(ids[0].split("#")[0])
                 lead = _link(href, config, rec.path if rec else None, ids[0])
                 items.append(f"<li>{lead}{html.escape(text[len(ids[0]) :])}</li>")
             else:
                 items.append(f"<li>{html.escape(text)}</li>")
-        semantic = any(r.get("semantic", True) for r in result.reasons)
+        semantic = any(r.semantic for r in result.reasons)
         advice = (
             "Read the changed records themselves until a new draft is reviewed and "
             "published (<code>mkdocs-adr plan --mode summary</code>)."
@@ -102,7 +102,7 @@ def banner(log: Log, result: Freshness, *, href: Href, checked_at: str | None = 
                 f"<p>{advice} Every record is in the {index}.</p>",
             ],
         )
-    why = str(result.reasons[0]["reason"]) if result.reasons else result.detail
+    why = result.reasons[0].text if result.reasons else result.detail
     return _admonition(
         "danger",
         "unverifiable",
