@@ -50,6 +50,7 @@ from .views import assets, graphdata, graphpage, mirrors, redirects, search, svg
 from .views import current as current_view
 from .views import index as index_view
 from .views import page as page_view
+from .views.links import RecordHref
 from .views.state import RootViews, free_name, root_views
 
 if TYPE_CHECKING:
@@ -572,7 +573,7 @@ class AdrPlugin(BasePlugin[AdrConfig]):  # type: ignore[no-untyped-call]
         output = output.replace(RELATIONS_SLOT, rels, 1)
         return output.replace(AFTER_SLOT, "".join(after), 1)
 
-    def _href(self, at: File) -> svg.Href:
+    def _href(self, at: File) -> RecordHref:
         file_of = self.state.file_of
 
         def href(rid: str) -> str | None:

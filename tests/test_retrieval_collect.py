@@ -10,7 +10,7 @@ from mkdocs_adr.errors import UsageError
 from mkdocs_adr.graph import Succession
 from mkdocs_adr.log import Log
 from mkdocs_adr.retrieval.collect import Collector, item_key, system_roots
-from mkdocs_adr.retrieval.evidence import Item, Relations
+from mkdocs_adr.retrieval.evidence import EvidenceItem, Relations
 from mkdocs_adr.retrieval.focus import (
     MAX_SUCCESSION,
     SuccessionInfo,
@@ -65,10 +65,10 @@ def evidence(log: Log, intent: str = "current") -> Evidence:
     return Evidence(log, intent, Relations.of(log), system_roots(log))
 
 
-def rec_item(log: Log, rid: str, why: str = "w") -> Item:
+def rec_item(log: Log, rid: str, why: str = "w") -> EvidenceItem:
     rec = log.get(rid)
     assert rec is not None
-    return Item(rec, None, why, "decision")
+    return EvidenceItem(rec, None, why, "decision")
 
 
 # --------------------------------------------------------------------- collector
@@ -89,8 +89,8 @@ def test_the_collector_orders_by_sort_key_and_lists_ids_once(log: Log) -> None:
     rec5 = log.get("ADR-0005")
     assert rec5 is not None and len(rec5.units) == 2
     c.offer((3,), rec_item(log, "ADR-0001"))
-    c.offer((1,), Item(rec5, rec5.units[1], "u2", "unit"))
-    c.offer((2,), Item(rec5, rec5.units[0], "u1", "unit"))
+    c.offer((1,), EvidenceItem(rec5, rec5.units[1], "u2", "unit"))
+    c.offer((2,), EvidenceItem(rec5, rec5.units[0], "u1", "unit"))
     assert [i.id for i in c.ordered()] == ["ADR-0005#D2", "ADR-0005#D1", "ADR-0001"]
     assert c.ids() == ["ADR-0001", "ADR-0005"]
 
@@ -125,8 +125,8 @@ def test_archived_records_far_away_lose_their_body(tmp_path: Path) -> None:
     ev = evidence(log)
     rec = log.get("ADR-0001")
     assert rec is not None and rec.archived
-    near = Item(rec, None, "near", "decision", hops=1)
-    far = Item(rec, None, "far", "decision", hops=2)
+    near = EvidenceItem(rec, None, "near", "decision", hops=1)
+    far = EvidenceItem(rec, None, "far", "decision", hops=2)
     ev.add(INCIDENTAL, near)
     assert near.scope == "decision"
     ev.add(INCIDENTAL, far)

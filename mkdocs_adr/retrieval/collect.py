@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..log import Log
-from .evidence import Item
+from .evidence import EvidenceItem
 
 #: What decides an item's place: compared as a tuple, smallest first.
 SortKey = tuple[Any, ...]
@@ -21,7 +21,7 @@ SortKey = tuple[Any, ...]
 ItemKey = tuple[str, str | None]
 
 
-def item_key(item: Item) -> ItemKey:
+def item_key(item: EvidenceItem) -> ItemKey:
     return (item.rec.id, item.unit.key if item.unit else None)
 
 
@@ -29,11 +29,11 @@ class Collector:
     """Items by record and unit; the one with the smallest sort key wins."""
 
     def __init__(self) -> None:
-        self.items: dict[ItemKey, tuple[SortKey, Item]] = {}
+        self.items: dict[ItemKey, tuple[SortKey, EvidenceItem]] = {}
         self.warnings: list[str] = []
         self.hints: list[str] = []
 
-    def offer(self, sort: SortKey, item: Item) -> bool:
+    def offer(self, sort: SortKey, item: EvidenceItem) -> bool:
         """Keep ``item`` if nothing better is held for its key; ``True`` if the key is new."""
         key = item_key(item)
         held = self.items.get(key)
@@ -45,7 +45,7 @@ class Collector:
         """The record ids held, sorted, each once."""
         return sorted({key[0] for key in self.items})
 
-    def ordered(self) -> list[Item]:
+    def ordered(self) -> list[EvidenceItem]:
         return [item for _, item in sorted(self.items.values(), key=lambda p: p[0])]
 
 

@@ -30,7 +30,7 @@ from ..log import Log
 from ..model import STATUSES, Severity
 from .budget import Position, capped
 from .collect import system_roots
-from .evidence import Item, Relations, unit_id
+from .evidence import EvidenceItem, Relations, unit_id
 from .focus import (
     MAX_LISTED,
     SuccessionInfo,
@@ -185,7 +185,7 @@ def _about_group(ev: Evidence, log: Log, query: ContextQuery) -> _Asked:
 
 
 def _segment_start(
-    log: Log, query: ContextQuery, target: Target | None, items: list[Item]
+    log: Log, query: ContextQuery, target: Target | None, items: list[EvidenceItem]
 ) -> Position | None:
     """Where a ``ID@N`` question starts paging, or ``None`` for the first item."""
     if target is None or target.segment is None:

@@ -171,7 +171,7 @@ def _read_unchanged(log: Log, rec: Record) -> str:
 
 
 @dataclass
-class Item:
+class EvidenceItem:
     """One unit of evidence in answer order, before paging."""
 
     rec: Record

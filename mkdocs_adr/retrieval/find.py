@@ -26,7 +26,7 @@ from ..model import STATUSES, Record, Unit
 from . import project_graph, topic
 from .collect import Collector, system_roots
 from .evidence import (
-    Item,
+    EvidenceItem,
     Relations,
     chain_text,
     search_text,
@@ -193,7 +193,7 @@ class _Finder(Collector):
                 if status_of(rec, unit) == "superseded" and not self.statuses:
                     self._successor_of(rec, unit, why, order)
                 continue
-            item = Item(rec, unit, why, "decision", hops=hops, required=True, layer=layer)
+            item = EvidenceItem(rec, unit, why, "decision", hops=hops, required=True, layer=layer)
             sort = (LAYERS.index(layer), *order, rec.id, unit.key if unit else "")
             if self.offer(sort, item):
                 self.counts[layer] += 1
@@ -357,7 +357,7 @@ def _normalize_paths(log: Log, raw: tuple[str, ...]) -> list[QueryPath]:
     return list(dict.fromkeys(out))
 
 
-def _topic_docs(log: Log, items: list[Item]) -> list[topic.Doc]:
+def _topic_docs(log: Log, items: list[EvidenceItem]) -> list[topic.Doc]:
     docs = []
     for item in items:
         rec, unit = item.rec, item.unit
@@ -459,14 +459,14 @@ def _graph_layers(
 
 
 def _rank_topic(
-    log: Log, finder: _Finder, items: list[Item], text: str, direct: bool
-) -> tuple[list[Item], dict[str, Any]]:
+    log: Log, finder: _Finder, items: list[EvidenceItem], text: str, direct: bool
+) -> tuple[list[EvidenceItem], dict[str, Any]]:
     """Layer 4: ``--topic`` orders the narrowed set, or selects from what the status admits."""
     if direct:
         pool = items
     else:
         pool = [
-            Item(rec, unit, "", "decision", required=True)
+            EvidenceItem(rec, unit, "", "decision", required=True)
             for rec in log.records
             for unit in finder.units(rec)
             if finder.admit(rec, unit)

@@ -21,7 +21,7 @@ from .budget import (
     ENVELOPE_CODEPOINTS,
     MAX_CODEPOINTS,
     SEGMENT_CODEPOINTS,
-    Page,
+    AnswerPage,
     Position,
     budget_block,
     capped,
@@ -29,7 +29,7 @@ from .budget import (
     measure,
     pack,
 )
-from .evidence import Item
+from .evidence import EvidenceItem
 
 SCHEMA_VERSION = 1
 #: A command prefix longer than this is left out of navigation hints.
@@ -86,7 +86,7 @@ class Answer:
 
     kind: str  # context | find
     log: Log
-    items: list[Item]
+    items: list[EvidenceItem]
     query: dict[str, Any]
     args: list[str]
     prefix: str = "mkdocs-adr"
@@ -210,7 +210,7 @@ class Answer:
             )
             return item.to_json(self.log, pos.segment), after
 
-        page: Page = pack(
+        page: AnswerPage = pack(
             len(self.items),
             unit_at,
             start,

@@ -18,7 +18,7 @@ from ..model import Record, Unit
 from .collect import Collector
 from .evidence import (
     CONSTRAINT_KINDS,
-    Item,
+    EvidenceItem,
     Link,
     Relations,
     chain_text,
@@ -74,7 +74,7 @@ class Evidence(Collector):
         self.module_query = False
         self.text_scope = "decision" if intent == "current" else "full"
 
-    def add(self, klass: int, item: Item) -> None:
+    def add(self, klass: int, item: EvidenceItem) -> None:
         front = 0
         if (
             self.module_query
@@ -108,7 +108,9 @@ class Evidence(Collector):
         for unit in chosen:
             self.add(
                 klass,
-                Item(rec, unit, why, scope or self.text_scope, hops=hops, required=required),
+                EvidenceItem(
+                    rec, unit, why, scope or self.text_scope, hops=hops, required=required
+                ),
             )
 
     # ------------------------------------------------------------ constraints

@@ -14,7 +14,6 @@ from __future__ import annotations
 import html
 import posixpath
 import time
-from collections.abc import Callable
 
 from ..config import Config
 from ..freshness import Freshness, check, root_pairs
@@ -22,9 +21,9 @@ from ..log import Log
 from ..model import RootInfo
 from ..paths import docs_relative
 from . import state as view_state
+from .links import SourceHref
 
 #: Maps a docs-relative source path to an href relative to the page, or None.
-Href = Callable[[str], "str | None"]
 
 
 def current_root(log: Log, src_uri: str) -> RootInfo | None:
@@ -35,7 +34,7 @@ def current_root(log: Log, src_uri: str) -> RootInfo | None:
     return None
 
 
-def _link(href: Href, config: Config, project_rel: str | None, text: str) -> str:
+def _link(href: SourceHref, config: Config, project_rel: str | None, text: str) -> str:
     label = html.escape(text)
     if project_rel is None:
         return label
@@ -53,7 +52,7 @@ def _admonition(kind: str, state: str, title: str, body: list[str]) -> str:
     )
 
 
-def banner(log: Log, result: Freshness, *, href: Href, checked_at: str | None = None) -> str:
+def banner(log: Log, result: Freshness, *, href: SourceHref, checked_at: str | None = None) -> str:
     """The freshness banner for a published CURRENT page (HTML, escaped)."""
     config = log.config
     checked = checked_at or time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
@@ -116,7 +115,7 @@ def banner(log: Log, result: Freshness, *, href: Href, checked_at: str | None = 
     )
 
 
-def page_banner(log: Log, src_uri: str, *, href: Href) -> str | None:
+def page_banner(log: Log, src_uri: str, *, href: SourceHref) -> str | None:
     """The banner of the CURRENT page at ``src_uri``; None for other pages or when absent."""
     root = current_root(log, src_uri)
     if root is None:

@@ -18,6 +18,7 @@ from ..model import STATUSES, RootInfo
 from . import svg
 from .graphdata import EDGE_KINDS, GraphData, components, root_view
 from .index import md_text
+from .links import RecordHref
 
 SLOT = "<!-- mkdocs-adr:slot {key} -->"
 SLOT_RE = re.compile(r"<!-- mkdocs-adr:slot ([a-z0-9-]+) -->")
@@ -127,7 +128,7 @@ def fill(
     html: str,
     page: GraphPage,
     *,
-    href: svg.Href,
+    href: RecordHref,
     root_key: str,
     uid: str = "adr-graph",
 ) -> str:

@@ -16,10 +16,11 @@ from __future__ import annotations
 import html
 import itertools
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .graphdata import EDGE_KINDS, FORWARD_LABEL, Edge, GraphData, Node, components
+from .graphdata import EDGE_KINDS, FORWARD_LABEL, DrawnEdge, GraphData, Node, components
+from .links import RecordHref
 
 NODE_W = 158
 NODE_H = 44
@@ -51,8 +52,6 @@ EDGE_STYLE: dict[str, tuple[str, str, float]] = {
     "relates-to": ("#8a9499", "2 3", 1.6),
 }
 
-Href = Callable[[str], "str | None"]
-
 
 def esc(text: str) -> str:
     return html.escape(text, quote=True)
@@ -73,7 +72,7 @@ class Placed:
     width: float = 0.0
     height: float = 0.0
     nodes: dict[str, tuple[float, float]] = field(default_factory=dict)
-    edges: list[tuple[Edge, list[tuple[float, float]]]] = field(default_factory=list)
+    edges: list[tuple[DrawnEdge, list[tuple[float, float]]]] = field(default_factory=list)
 
     def shifted(self, dx: float, dy: float) -> Placed:
         return Placed(
@@ -84,7 +83,7 @@ class Placed:
         )
 
 
-def _layers(nodes: list[str], edges: list[Edge]) -> dict[str, int]:
+def _layers(nodes: list[str], edges: list[DrawnEdge]) -> dict[str, int]:
     """Layer per node: an edge's target sits left of its source (older on the left)."""
     succ: dict[str, set[str]] = {n: set() for n in nodes}
     for e in edges:
@@ -139,14 +138,14 @@ def _layers(nodes: list[str], edges: list[Edge]) -> dict[str, int]:
     return layer
 
 
-def layout_component(nodes: list[str], edges: list[Edge]) -> Placed:
+def layout_component(nodes: list[str], edges: list[DrawnEdge]) -> Placed:
     """Lay out one connected component."""
     layer = _layers(nodes, edges)
     # dummy chains for long edges
     heights: dict[str, float] = {n: NODE_H for n in nodes}
     layer_of: dict[str, int] = dict(layer)
     links: list[tuple[str, str]] = []  # (left, right) between adjacent layers
-    chains: list[tuple[Edge, list[str]]] = []
+    chains: list[tuple[DrawnEdge, list[str]]] = []
     for i, e in enumerate(edges):
         a, b = e.target, e.source
         if layer_of[a] > layer_of[b]:
@@ -284,7 +283,7 @@ def layout(data: GraphData, *, max_width: float = 600, isolated: bool = True) ->
     comps = components(data)
     linked = [c for c in comps if len(c) > 1]
     alone = [c[0] for c in comps if len(c) == 1]
-    by_node: dict[str, list[Edge]] = defaultdict(list)
+    by_node: dict[str, list[DrawnEdge]] = defaultdict(list)
     for e in data.edges:
         by_node[e.source].append(e)
     parts = []
@@ -374,7 +373,7 @@ def render(
     data: GraphData,
     *,
     uid: str,
-    href: Href,
+    href: RecordHref,
     title: str,
     focus: str | None = None,
     root: str | None = None,
@@ -469,7 +468,7 @@ def legend(*, uid: str, statuses: Sequence[str], kinds: Sequence[str]) -> str:
 
 
 def document(
-    groups: Sequence[tuple[str, GraphData]], *, href: Href, title: str, uid: str = "adr"
+    groups: Sequence[tuple[str, GraphData]], *, href: RecordHref, title: str, uid: str = "adr"
 ) -> str:
     """A standalone SVG file: a legend, then each group under its heading (CLI export)."""
     statuses = sorted(
