@@ -124,35 +124,8 @@ def render_text(data: dict[str, Any], *, verbose: bool = False) -> str:
     statuses = ", ".join(f"{n} {s}" for s, n in corpus["statuses"].items()) or "no records"
     out.append(f"  statuses: {statuses}")
     out.append("")
-    excluded = corpus["excluded"]
-    out.append(f"Excluded ({len(excluded)})")
-    reasons = Counter(e["reason"] for e in excluded)
-    if not excluded:
-        out.append("  none")
-    for reason, n in sorted(reasons.items()):
-        paths = [e["path"] for e in excluded if e["reason"] == reason]
-        shown = ", ".join(paths[:5]) + (f", … (+{len(paths) - 5})" if len(paths) > 5 else "")
-        out.append(f"  {reason} ({n}): {shown}")
-    out.append("")
-    problems = data["problems"]
-    out.append(f"Problems ({len(problems)})")
-    if not problems:
-        out.append("  none")
-    for sev in ("error", "warning", "info"):
-        group = [p for p in problems if p["severity"] == sev]
-        if not group:
-            continue
-        out.append(f"  {sev} ({len(group)})")
-        for p in group if (verbose or sev != "info") else group[:10]:
-            where = p["path"] or ""
-            if where and p["line"]:
-                where += f":{p['line']}"
-            out.append(f"    {where}: {p['code']} {p['message']}")
-            if p["fix"]:
-                out.append(f"      fix: {p['fix']}")
-        if sev == "info" and not verbose and len(group) > 10:
-            out.append(f"    … {len(group) - 10} more (use --verbose)")
-    out.append("")
+    out += _excluded(corpus["excluded"])
+    out += _problems(data["problems"], verbose=verbose)
     cands = data["archive_candidates"]
     eligible = [c for c in cands if c["eligible"]]
     out.append(f"Archive candidates ({len(eligible)} eligible, {len(cands) - len(eligible)} not)")
@@ -172,3 +145,38 @@ def render_text(data: dict[str, Any], *, verbose: bool = False) -> str:
     out.append("")
     out.append("Nothing was written.")
     return "\n".join(out) + "\n"
+
+
+def _excluded(excluded: list[dict[str, Any]]) -> list[str]:
+    out = [f"Excluded ({len(excluded)})"]
+    reasons = Counter(e["reason"] for e in excluded)
+    if not excluded:
+        out.append("  none")
+    for reason, n in sorted(reasons.items()):
+        paths = [e["path"] for e in excluded if e["reason"] == reason]
+        shown = ", ".join(paths[:5]) + (f", … (+{len(paths) - 5})" if len(paths) > 5 else "")
+        out.append(f"  {reason} ({n}): {shown}")
+    out.append("")
+    return out
+
+
+def _problems(problems: list[dict[str, Any]], *, verbose: bool) -> list[str]:
+    out = [f"Problems ({len(problems)})"]
+    if not problems:
+        out.append("  none")
+    for sev in ("error", "warning", "info"):
+        group = [p for p in problems if p["severity"] == sev]
+        if not group:
+            continue
+        out.append(f"  {sev} ({len(group)})")
+        for p in group if (verbose or sev != "info") else group[:10]:
+            where = p["path"] or ""
+            if where and p["line"]:
+                where += f":{p['line']}"
+            out.append(f"    {where}: {p['code']} {p['message']}")
+            if p["fix"]:
+                out.append(f"      fix: {p['fix']}")
+        if sev == "info" and not verbose and len(group) > 10:
+            out.append(f"    … {len(group) - 10} more (use --verbose)")
+    out.append("")
+    return out
