@@ -50,7 +50,7 @@ from .views import assets, graphdata, graphpage, mirrors, redirects, search, svg
 from .views import current as current_view
 from .views import index as index_view
 from .views import page as page_view
-from .views.links import RecordHref
+from .views.hrefs import RecordHref
 from .views.state import RootViews, free_name, root_views
 
 if TYPE_CHECKING:

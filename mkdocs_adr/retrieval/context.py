@@ -96,7 +96,7 @@ def _problem_warnings(log: Log, ids: list[str]) -> list[str]:
 
 
 @dataclass
-class _Asked:
+class _Question:
     """How a query is echoed and repeated: ``query`` in the response, the cursor's arguments."""
 
     echo: dict[str, Any]
@@ -112,11 +112,11 @@ def build(log: Log, query: ContextQuery, *, prefix: str = "mkdocs-adr") -> Answe
         return _overview(log, query, prefix)
     ev = Evidence(log, query.intent, Relations.of(log), system_roots(log))
     if query.target is not None:
-        asked = _about_one(ev, log, query, query.target)
+        question = _about_one(ev, log, query, query.target)
     else:
-        asked = _about_group(ev, log, query)
+        question = _about_group(ev, log, query)
     if query.intent != "current":
-        asked.args += ["--intent", query.intent]
+        question.args += ["--intent", query.intent]
     items = ev.ordered()
     hints = [
         f"{prefix} {h}"
@@ -124,23 +124,23 @@ def build(log: Log, query: ContextQuery, *, prefix: str = "mkdocs-adr") -> Answe
         if not h.endswith(f"--intent {query.intent}")
     ]
     extra: dict[str, Any] = {}
-    if asked.succession is not None:
-        extra["succession"] = asked.succession.to_json()
+    if question.succession is not None:
+        extra["succession"] = question.succession.to_json()
     return Answer(
         "context",
         log,
         items,
-        asked.echo,
-        asked.args,
+        question.echo,
+        question.args,
         prefix,
         extra=extra,
         warnings=ev.warnings,
         hints=hints,
-        start_default=_segment_start(log, query, asked.target, items),
+        start_default=_segment_start(log, query, question.target, items),
     )
 
 
-def _about_one(ev: Evidence, log: Log, query: ContextQuery, text: str) -> _Asked:
+def _about_one(ev: Evidence, log: Log, query: ContextQuery, text: str) -> _Question:
     """One record or unit: its focus, constraints, relations and problems."""
     target = resolve_target(log, text, query.unit)
     rec = target.rec
@@ -161,10 +161,10 @@ def _about_one(ev: Evidence, log: Log, query: ContextQuery, text: str) -> _Asked
         ev.related(focus)
     ev.warnings.extend(_problem_warnings(log, [rec.id]))
     ev.hints += [f"context {rec.id} --intent rationale", f"context {rec.id} --intent history"]
-    return _Asked(echo, args, info, target)
+    return _Question(echo, args, info, target)
 
 
-def _about_group(ev: Evidence, log: Log, query: ContextQuery) -> _Asked:
+def _about_group(ev: Evidence, log: Log, query: ContextQuery) -> _Question:
     """A domain or an iteration: its live records and what they build on."""
     echo: dict[str, Any] = {"intent": query.intent}
     if query.domain is not None:
@@ -181,7 +181,7 @@ def _about_group(ev: Evidence, log: Log, query: ContextQuery) -> _Asked:
     ev.constraints(focus)
     if not focus:
         ev.warnings.append(f"nothing {label} matches intent {query.intent}")
-    return _Asked(echo, args)
+    return _Question(echo, args)
 
 
 def _segment_start(

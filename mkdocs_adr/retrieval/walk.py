@@ -19,7 +19,7 @@ from .collect import Collector
 from .evidence import (
     CONSTRAINT_KINDS,
     EvidenceItem,
-    Link,
+    RelationLink,
     Relations,
     chain_text,
     expand_units,
@@ -140,7 +140,7 @@ class Evidence(Collector):
                 if link.kind == "amends" and walk.relevant(rid, link.target_unit):
                     self._amended_by(walk, rid, link, depth + 1)
 
-    def _built_on(self, walk: _Reached, rid: str, link: Link, depth: int) -> None:
+    def _built_on(self, walk: _Reached, rid: str, link: RelationLink, depth: int) -> None:
         target = self.log.get(link.target)
         if target is None:
             return
@@ -148,7 +148,7 @@ class Evidence(Collector):
         self._constraint(target, link.target_unit, f"constraint: {rid} {link.kind} {label}", depth)
         walk.reach(link.target, link.target_unit, depth)
 
-    def _amended_by(self, walk: _Reached, rid: str, link: Link, depth: int) -> None:
+    def _amended_by(self, walk: _Reached, rid: str, link: RelationLink, depth: int) -> None:
         source = self.log.get(link.source)
         if source is None or not self.log.in_effect(source):
             return
@@ -243,7 +243,7 @@ class Evidence(Collector):
                     via[other_id] = unit.key if unit else None
                     queue.append(other_id)
 
-    def _links(self, rid: str, mine: str | None) -> list[tuple[Link, str, str | None]]:
+    def _links(self, rid: str, mine: str | None) -> list[tuple[RelationLink, str, str | None]]:
         """Relations of ``rid`` both ways (of unit ``mine`` only, when one was reached)."""
         links = [
             (k, k.target, k.target_unit)
@@ -258,7 +258,7 @@ class Evidence(Collector):
         return links
 
     def _related_one(
-        self, role: str, link: Link, other: Record, unit: Unit | None, hops: int
+        self, role: str, link: RelationLink, other: Record, unit: Unit | None, hops: int
     ) -> str | None:
         """Add one related record; return its role when the walk goes on through it."""
         phrase = f"{link.source} {link.kind} {link.target}"

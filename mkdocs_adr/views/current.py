@@ -21,7 +21,7 @@ from ..log import Log
 from ..model import RootInfo
 from ..paths import docs_relative
 from . import state as view_state
-from .links import SourceHref
+from .hrefs import SourceHref
 
 #: Maps a docs-relative source path to an href relative to the page, or None.
 

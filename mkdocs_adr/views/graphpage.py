@@ -17,8 +17,8 @@ from urllib.parse import quote
 from ..model import STATUSES, RootInfo
 from . import svg
 from .graphdata import EDGE_KINDS, GraphData, components, root_view
+from .hrefs import RecordHref
 from .index import md_text
-from .links import RecordHref
 
 SLOT = "<!-- mkdocs-adr:slot {key} -->"
 SLOT_RE = re.compile(r"<!-- mkdocs-adr:slot ([a-z0-9-]+) -->")

@@ -22,7 +22,7 @@ from ..log import Log
 from ..model import OUT_OF_EFFECT, Problem, Record
 from . import graphdata
 from .graphdata import FORWARD_LABEL, INVERSE_LABEL, DrawnEdge, GraphData
-from .links import RecordHref
+from .hrefs import RecordHref
 
 #: Admonition type per banner; these four are styled by both themes.
 LEVELS = ("note", "info", "warning", "danger")

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .graphdata import EDGE_KINDS, FORWARD_LABEL, DrawnEdge, GraphData, Node, components
-from .links import RecordHref
+from .hrefs import RecordHref
 
 NODE_W = 158
 NODE_H = 44
