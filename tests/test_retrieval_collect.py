@@ -9,7 +9,13 @@ import pytest
 from mkdocs_adr.errors import UsageError
 from mkdocs_adr.graph import Succession
 from mkdocs_adr.log import Log
-from mkdocs_adr.retrieval.collect import Collector, item_key, system_roots
+from mkdocs_adr.retrieval.collect import (
+    Collector,
+    Replacement,
+    item_key,
+    replacement,
+    system_roots,
+)
 from mkdocs_adr.retrieval.evidence import EvidenceItem, Relations
 from mkdocs_adr.retrieval.focus import (
     MAX_SUCCESSION,
@@ -249,3 +255,32 @@ def test_succession_info_caps_long_chains() -> None:
     assert data["omitted"] == {"chain": 3, "candidates": 0}
     short = SuccessionInfo("A", "superseded", False, Succession(None, "none", ("B",)))
     assert "omitted" not in (short.to_json() or {"omitted": 1})
+
+
+def test_replacement_resolves_the_logs_successor_to_records(tmp_path: Path) -> None:
+    log = load_log(
+        tmp_path,
+        [
+            Spec(1, "Old", "superseded", relations={BY: ["ADR-0002"]}),
+            Spec(2, "New", relations={SUP: ["ADR-0001"]}),
+            Spec(3, "Contested", "superseded", relations={BY: ["ADR-0004", "ADR-0005"]}),
+            Spec(4, "One way", relations={SUP: ["ADR-0003"]}),
+            Spec(5, "Other way", relations={SUP: ["ADR-0003"]}),
+            Spec(6, "Live"),
+        ],
+    )
+
+    def of(rid: str) -> Replacement:
+        rec = log.get(rid)
+        assert rec is not None
+        return replacement(log, rec, None)
+
+    old = of("ADR-0001")
+    assert old.current is not None and old.current.id == "ADR-0002"
+    assert old.chain == "ADR-0001 → ADR-0002" and not old.ambiguous
+    contested = of("ADR-0003")
+    assert contested.current is None and contested.ambiguous
+    assert [r.id for r in contested.candidates] == ["ADR-0004", "ADR-0005"]
+    assert contested.contested == "ADR-0004, ADR-0005"
+    live = of("ADR-0006")
+    assert live.current is None and live.candidates == () and live.succession.state == "none"

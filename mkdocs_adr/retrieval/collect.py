@@ -10,10 +10,13 @@ command decides what its sort key is (answer class for ``context``, layer for
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+from ..graph import Succession
 from ..log import Log
-from .evidence import EvidenceItem
+from ..model import Record, Unit
+from .evidence import EvidenceItem, chain_text, unit_id
 
 #: What decides an item's place: compared as a tuple, smallest first.
 SortKey = tuple[Any, ...]
@@ -47,6 +50,44 @@ class Collector:
 
     def ordered(self) -> list[EvidenceItem]:
         return [item for _, item in sorted(self.items.values(), key=lambda p: p[0])]
+
+
+@dataclass(frozen=True)
+class Replacement:
+    """Who answers for a record or unit: its successor as the log decides it, as records.
+
+    The decision is :meth:`mkdocs_adr.log.Log.successor` (graph.py); this only
+    resolves the ids, so ``context`` and ``find`` answer a superseded match alike.
+    """
+
+    #: The record or unit asked about (``ADR-0005#D2``).
+    name: str
+    succession: Succession
+    #: The one current successor, when there is one.
+    current: Record | None
+    #: The successors named but not chosen (contested, or not accepted), that exist.
+    candidates: tuple[Record, ...]
+
+    @property
+    def ambiguous(self) -> bool:
+        return self.succession.state == "ambiguous"
+
+    @property
+    def chain(self) -> str:
+        """``ADR-0002 → ADR-0003 → ADR-0004``: from the asked record to its current successor."""
+        return chain_text([self.name, *self.succession.chain])
+
+    @property
+    def contested(self) -> str:
+        """The candidate ids as the answer lists them."""
+        return ", ".join(self.succession.candidates)
+
+
+def replacement(log: Log, rec: Record, unit: Unit | None) -> Replacement:
+    succ = log.successor(rec.id, unit.key if unit else None)
+    current = log.get(succ.current) if succ.state == "current" and succ.current else None
+    candidates = tuple(r for r in map(log.get, succ.candidates) if r is not None)
+    return Replacement(unit_id(rec, unit), succ, current, candidates)
 
 
 def system_roots(log: Log) -> set[str]:

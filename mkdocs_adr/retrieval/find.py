@@ -24,14 +24,12 @@ from ..errors import UsageError
 from ..log import Log
 from ..model import STATUSES, Record, Unit
 from . import project_graph, topic
-from .collect import Collector, system_roots
+from .collect import Collector, replacement, system_roots
 from .evidence import (
     EvidenceItem,
     Relations,
-    chain_text,
     search_text,
     status_of,
-    unit_id,
 )
 from .paths import PathRefused, Pattern, QueryPath, compile_pattern, normalize_query_path
 from .respond import Answer, quote_args
@@ -201,35 +199,28 @@ class _Finder(Collector):
     def _successor_of(
         self, rec: Record, unit: Unit | None, why: str, order: tuple[int, str]
     ) -> None:
-        succ = self.log.successor(rec.id, unit.key if unit else None)
-        name = unit_id(rec, unit)
-        if succ.state == "current" and succ.current:
-            current = self.log.get(succ.current)
-            if current is not None:
-                self.take(
-                    current,
-                    "relations",
-                    f"current successor of {name} ({chain_text([name, *succ.chain])}), "
-                    f"which was selected by {why}",
-                    (0, name),
-                    hops=len(succ.chain),
-                )
-        elif succ.state == "ambiguous":
-            self.warnings.append(
-                f"{name} matched but is superseded, and its current successor is ambiguous "
-                f"({', '.join(succ.candidates)}); none is chosen"
+        r = replacement(self.log, rec, unit)
+        if r.current is not None:
+            self.take(
+                r.current,
+                "relations",
+                f"current successor of {r.name} ({r.chain}), which was selected by {why}",
+                (0, r.name),
+                hops=len(r.succession.chain),
             )
-            for cand in succ.candidates:
-                other = self.log.get(cand)
-                if other is not None:
-                    self.take(
-                        other,
-                        "relations",
-                        f"candidate successor of {name} (ambiguous: "
-                        f"{', '.join(succ.candidates)}; none chosen)",
-                        (0, name),
-                        hops=1,
-                    )
+        elif r.ambiguous:
+            self.warnings.append(
+                f"{r.name} matched but is superseded, and its current successor is ambiguous "
+                f"({r.contested}); none is chosen"
+            )
+            for other in r.candidates:
+                self.take(
+                    other,
+                    "relations",
+                    f"candidate successor of {r.name} (ambiguous: {r.contested}; none chosen)",
+                    (0, r.name),
+                    hops=1,
+                )
 
     # ------------------------------------------------------------ layer 1
 

@@ -20,7 +20,8 @@ from ..identity import lookup
 from ..log import Log
 from ..model import Record, Unit
 from .budget import capped
-from .evidence import chain_text, status_of, unit_id
+from .collect import Replacement, replacement
+from .evidence import status_of
 from .walk import FOCUS, INCIDENTAL, REQUIRED, Evidence
 
 MAX_LISTED = 30
@@ -150,9 +151,13 @@ class _Asked:
     name: str
     status: str
     effect: bool
-    succ: Succession
+    repl: Replacement
     #: The units shown for the asked record itself.
     units: Unit | str
+
+    @property
+    def succ(self) -> Succession:
+        return self.repl.succession
 
 
 # --------------------------------------------------------------------- focus
@@ -164,14 +169,15 @@ def focus_on_target(ev: Evidence, log: Log, target: Target) -> tuple[list[str], 
     if target.note:
         ev.warnings.append(target.note)
     status = status_of(rec, unit)
-    succ = log.successor(rec.id, unit.key if unit else None)
+    repl = replacement(log, rec, unit)
+    succ = repl.succession
     asked = _Asked(
         rec,
         unit,
-        unit_id(rec, unit),
+        repl.name,
         status,
         log.in_effect(rec, unit),
-        succ,
+        repl,
         unit or ("all" if ev.intent != "current" else "effect"),
     )
     info = SuccessionInfo(
@@ -195,9 +201,8 @@ def focus_on_target(ev: Evidence, log: Log, target: Target) -> tuple[list[str], 
         return _container_in_effect(ev, log, asked), info
     if asked.effect:
         return _in_effect(ev, log, asked), info
-    current = log.get(succ.current) if succ.state == "current" and succ.current else None
-    if current is not None:
-        return _replaced(ev, asked, current), info
+    if repl.current is not None:
+        return _replaced(ev, asked, repl.current), info
     if succ.state == "ambiguous":
         return _ambiguous(ev, log, asked), info
     return _out_of_effect(ev, asked), info
@@ -211,18 +216,16 @@ def _container_in_effect(ev: Evidence, log: Log, asked: _Asked) -> list[str]:
     for u in rec.units:
         if log.in_effect(rec, u):
             continue
-        u_succ = log.successor(rec.id, u.key)
-        current = log.get(u_succ.current) if u_succ.state == "current" and u_succ.current else None
-        if current is not None:
+        r = replacement(log, rec, u)
+        if r.current is not None:
             ev.add_record(
                 REQUIRED,
-                current,
-                f"current successor of {rec.id}#{u.key} "
-                f"({chain_text([f'{rec.id}#{u.key}', *u_succ.chain])})",
+                r.current,
+                f"current successor of {r.name} ({r.chain})",
                 hops=1,
                 required=True,
             )
-            focus.append(current.id)
+            focus.append(r.current.id)
     return focus
 
 
@@ -236,23 +239,20 @@ def _in_effect(ev: Evidence, log: Log, asked: _Asked) -> list[str]:
         )
         ev.warnings.append(f"{asked.name}: {why[len('asked; ') :]}")
     ev.add_record(FOCUS, asked.rec, why, hops=0, units=asked.units, required=True)
-    for cand in succ.candidates:
-        other = log.get(cand)
-        if other is not None:
-            ev.add_record(
-                INCIDENTAL,
-                other,
-                f"proposed successor of {asked.name}, {other.status}: not in effect",
-                hops=1,
-                units="all",
-            )
+    for other in asked.repl.candidates:
+        ev.add_record(
+            INCIDENTAL,
+            other,
+            f"proposed successor of {asked.name}, {other.status}: not in effect",
+            hops=1,
+            units="all",
+        )
     return [asked.rec.id]
 
 
 def _replaced(ev: Evidence, asked: _Asked, current: Record) -> list[str]:
     """Replaced by an accepted successor: it answers ``current``; both answer the others."""
-    path = chain_text([asked.name, *asked.succ.chain])
-    why = f"current successor of {asked.name} ({path})"
+    why = f"current successor of {asked.name} ({asked.repl.chain})"
     if ev.intent == "current":
         ev.add_record(FOCUS, current, why, hops=0, required=True)
         ev.hints.append(f"context {asked.name} --intent history")
@@ -281,17 +281,14 @@ def _ambiguous(ev: Evidence, log: Log, asked: _Asked) -> list[str]:
         ev.add_record(
             FOCUS, asked.rec, f"asked; {asked.status}", hops=0, units=asked.units, required=True
         )
-    for cand in candidates:
-        other = log.get(cand)
-        if other is not None:
-            ev.add_record(
-                FOCUS,
-                other,
-                f"candidate successor of {asked.name} (ambiguous: "
-                f"{', '.join(candidates)}; none chosen)",
-                hops=1,
-                required=True,
-            )
+    for other in asked.repl.candidates:
+        ev.add_record(
+            FOCUS,
+            other,
+            f"candidate successor of {asked.name} (ambiguous: {asked.repl.contested}; none chosen)",
+            hops=1,
+            required=True,
+        )
     return [*([asked.rec.id] if ev.intent != "current" else []), *candidates]
 
 

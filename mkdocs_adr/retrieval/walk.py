@@ -15,13 +15,12 @@ from collections import deque
 
 from ..log import Log
 from ..model import Record, Unit
-from .collect import Collector
+from .collect import Collector, replacement
 from .evidence import (
     CONSTRAINT_KINDS,
     EvidenceItem,
     RelationLink,
     Relations,
-    chain_text,
     expand_units,
     status_of,
     unit_id,
@@ -181,37 +180,30 @@ class Evidence(Collector):
 
     def _replaced_constraint(self, target: Record, unit: Unit | None, why: str, hops: int) -> bool:
         """A constraint out of effect answered by its successor(s); ``False`` if it has none."""
-        succ = self.log.successor(target.id, unit.key if unit else None)
-        name = unit_id(target, unit)
-        if succ.state == "current" and succ.current:
-            current = self.log.get(succ.current)
-            if current is not None:
-                self.add_record(
-                    REQUIRED,
-                    current,
-                    f"{why}, which is superseded; its current successor "
-                    f"({chain_text([name, *succ.chain])})",
-                    hops=hops,
-                    required=True,
-                )
-                return True
-        if succ.state != "ambiguous":
+        r = replacement(self.log, target, unit)
+        if r.current is not None:
+            self.add_record(
+                REQUIRED,
+                r.current,
+                f"{why}, which is superseded; its current successor ({r.chain})",
+                hops=hops,
+                required=True,
+            )
+            return True
+        if not r.ambiguous:
             return False
         self.warnings.append(
-            f"constraint {name} has more than one current successor "
-            f"({', '.join(succ.candidates)}); none is chosen"
+            f"constraint {r.name} has more than one current successor ({r.contested}); "
+            "none is chosen"
         )
-        for cand in succ.candidates:
-            rec = self.log.get(cand)
-            if rec is not None:
-                self.add_record(
-                    REQUIRED,
-                    rec,
-                    f"{why}; candidate successor of {name} (ambiguous: "
-                    f"{', '.join(succ.candidates)}; none chosen)",
-                    hops=hops,
-                    required=True,
-                )
+        for rec in r.candidates:
+            self.add_record(
+                REQUIRED,
+                rec,
+                f"{why}; candidate successor of {r.name} (ambiguous: {r.contested}; none chosen)",
+                hops=hops,
+                required=True,
+            )
         return True
 
     # ------------------------------------------------------------ lineage, incidental
