@@ -18,12 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from . import manifest as mf
 from .config import RootConfig
 from .log import Log
-from .model import Problem, Record, RootInfo, Severity, ViewState
+from .model import Problem, Record, RootInfo, Severity, StaleReason, ViewState
 
 MANIFEST = mf.FILENAME
 
@@ -78,7 +77,7 @@ class Freshness:
     root: RootInfo
     path: str  # project-relative path of CURRENT.md
     state: str
-    reasons: tuple[dict[str, Any], ...] = ()
+    reasons: tuple[StaleReason, ...] = ()
     manifest: mf.Manifest | None = None
     error: mf.ManifestError | None = None
     detail: str = ""
@@ -176,8 +175,8 @@ def select(log: Log, root_config: RootConfig, root: RootInfo, scope: mf.Scope) -
 
 def _reason(
     kind: str, ids: Iterable[str], text: str, *, path: str | None = None, semantic: bool = True
-) -> dict[str, Any]:
-    return {"kind": kind, "ids": list(ids), "reason": text, "path": path, "semantic": semantic}
+) -> StaleReason:
+    return StaleReason(kind, tuple(ids), text, path, semantic)
 
 
 def _is_archive_move(old: str, new: str) -> bool:
@@ -187,13 +186,13 @@ def _is_archive_move(old: str, new: str) -> bool:
     return old != new and strip(old) == strip(new)
 
 
-def compare(log: Log, selection: Selection, manifest: mf.Manifest) -> list[dict[str, Any]]:
+def compare(log: Log, selection: Selection, manifest: mf.Manifest) -> list[StaleReason]:
     """Every semantic (and path-only) difference between a manifest and the log now."""
     root = selection.root
     expected = {s.key: s for s in manifest.sources}
     current = {e.key: e for e in selection.entries}
     where = root.path + "/"
-    reasons: list[dict[str, Any]] = []
+    reasons: list[StaleReason] = []
     for rid in selection.ambiguous:
         paths = ", ".join(r.path for r in log.by_id.get(rid.upper(), []))
         reasons.append(
@@ -202,81 +201,87 @@ def compare(log: Log, selection: Selection, manifest: mf.Manifest) -> list[dict[
     for key in sorted(set(expected) | set(current)):
         old, new = expected.get(key), current.get(key)
         if old is not None and new is not None:
-            if old.unit is None and old.path != new.path:
-                if _is_archive_move(old.path, new.path):
-                    verb = "restored from" if old.path.startswith("archive/") else "moved to"
-                    target = old.path if verb == "restored from" else new.path
-                    reasons.append(
-                        _reason(
-                            "moved",
-                            [key],
-                            f"{key} was {verb} {where}{target} with its content unchanged; the "
-                            "manifest needs the mechanical path update the archive operation makes",
-                            path=where + new.path,
-                            semantic=False,
-                        )
-                    )
-                elif path_domain(old.path) != path_domain(new.path):
-                    reasons.append(
-                        _reason(
-                            "moved-domain",
-                            [key],
-                            f"{key} moved from domain {path_domain(old.path) or '(none)'} to "
-                            f"{path_domain(new.path) or '(none)'} ({where}{new.path})",
-                            path=where + new.path,
-                        )
-                    )
-                else:
-                    reasons.append(
-                        _reason(
-                            "renamed",
-                            [key],
-                            f"{key} was renamed from {where}{old.path} to {where}{new.path}",
-                            path=where + new.path,
-                        )
-                    )
-            if old.status != new.status:
-                also = " (and its text changed)" if old.sha256 != new.sha256 else ""
-                reasons.append(
-                    _reason(
-                        "status-changed",
-                        [key],
-                        f"{key} changed status from {old.status} to {new.status}{also}",
-                        path=where + new.path,
-                    )
-                )
-            elif old.sha256 != new.sha256:
-                what = "decision unit " if new.unit else ""
-                reasons.append(
-                    _reason(
-                        "modified",
-                        [key],
-                        f"{what}{key} was modified ({where}{new.path})",
-                        path=where + new.path,
-                    )
-                )
+            reasons.extend(_changed(key, old, new, where))
         elif old is not None:
             reasons.extend(_gone(log, selection, old, current, where))
         elif new is not None:
             if new.unit is not None and new.id not in expected:
                 continue  # the record itself is reported as added
-            if new.unit is not None:
-                text = f"decision unit {key} was added ({new.status})"
-            elif new.role == "related":
-                text = f"{key} ({new.status}) now relates to a record of this view"
-            else:
-                text = f"{key} was added ({new.status}, {where}{new.path})"
-            reasons.append(_reason("added", [key], text, path=where + new.path))
+            reasons.append(_added(key, new, where))
     # a container whose units changed: the unit reasons say it more precisely
-    by_unit = {i.split("#")[0] for r in reasons for i in r["ids"] if "#" in i}
-    reasons = [r for r in reasons if not (r["kind"] == "modified" and r["ids"][0] in by_unit)]
+    by_unit = {i.split("#")[0] for r in reasons for i in r.ids if "#" in i}
+    reasons = [r for r in reasons if not (r.kind == "modified" and r.ids[0] in by_unit)]
     order = {k: n for n, k in enumerate(REASON_KINDS)}
-    return sorted(reasons, key=lambda r: (order.get(r["kind"], 99), r["ids"]))
+    return sorted(reasons, key=lambda r: (order.get(r.kind, 99), r.ids))
+
+
+def _changed(key: str, old: mf.Source, new: Entry, where: str) -> list[StaleReason]:
+    """A source both published and present now: its path, its status, its text."""
+    out: list[StaleReason] = []
+    if old.unit is None and old.path != new.path:
+        out.append(_path_changed(key, old.path, new.path, where))
+    if old.status != new.status:
+        also = " (and its text changed)" if old.sha256 != new.sha256 else ""
+        out.append(
+            _reason(
+                "status-changed",
+                [key],
+                f"{key} changed status from {old.status} to {new.status}{also}",
+                path=where + new.path,
+            )
+        )
+    elif old.sha256 != new.sha256:
+        what = "decision unit " if new.unit else ""
+        out.append(
+            _reason(
+                "modified",
+                [key],
+                f"{what}{key} was modified ({where}{new.path})",
+                path=where + new.path,
+            )
+        )
+    return out
+
+
+def _path_changed(key: str, old: str, new: str, where: str) -> StaleReason:
+    """A record at another path now: an archive move (or its restore), a domain move, a rename."""
+    if _is_archive_move(old, new):
+        verb = "restored from" if old.startswith("archive/") else "moved to"
+        target = old if verb == "restored from" else new
+        return _reason(
+            "moved",
+            [key],
+            f"{key} was {verb} {where}{target} with its content unchanged; the "
+            "manifest needs the mechanical path update the archive operation makes",
+            path=where + new,
+            semantic=False,
+        )
+    if path_domain(old) != path_domain(new):
+        return _reason(
+            "moved-domain",
+            [key],
+            f"{key} moved from domain {path_domain(old) or '(none)'} to "
+            f"{path_domain(new) or '(none)'} ({where}{new})",
+            path=where + new,
+        )
+    return _reason(
+        "renamed", [key], f"{key} was renamed from {where}{old} to {where}{new}", path=where + new
+    )
+
+
+def _added(key: str, new: Entry, where: str) -> StaleReason:
+    if new.unit is not None:
+        text = f"decision unit {key} was added ({new.status})"
+    elif new.role == "related":
+        text = f"{key} ({new.status}) now relates to a record of this view"
+    else:
+        text = f"{key} was added ({new.status}, {where}{new.path})"
+    return _reason("added", [key], text, path=where + new.path)
 
 
 def _gone(
     log: Log, selection: Selection, old: mf.Source, current: dict[str, Entry], where: str
-) -> list[dict[str, Any]]:
+) -> list[StaleReason]:
     key = old.key
     if old.unit is not None:
         if old.id in current:
@@ -304,27 +309,7 @@ def _gone(
     rec = recs[0]
     rel = root_relative(selection.root, rec.path)
     if rec.archived:
-        if rec.sha256 != old.sha256:
-            return [
-                _reason(
-                    "modified",
-                    [key],
-                    f"{key} was modified and archived ({where}{rel})",
-                    path=where + rel,
-                )
-            ]
-        if rel == old.path:
-            return []  # archived, and the manifest already says where
-        return [
-            _reason(
-                "moved",
-                [key],
-                f"{key} was moved to {where}{rel} with its content unchanged; the manifest needs "
-                "the mechanical path update the archive operation makes",
-                path=where + rel,
-                semantic=False,
-            )
-        ]
+        return _archived(key, old, rec, rel, where)
     if path_domain(rel) != path_domain(old.path):
         return [
             _reason(
@@ -344,6 +329,31 @@ def _gone(
     return [_reason("removed", [key], f"{key} {what}", path=where + rel)]
 
 
+def _archived(key: str, old: mf.Source, rec: Record, rel: str, where: str) -> list[StaleReason]:
+    """A published source that is archived now (at root-relative ``rel``)."""
+    if rec.sha256 != old.sha256:
+        return [
+            _reason(
+                "modified",
+                [key],
+                f"{key} was modified and archived ({where}{rel})",
+                path=where + rel,
+            )
+        ]
+    if rel == old.path:
+        return []  # archived, and the manifest already says where
+    return [
+        _reason(
+            "moved",
+            [key],
+            f"{key} was moved to {where}{rel} with its content unchanged; the manifest needs "
+            "the mechanical path update the archive operation makes",
+            path=where + rel,
+            semantic=False,
+        )
+    ]
+
+
 # --------------------------------------------------------------------------- the state
 
 
@@ -352,26 +362,11 @@ def check(log: Log, root: RootInfo) -> Freshness:
     config = log.config
     pairs = {info.path: cfg for cfg, info in root_pairs(log)}
     root_config = pairs.get(root.path)
-    folder = config.project_dir / root.path
     path = f"{root.path}/{config.current_page}"
-    manifest_rel = f"{root.path}/{MANIFEST}"
-    current_file = folder / config.current_page
-    if not current_file.exists():
-        detail = "no CURRENT view has been published"
-        if (folder / MANIFEST).exists():
-            detail += f"; {manifest_rel} has no CURRENT.md beside it"
-        return Freshness(root, path, "absent", detail=detail)
-    try:
-        published = mf.read(folder / MANIFEST, where=manifest_rel)
-        if published.summary_path != config.current_page:
-            raise mf.ManifestError(
-                "invalid",
-                f"it describes {published.summary_path!r}, not {config.current_page!r}",
-                path=manifest_rel,
-                fix="publish CURRENT again with `mkdocs-adr plan --mode summary`",
-            )
-    except mf.ManifestError as exc:
-        return _unverifiable(root, path, exc)
+    current_file = config.project_dir / root.path / config.current_page
+    published = _published(log, root, path)
+    if isinstance(published, Freshness):
+        return published
     assert root_config is not None
     selection = select(log, root_config, root, published.scope)
     reasons = compare(log, selection, published)
@@ -395,18 +390,49 @@ def check(log: Log, root: RootInfo) -> Freshness:
                 path=path,
             )
         )
-    count = len(published.sources)
     if not reasons:
-        detail = f"verified against {count} sources published {published.created}"
+        detail = f"verified against {len(published.sources)} sources published {published.created}"
         return Freshness(root, path, "fresh", manifest=published, detail=detail)
-    ids = sorted({i for r in reasons for i in r["ids"]})
-    semantic = any(r["semantic"] for r in reasons)
-    listed = "; ".join(r["reason"] for r in reasons[:6])
+    return _stale(log, root, path, reasons, published)
+
+
+def _published(log: Log, root: RootInfo, path: str) -> mf.Manifest | Freshness:
+    """The manifest beside CURRENT.md, or the state when there is none to compare with."""
+    config = log.config
+    folder = config.project_dir / root.path
+    manifest_rel = f"{root.path}/{MANIFEST}"
+    if not (folder / config.current_page).exists():
+        detail = "no CURRENT view has been published"
+        if (folder / MANIFEST).exists():
+            detail += f"; {manifest_rel} has no CURRENT.md beside it"
+        return Freshness(root, path, "absent", detail=detail)
+    try:
+        published = mf.read(folder / MANIFEST, where=manifest_rel)
+        if published.summary_path != config.current_page:
+            raise mf.ManifestError(
+                "invalid",
+                f"it describes {published.summary_path!r}, not {config.current_page!r}",
+                path=manifest_rel,
+                fix="publish CURRENT again with `mkdocs-adr plan --mode summary`",
+            )
+    except mf.ManifestError as exc:
+        return _unverifiable(root, path, exc)
+    return published
+
+
+def _stale(
+    log: Log, root: RootInfo, path: str, reasons: list[StaleReason], published: mf.Manifest
+) -> Freshness:
+    """A stale view with its ADR011 problem: the first reasons, and what to do."""
+    page = log.config.current_page
+    ids = sorted({i for r in reasons for i in r.ids})
+    semantic = any(r.semantic for r in reasons)
+    listed = "; ".join(r.text for r in reasons[:6])
     more = f"; and {len(reasons) - 6} more" if len(reasons) > 6 else ""
     problem = Problem(
         "ADR011",
         Severity.WARNING,
-        f"{config.current_page} is stale: {listed}{more}",
+        f"{page} is stale: {listed}{more}",
         path=path,
         line=1,
         ids=tuple(i.split("#")[0] for i in ids),

@@ -297,19 +297,45 @@ class RootInfo:
 
 
 @dataclass(frozen=True)
+class StaleReason:
+    """One reason a published view is not fresh (:mod:`mkdocs_adr.freshness` decides them).
+
+    ``kind`` is one of :data:`mkdocs_adr.freshness.REASON_KINDS` or ``manifest-<error kind>``;
+    ``ids`` are the record or unit keys it names (``ADR-0004``, ``ADR-0004#2``); ``text`` is
+    the sentence shown to people; ``path`` the project-relative file it points at; a change
+    that is not ``semantic`` only moved paths.
+    """
+
+    kind: str
+    ids: tuple[str, ...]
+    text: str
+    path: str | None = None
+    semantic: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "ids": list(self.ids),
+            "reason": self.text,
+            "path": self.path,
+            "semantic": self.semantic,
+        }
+
+
+@dataclass(frozen=True)
 class ViewState:
     """State of a generated view: INDEX or CURRENT."""
 
     path: str
     state: str
-    reasons: tuple[dict[str, Any], ...] = ()
+    reasons: tuple[StaleReason, ...] = ()
     detail: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {
             "path": self.path,
             "state": self.state,
-            "reasons": list(self.reasons),
+            "reasons": [r.to_json() for r in self.reasons],
             "detail": self.detail,
         }
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .archive.eligibility import candidates as archive_candidates
 from .archive.eligibility import dispositions
 from .log import Log
-from .model import STATUSES, Problem, Record, Severity
+from .model import STATUSES, Candidate, Problem, Record, Severity
 from .views.state import RootViews, root_views
 
 SCHEMA = "mkdocs-adr/plan"
@@ -43,7 +45,7 @@ def plan_id(mode: str, scope: dict[str, Any], fingerprint: str) -> str:
     return "p-" + hashlib.sha256(payload.encode()).hexdigest()[:12]
 
 
-def problems_with_views(log: Log, views: list[RootViews]) -> list[Problem]:
+def problems_with_views(log: Log, views: Sequence[RootViews]) -> list[Problem]:
     extra = [p for v in views for p in v.problems]
     return sorted(
         [*log.problems, *extra],
@@ -51,36 +53,77 @@ def problems_with_views(log: Log, views: list[RootViews]) -> list[Problem]:
     )
 
 
+#: The scope of a read-only analysis, as the plan id and the envelope record it.
+ANALYSIS_SCOPE: dict[str, Any] = {"kind": "all-unarchived"}
+
+
+@dataclass(frozen=True)
+class PlanReport:
+    """What the read-only ``plan`` found: typed data; :meth:`to_json` is its envelope."""
+
+    log: Log
+    mode: str
+    scope: dict[str, Any]
+    candidates: tuple[Candidate, ...]
+    #: Archive disposition by record path (records without one are left out).
+    dispositions: dict[str, str]
+    views: tuple[RootViews, ...]
+    #: The log's problems and the views', most severe first.
+    problems: tuple[Problem, ...]
+
+    @property
+    def plan_id(self) -> str:
+        return plan_id(self.mode, self.scope, self.log.fingerprint)
+
+    def exit_code(self, fail_on: str) -> int:
+        return exit_code(self.problems, fail_on)
+
+    def to_json(self) -> dict[str, Any]:
+        log = self.log
+        counts = Counter(r.status for r in log.records)
+        return {
+            "schema": SCHEMA,
+            "version": SCHEMA_VERSION,
+            "plan_id": self.plan_id,
+            "mode": self.mode,
+            "scope": self.scope,
+            "writes": [],
+            "corpus": {
+                "fingerprint": log.fingerprint,
+                "roots": [r.to_json() for r in log.roots],
+                "excluded": [e.to_json() for e in log.excluded],
+                "statuses": {s: counts[s] for s in STATUSES if counts[s]},
+            },
+            "records": [record_json(r, self.dispositions.get(r.path)) for r in log.records],
+            "problems": [p.to_json() for p in self.problems],
+            "views": views_json(self.views),
+            "archive_candidates": [c.to_json() for c in self.candidates],
+        }
+
+
+def analyse(log: Log, *, mode: str = "analysis", scope: dict[str, Any] | None = None) -> PlanReport:
+    """The read-only analysis of ``log``: problems, views, archive candidates."""
+    candidates = archive_candidates(log)
+    views = root_views(log)
+    return PlanReport(
+        log,
+        mode,
+        scope or dict(ANALYSIS_SCOPE),
+        tuple(candidates),
+        dispositions(log, candidates),
+        tuple(views),
+        tuple(problems_with_views(log, views)),
+    )
+
+
 def build(
     log: Log, *, mode: str = "analysis", scope: dict[str, Any] | None = None
 ) -> dict[str, Any]:
-    scope = scope or {"kind": "all-unarchived"}
-    candidates = archive_candidates(log)
-    disp = dispositions(log, candidates)
-    views = root_views(log)
-    problems = problems_with_views(log, views)
-    counts = Counter(r.status for r in log.records)
-    return {
-        "schema": SCHEMA,
-        "version": SCHEMA_VERSION,
-        "plan_id": plan_id(mode, scope, log.fingerprint),
-        "mode": mode,
-        "scope": scope,
-        "writes": [],
-        "corpus": {
-            "fingerprint": log.fingerprint,
-            "roots": [r.to_json() for r in log.roots],
-            "excluded": [e.to_json() for e in log.excluded],
-            "statuses": {s: counts[s] for s in STATUSES if counts[s]},
-        },
-        "records": [record_json(r, disp.get(r.path)) for r in log.records],
-        "problems": [p.to_json() for p in problems],
-        "views": _views_json(views),
-        "archive_candidates": [c.to_json() for c in candidates],
-    }
+    """The ``plan --json`` envelope of :func:`analyse`."""
+    return analyse(log, mode=mode, scope=scope).to_json()
 
 
-def _views_json(views: list[RootViews]) -> dict[str, Any]:
+def views_json(views: Sequence[RootViews]) -> dict[str, Any]:
     """``views.index`` / ``views.current`` for the first root, all roots under ``roots``."""
     per_root = [
         {
@@ -94,15 +137,15 @@ def _views_json(views: list[RootViews]) -> dict[str, Any]:
     return {"index": first["index"], "current": first["current"], "roots": per_root}
 
 
-def worst(problems: list[dict[str, Any]]) -> Severity | None:
-    levels = [Severity.parse(p["severity"]) for p in problems]
-    return max(levels) if levels else None
+def worst(problems: Iterable[Problem]) -> Severity | None:
+    return max((p.severity for p in problems), default=None)
 
 
-def exit_code(data: dict[str, Any], fail_on: str) -> int:
+def exit_code(problems: Iterable[Problem], fail_on: str) -> int:
+    """1 when a problem reaches ``fail_on`` (``never``: always 0)."""
     if fail_on == "never":
         return 0
-    level = worst(data["problems"])
+    level = worst(problems)
     return 1 if level is not None and level >= Severity.parse(fail_on) else 0
 
 
@@ -124,35 +167,8 @@ def render_text(data: dict[str, Any], *, verbose: bool = False) -> str:
     statuses = ", ".join(f"{n} {s}" for s, n in corpus["statuses"].items()) or "no records"
     out.append(f"  statuses: {statuses}")
     out.append("")
-    excluded = corpus["excluded"]
-    out.append(f"Excluded ({len(excluded)})")
-    reasons = Counter(e["reason"] for e in excluded)
-    if not excluded:
-        out.append("  none")
-    for reason, n in sorted(reasons.items()):
-        paths = [e["path"] for e in excluded if e["reason"] == reason]
-        shown = ", ".join(paths[:5]) + (f", … (+{len(paths) - 5})" if len(paths) > 5 else "")
-        out.append(f"  {reason} ({n}): {shown}")
-    out.append("")
-    problems = data["problems"]
-    out.append(f"Problems ({len(problems)})")
-    if not problems:
-        out.append("  none")
-    for sev in ("error", "warning", "info"):
-        group = [p for p in problems if p["severity"] == sev]
-        if not group:
-            continue
-        out.append(f"  {sev} ({len(group)})")
-        for p in group if (verbose or sev != "info") else group[:10]:
-            where = p["path"] or ""
-            if where and p["line"]:
-                where += f":{p['line']}"
-            out.append(f"    {where}: {p['code']} {p['message']}")
-            if p["fix"]:
-                out.append(f"      fix: {p['fix']}")
-        if sev == "info" and not verbose and len(group) > 10:
-            out.append(f"    … {len(group) - 10} more (use --verbose)")
-    out.append("")
+    out += _excluded(corpus["excluded"])
+    out += _problems(data["problems"], verbose=verbose)
     cands = data["archive_candidates"]
     eligible = [c for c in cands if c["eligible"]]
     out.append(f"Archive candidates ({len(eligible)} eligible, {len(cands) - len(eligible)} not)")
@@ -172,3 +188,38 @@ def render_text(data: dict[str, Any], *, verbose: bool = False) -> str:
     out.append("")
     out.append("Nothing was written.")
     return "\n".join(out) + "\n"
+
+
+def _excluded(excluded: list[dict[str, Any]]) -> list[str]:
+    out = [f"Excluded ({len(excluded)})"]
+    reasons = Counter(e["reason"] for e in excluded)
+    if not excluded:
+        out.append("  none")
+    for reason, n in sorted(reasons.items()):
+        paths = [e["path"] for e in excluded if e["reason"] == reason]
+        shown = ", ".join(paths[:5]) + (f", … (+{len(paths) - 5})" if len(paths) > 5 else "")
+        out.append(f"  {reason} ({n}): {shown}")
+    out.append("")
+    return out
+
+
+def _problems(problems: list[dict[str, Any]], *, verbose: bool) -> list[str]:
+    out = [f"Problems ({len(problems)})"]
+    if not problems:
+        out.append("  none")
+    for sev in ("error", "warning", "info"):
+        group = [p for p in problems if p["severity"] == sev]
+        if not group:
+            continue
+        out.append(f"  {sev} ({len(group)})")
+        for p in group if (verbose or sev != "info") else group[:10]:
+            where = p["path"] or ""
+            if where and p["line"]:
+                where += f":{p['line']}"
+            out.append(f"    {where}: {p['code']} {p['message']}")
+            if p["fix"]:
+                out.append(f"      fix: {p['fix']}")
+        if sev == "info" and not verbose and len(group) > 10:
+            out.append(f"    … {len(group) - 10} more (use --verbose)")
+    out.append("")
+    return out

@@ -45,6 +45,7 @@ from .views import assets, graphdata, graphpage, mirrors, redirects, search, svg
 from .views import current as current_view
 from .views import index as index_view
 from .views import page as page_view
+from .views.hrefs import RecordHref
 from .views.state import RootViews, free_name, root_views
 
 GRAPH_PAGE = "GRAPH.md"
@@ -657,7 +658,7 @@ class SiteBuild:
         output = output.replace(RELATIONS_SLOT, rels, 1)
         return output.replace(AFTER_SLOT, "".join(after), 1)
 
-    def _href(self, at: SiteFile) -> svg.Href:
+    def _href(self, at: SiteFile) -> RecordHref:
         file_of = self.file_of
 
         def href(rid: str) -> str | None:

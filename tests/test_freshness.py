@@ -13,6 +13,7 @@ from mkdocs_adr.config import load_from_mkdocs_yml
 from mkdocs_adr.freshness import check as freshness_check
 from mkdocs_adr.freshness import path_domain, root_pairs, select
 from mkdocs_adr.log import load
+from mkdocs_adr.model import StaleReason
 
 from .test_summary_support import check, copy_site, publish
 
@@ -145,3 +146,35 @@ def test_plan_json_reports_the_same_view_state(flat: Path) -> None:
     assert current["state"] == "stale"
     assert current["reasons"][0]["ids"] == ["ADR-0005"]
     assert json.dumps(current)  # plain JSON
+
+
+def test_reasons_are_typed_until_the_edge(flat: Path) -> None:
+    """The engine hands StaleReason objects around; only to_json makes the JSON shape."""
+    name = "0004-store-notes-in-postgresql.md"
+    path = flat / ADR / name
+    path.write_text(path.read_text(encoding="utf-8") + "\nA late edit.\n", encoding="utf-8")
+    (flat / ADR / name).rename(flat / ADR / "0004-keep-notes-in-postgresql.md")
+    log = load(load_from_mkdocs_yml(flat / "mkdocs.yml"))
+    result = freshness_check(log, log.roots[0])
+    assert result.state == "stale" and result.reasons
+    assert all(isinstance(r, StaleReason) for r in result.reasons)
+    assert [(r.kind, r.ids) for r in result.reasons] == [
+        ("modified", ("ADR-0004",)),
+        ("renamed", ("ADR-0004",)),
+    ]
+    renamed = result.reasons[1]
+    assert renamed.semantic and renamed.path == f"{ADR}/0004-keep-notes-in-postgresql.md"
+    assert renamed.to_json() == {
+        "kind": "renamed",
+        "ids": ["ADR-0004"],
+        "reason": f"ADR-0004 was renamed from {ADR}/{name} to "
+        f"{ADR}/0004-keep-notes-in-postgresql.md",
+        "path": f"{ADR}/0004-keep-notes-in-postgresql.md",
+        "semantic": True,
+    }
+    assert list(renamed.to_json()) == ["kind", "ids", "reason", "path", "semantic"]
+    view = result.view_state()
+    assert view.reasons == result.reasons
+    assert view.to_json()["reasons"] == [r.to_json() for r in result.reasons]
+    [problem] = result.problems
+    assert problem.code == "ADR011" and problem.ids == ("ADR-0004",)

@@ -55,9 +55,9 @@ def check_command(
             "roots": [r.to_json() for r in log.roots],
         },
         "problems": [p.to_json() for p in problems],
-        "views": report._views_json(views),
+        "views": report.views_json(views),
     }
-    code = report.exit_code(data, threshold)
+    code = report.exit_code(problems, threshold)
     data["ok"] = code == 0
     if as_json:
         emit_json(data)

@@ -106,12 +106,13 @@ def plan_command(
     log = load(config, today=as_date(today))
     if mode == "summary":
         raise SystemExit(_summary(config, log, domain, sources, adopt, dry_run, as_json))
-    data = report.build(log, mode="analysis")
+    analysis = report.analyse(log, mode="analysis")
+    data = analysis.to_json()
     if as_json:
         emit_json(data)
     else:
         click.echo(report.render_text(data, verbose=verbose), nl=False)
-    raise SystemExit(report.exit_code(data, fail_on or config.fail_on))
+    raise SystemExit(analysis.exit_code(fail_on or config.fail_on))
 
 
 def _check_combinations(

@@ -119,7 +119,9 @@ class Position:
 
 
 @dataclass
-class Page:
+class AnswerPage:
+    """One page of a ``context`` or ``find`` answer: the units that fit, and where next."""
+
     units: list[dict[str, Any]]
     start: Position
     next: Position | None
@@ -135,7 +137,7 @@ def pack(
     unit_at: Callable[[Position], tuple[dict[str, Any], Position | None]],
     start: Position,
     compose: Compose,
-) -> Page:
+) -> AnswerPage:
     """Fill one page from ``start`` with as many units as the budgets allow.
 
     ``unit_at(pos)`` gives the unit JSON at ``pos`` and the position after it.
@@ -158,7 +160,7 @@ def pack(
         # them; count the unit as skipped and move on so paging progresses.
         skipped += 1
         pos = after
-    return Page(units, start, pos if pos is not None and pos.item < count else None, skipped)
+    return AnswerPage(units, start, pos if pos is not None and pos.item < count else None, skipped)
 
 
 def measure(data: dict[str, Any]) -> int:

@@ -41,7 +41,7 @@ _NUMBERING = re.compile(r"^\s*(?:\d+[.)]|[ivx]+\.)\s*", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
-class Link:
+class RelationLink:
     """One authoritative relation in its forward direction (``source kind target``)."""
 
     source: str
@@ -55,12 +55,12 @@ class Link:
 class Relations:
     """Every authoritative relation of the log, by source and by target."""
 
-    out: dict[str, list[Link]] = field(default_factory=dict)
-    into: dict[str, list[Link]] = field(default_factory=dict)
+    out: dict[str, list[RelationLink]] = field(default_factory=dict)
+    into: dict[str, list[RelationLink]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, log: Log) -> Relations:
-        seen: set[Link] = set()
+        seen: set[RelationLink] = set()
         rels = cls()
         for rec in log.records:
             if log.get(rec.id) is None:
@@ -72,9 +72,9 @@ class Relations:
                     continue
                 kind, backwards = FORWARD[rel.kind]
                 link = (
-                    Link(rel.target_id, rel.target_unit, kind, rec.id, unit)
+                    RelationLink(rel.target_id, rel.target_unit, kind, rec.id, unit)
                     if backwards
-                    else Link(rec.id, unit, kind, rel.target_id, rel.target_unit)
+                    else RelationLink(rec.id, unit, kind, rel.target_id, rel.target_unit)
                 )
                 if link.source == link.target and link.source_unit == link.target_unit:
                     continue
@@ -171,7 +171,7 @@ def _read_unchanged(log: Log, rec: Record) -> str:
 
 
 @dataclass
-class Item:
+class EvidenceItem:
     """One unit of evidence in answer order, before paging."""
 
     rec: Record

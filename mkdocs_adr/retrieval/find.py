@@ -24,17 +24,16 @@ from ..errors import UsageError
 from ..log import Log
 from ..model import STATUSES, Record, Unit
 from . import project_graph, topic
-from .context import Builder, _system_roots
+from .collect import Collector, replacement, system_roots
 from .evidence import (
-    Item,
+    EvidenceItem,
     Relations,
-    chain_text,
     search_text,
     status_of,
-    unit_id,
 )
 from .paths import PathRefused, Pattern, QueryPath, compile_pattern, normalize_query_path
 from .respond import Answer, quote_args
+from .walk import Evidence
 
 LAYERS = ("affected-paths", "affected-components", "project-graph", "relations", "topic", "status")
 MAX_QUERY_VALUES = 32
@@ -121,6 +120,15 @@ class _PatternIndex:
                     continue
                 self.by_static.setdefault(pat.static, []).append((pat, rec))
 
+    def warning(self) -> str:
+        """What the answer says about the patterns it could not use."""
+        shown = ", ".join(self.invalid[:3])
+        more = len(self.invalid) - 3
+        return (
+            f"{len(self.invalid)} affected-paths pattern(s) leave the project or are empty and "
+            f"were ignored: {shown}" + (f" (+{more} more)" if more > 0 else "")
+        )
+
     def hits(self, query: QueryPath) -> list[tuple[Pattern, Record, bool]]:
         """Patterns the path falls under, or (third value ``True``) that lie inside it."""
         out: list[tuple[Pattern, Record, bool]] = []
@@ -133,16 +141,17 @@ class _PatternIndex:
         return out
 
 
-class _Finder:
+class _Finder(Collector):
+    """The layers of ``find`` over the shared collector: the earliest layer of an item wins."""
+
     def __init__(self, log: Log, query: FindQuery, paths: list[QueryPath]) -> None:
+        super().__init__()
         self.log = log
         self.query = query
         self.paths = paths
         self.rels = Relations.of(log)
         self.statuses = set(query.statuses)
-        self.selected: dict[tuple[str, str | None], tuple[tuple[Any, ...], Item]] = {}
         self.filtered_out: Counter[str] = Counter()
-        self.warnings: list[str] = []
         self.counts: Counter[str] = Counter()
 
     # ------------------------------------------------------------ status (layer 2)
@@ -153,6 +162,15 @@ class _Finder:
         if "all" in self.statuses:
             return True
         return status_of(rec, unit) in self.statuses
+
+    def warn_filtered(self) -> None:
+        """Say how many matches the default status filter left out."""
+        if self.filtered_out and not self.statuses:
+            left = sum(self.filtered_out.values())
+            self.warnings.append(
+                f"{left} matching unit(s) not in effect were left out by the status filter; "
+                "add --status all to see them"
+            )
 
     def units(self, rec: Record) -> list[Unit | None]:
         return list(rec.units) if rec.units else [None]
@@ -168,52 +186,41 @@ class _Finder:
     ) -> None:
         """Select a record's units that pass the status filter; answer the rest's successors."""
         for unit in [only] if only is not None else self.units(rec):
-            key = (rec.id, unit.key if unit else None)
             if not self.admit(rec, unit):
                 self.filtered_out[status_of(rec, unit)] += 1
                 if status_of(rec, unit) == "superseded" and not self.statuses:
                     self._successor_of(rec, unit, why, order)
                 continue
-            item = Item(rec, unit, why, "decision", hops=hops, required=True, layer=layer)
+            item = EvidenceItem(rec, unit, why, "decision", hops=hops, required=True, layer=layer)
             sort = (LAYERS.index(layer), *order, rec.id, unit.key if unit else "")
-            held = self.selected.get(key)
-            if held is None or sort < held[0]:
-                if held is None:
-                    self.counts[layer] += 1
-                self.selected[key] = (sort, item)
+            if self.offer(sort, item):
+                self.counts[layer] += 1
 
     def _successor_of(
         self, rec: Record, unit: Unit | None, why: str, order: tuple[int, str]
     ) -> None:
-        succ = self.log.successor(rec.id, unit.key if unit else None)
-        name = unit_id(rec, unit)
-        if succ.state == "current" and succ.current:
-            current = self.log.get(succ.current)
-            if current is not None:
-                self.take(
-                    current,
-                    "relations",
-                    f"current successor of {name} ({chain_text([name, *succ.chain])}), "
-                    f"which was selected by {why}",
-                    (0, name),
-                    hops=len(succ.chain),
-                )
-        elif succ.state == "ambiguous":
-            self.warnings.append(
-                f"{name} matched but is superseded, and its current successor is ambiguous "
-                f"({', '.join(succ.candidates)}); none is chosen"
+        r = replacement(self.log, rec, unit)
+        if r.current is not None:
+            self.take(
+                r.current,
+                "relations",
+                f"current successor of {r.name} ({r.chain}), which was selected by {why}",
+                (0, r.name),
+                hops=len(r.succession.chain),
             )
-            for cand in succ.candidates:
-                other = self.log.get(cand)
-                if other is not None:
-                    self.take(
-                        other,
-                        "relations",
-                        f"candidate successor of {name} (ambiguous: "
-                        f"{', '.join(succ.candidates)}; none chosen)",
-                        (0, name),
-                        hops=1,
-                    )
+        elif r.ambiguous:
+            self.warnings.append(
+                f"{r.name} matched but is superseded, and its current successor is ambiguous "
+                f"({r.contested}); none is chosen"
+            )
+            for other in r.candidates:
+                self.take(
+                    other,
+                    "relations",
+                    f"candidate successor of {r.name} (ambiguous: {r.contested}; none chosen)",
+                    (0, r.name),
+                    hops=1,
+                )
 
     # ------------------------------------------------------------ layer 1
 
@@ -302,11 +309,11 @@ class _Finder:
     # ------------------------------------------------------------ layer 3b
 
     def by_relations(self) -> None:
-        focus = sorted({key[0] for key in self.selected})
+        focus = self.ids()
         if not focus:
             return
-        system = _system_roots(self.log)
-        b = Builder(self.log, "current", self.rels, system)
+        system = system_roots(self.log)
+        b = Evidence(self.log, "current", self.rels, system)
         # asked from a module root: the system root's constraints come first (SPEC 9)
         roots = {rec.root for rec in map(self.log.get, focus) if rec is not None}
         module = bool(roots) and not roots & system
@@ -323,9 +330,6 @@ class _Finder:
                 item.hops,
                 only=item.unit,
             )
-
-    def ordered(self) -> list[Item]:
-        return [item for _, item in sorted(self.selected.values(), key=lambda p: p[0])]
 
 
 def _normalize_paths(log: Log, raw: tuple[str, ...]) -> list[QueryPath]:
@@ -344,7 +348,7 @@ def _normalize_paths(log: Log, raw: tuple[str, ...]) -> list[QueryPath]:
     return list(dict.fromkeys(out))
 
 
-def _topic_docs(log: Log, items: list[Item]) -> list[topic.Doc]:
+def _topic_docs(log: Log, items: list[EvidenceItem]) -> list[topic.Doc]:
     docs = []
     for item in items:
         rec, unit = item.rec, item.unit
@@ -364,78 +368,19 @@ def build(log: Log, query: FindQuery, *, prefix: str = "mkdocs-adr") -> Answer:
     finder = _Finder(log, query, paths)
     index = _PatternIndex(log)
     if index.invalid and paths:
-        shown = ", ".join(index.invalid[:3])
-        more = len(index.invalid) - 3
-        finder.warnings.append(
-            f"{len(index.invalid)} affected-paths pattern(s) leave the project or are empty and "
-            f"were ignored: {shown}" + (f" (+{more} more)" if more > 0 else "")
-        )
+        finder.warnings.append(index.warning())
     direct = bool(paths or query.components)
     finder.by_paths(index)
     if query.components:
         finder.by_components()
-
-    graph_info: dict[str, Any]
-    graph_extra = ""
-    if direct:
-        graph, state = project_graph.load(log.config.project_dir)
-        graph_info = state.to_json()
-        graph_extra = state.sha256 or state.state
-        if graph is not None:
-            graph_info.update(finder.by_project_graph(graph, index))
-            graph_info["matched"] = finder.counts["project-graph"]
-            if graph.skipped:
-                graph_info["skipped_entries"] = graph.skipped
-        elif state.state == "unreadable":
-            finder.warnings.append(
-                f"project graph {state.path} is unreadable ({state.reason}); "
-                "results come from the log's metadata and relations only"
-            )
-        finder.by_relations()
-    else:
-        graph_info = {
-            "state": "not-used",
-            "path": project_graph.GRAPH_PATH,
-            "reason": "no --path or --component to start from",
-        }
-
+    graph_info, graph_extra = _graph_layers(log, finder, index, direct)
     if not direct and not query.topic:
         for rec in log.records:
             finder.take(rec, "status", f"status {status_of(rec, None)}", (0, ""))
-
     items = finder.ordered()
     topic_info: dict[str, Any] = {"used": False}
     if query.topic:
-        if direct:
-            pool = items
-        else:
-            pool = [
-                Item(rec, unit, "", "decision", required=True)
-                for rec in log.records
-                for unit in finder.units(rec)
-                if finder.admit(rec, unit)
-            ]
-        scores = topic.rank(_topic_docs(log, pool), query.topic)
-        topic_info = {
-            "used": True,
-            "engine": "lunr",
-            "ranked_over": len(pool),
-            "matched": len(scores),
-        }
-        if direct:
-            for item in items:
-                item.score = scores.get(item.id, 0.0)
-            place = {id(item): i for i, item in enumerate(items)}
-            items.sort(key=lambda it: (-(it.score or 0.0), place[id(it)]))
-        else:
-            by_id = {item.id: item for item in pool}
-            items = []
-            for ref in topic.ordered(scores, [it.id for it in pool]):
-                item = by_id[ref]
-                item.layer, item.score = "topic", scores[ref]
-                item.why = f"--topic matches (lunr score {scores[ref]:.3f})"
-                items.append(item)
-
+        items, topic_info = _rank_topic(log, finder, items, query.topic, direct)
     status_label: Any = list(query.statuses) if query.statuses else DEFAULT_STATUS
     layers = {
         "affected-paths": {"used": bool(paths), "matched": finder.counts["affected-paths"]},
@@ -451,30 +396,15 @@ def build(log: Log, query: FindQuery, *, prefix: str = "mkdocs-adr") -> Answer:
         "relations": {"used": direct, "matched": finder.counts["relations"]},
         "topic": topic_info,
     }
-    if finder.filtered_out and not query.statuses:
-        left = sum(finder.filtered_out.values())
-        finder.warnings.append(
-            f"{left} matching unit(s) not in effect were left out by the status filter; "
-            "add --status all to see them"
-        )
-    args: list[str] = []
-    for qp in paths:
-        args += ["--path", qp.path + ("/" if qp.folder and qp.path else "") or "."]
-    for comp in query.components:
-        args += ["--component", comp]
-    if query.topic:
-        args += ["--topic", query.topic]
-    for status in query.statuses:
-        args += ["--status", status]
+    finder.warn_filtered()
+    args = _query_args(query, paths)
     echo = {
         "paths": [qp.path or "." for qp in paths],
         "components": list(query.components),
         "topic": query.topic,
         "status": status_label,
     }
-    hints = []
-    if items:
-        hints.append(f"{prefix} context {items[0].id} --intent rationale")
+    hints = [f"{prefix} context {items[0].id} --intent rationale"] if items else []
     if not query.statuses and finder.filtered_out:
         hints.append(f"{prefix} {quote_args(['find', *args, '--status', 'all'])}")
     return Answer(
@@ -489,6 +419,79 @@ def build(log: Log, query: FindQuery, *, prefix: str = "mkdocs-adr") -> Answer:
         hints=hints,
         corpus_extra=graph_extra,
     )
+
+
+def _graph_layers(
+    log: Log, finder: _Finder, index: _PatternIndex, direct: bool
+) -> tuple[dict[str, Any], str]:
+    """Layer 3 (project graph, relations): the response's ``project-graph`` block, and what
+    of the graph file the cursor is bound to."""
+    if not direct:
+        info: dict[str, Any] = {
+            "state": "not-used",
+            "path": project_graph.GRAPH_PATH,
+            "reason": "no --path or --component to start from",
+        }
+        return info, ""
+    graph, state = project_graph.load(log.config.project_dir)
+    info = state.to_json()
+    if graph is not None:
+        info.update(finder.by_project_graph(graph, index))
+        info["matched"] = finder.counts["project-graph"]
+        if graph.skipped:
+            info["skipped_entries"] = graph.skipped
+    elif state.state == "unreadable":
+        finder.warnings.append(
+            f"project graph {state.path} is unreadable ({state.reason}); "
+            "results come from the log's metadata and relations only"
+        )
+    finder.by_relations()
+    return info, state.sha256 or state.state
+
+
+def _rank_topic(
+    log: Log, finder: _Finder, items: list[EvidenceItem], text: str, direct: bool
+) -> tuple[list[EvidenceItem], dict[str, Any]]:
+    """Layer 4: ``--topic`` orders the narrowed set, or selects from what the status admits."""
+    if direct:
+        pool = items
+    else:
+        pool = [
+            EvidenceItem(rec, unit, "", "decision", required=True)
+            for rec in log.records
+            for unit in finder.units(rec)
+            if finder.admit(rec, unit)
+        ]
+    scores = topic.rank(_topic_docs(log, pool), text)
+    info = {"used": True, "engine": "lunr", "ranked_over": len(pool), "matched": len(scores)}
+    if direct:
+        for item in items:
+            item.score = scores.get(item.id, 0.0)
+        place = {id(item): i for i, item in enumerate(items)}
+        items.sort(key=lambda it: (-(it.score or 0.0), place[id(it)]))
+        return items, info
+    by_id = {item.id: item for item in pool}
+    ranked = []
+    for ref in topic.ordered(scores, [it.id for it in pool]):
+        item = by_id[ref]
+        item.layer, item.score = "topic", scores[ref]
+        item.why = f"--topic matches (lunr score {scores[ref]:.3f})"
+        ranked.append(item)
+    return ranked, info
+
+
+def _query_args(query: FindQuery, paths: list[QueryPath]) -> list[str]:
+    """The query as command-line arguments (cursors and hints repeat it)."""
+    args: list[str] = []
+    for qp in paths:
+        args += ["--path", qp.path + ("/" if qp.folder and qp.path else "") or "."]
+    for comp in query.components:
+        args += ["--component", comp]
+    if query.topic:
+        args += ["--topic", query.topic]
+    for status in query.statuses:
+        args += ["--status", status]
+    return args
 
 
 def find(log: Log, query: FindQuery, *, prefix: str = "mkdocs-adr") -> tuple[dict[str, Any], str]:

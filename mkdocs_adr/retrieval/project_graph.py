@@ -150,7 +150,14 @@ def load(project_dir: Path) -> tuple[ProjectGraph | None, GraphState]:
             "unreadable", GRAPH_PATH, "not node-link JSON: 'links' is not a list", sha
         )
     graph = ProjectGraph(GRAPH_PATH, sha)
-    for node in data["nodes"]:
+    _add_nodes(graph, data["nodes"], project_dir)
+    _add_edges(graph, edges)
+    return graph, GraphState("available", GRAPH_PATH, sha256=sha)
+
+
+def _add_nodes(graph: ProjectGraph, nodes: list[Any], project_dir: Path) -> None:
+    """Each node with a usable id, its file and name; the others are counted as skipped."""
+    for node in nodes:
         key = _node_key(node.get("id")) if isinstance(node, dict) else None
         if key is None or not isinstance(node, dict):
             graph.skipped += 1
@@ -165,6 +172,10 @@ def load(project_dir: Path) -> tuple[ProjectGraph | None, GraphState]:
             if isinstance(name, str) and name.strip():
                 graph.names[key] = name.strip()
                 break
+
+
+def _add_edges(graph: ProjectGraph, edges: list[Any]) -> None:
+    """Each edge between two known nodes, both ways; the others are counted as skipped."""
     for edge in edges:
         if not isinstance(edge, dict):
             graph.skipped += 1
@@ -178,4 +189,3 @@ def load(project_dir: Path) -> tuple[ProjectGraph | None, GraphState]:
         label = relation if isinstance(relation, str) else ""
         graph.adjacency[src].setdefault(dst, label)
         graph.adjacency[dst].setdefault(src, label)
-    return graph, GraphState("available", GRAPH_PATH, sha256=sha)

@@ -42,7 +42,23 @@ def render(data: dict[str, Any]) -> str:
 
 
 def _render(data: dict[str, Any], texts: list[str]) -> str:
-    out: list[str] = []
+    out = [_title(data)]
+    overview = data.get("overview")
+    if overview is not None:
+        out += _overview(overview)
+    out += _succession(data.get("succession"))
+    out += _layers(data.get("layers"))
+    out += _units(data, texts)
+    if not data["units"] and overview is None:
+        out.append("")
+        out.append("Nothing matched.")
+    out.append("")
+    out += _footer(data)
+    return "\n".join(out) + "\n"
+
+
+def _title(data: dict[str, Any]) -> str:
+    """The question, as a command line."""
     kind = data["schema"].rsplit("/", 1)[-1]
     query = data["query"]
     if kind == "context":
@@ -53,43 +69,50 @@ def _render(data: dict[str, Any], texts: list[str]) -> str:
             if "iteration" in query
             else "overview"
         )
-        out.append(f"mkdocs-adr context {what} (intent {query['intent']})")
-    else:
-        parts = [f"--path {p}" for p in query["paths"]]
-        parts += [f"--component {c}" for c in query["components"]]
-        if query.get("topic"):
-            parts.append(f"--topic {query['topic']!r}")
-        status = query["status"]
-        parts.append(f"status {status if isinstance(status, str) else ', '.join(status)}")
-        out.append("mkdocs-adr find " + " ".join(parts))
-    overview = data.get("overview")
-    if overview is not None:
-        out += _overview(overview)
-    succ = data.get("succession")
-    if succ:
-        line = f"Succession: {succ['asked']} is {succ['status']}"
-        if succ.get("current"):
-            line += f"; current successor {succ['current']} (via {' → '.join(succ['chain'])})"
-        elif succ.get("state") == "ambiguous":
-            line += f"; ambiguous successors: {', '.join(succ['candidates'])} (none chosen)"
-        elif succ.get("state") not in (None, "none", "current"):
-            line += f"; successor state {succ['state']}"
-        out.append(line)
-    layers = data.get("layers")
-    if layers is not None:
-        graph = layers["project-graph"]
-        out.append(
-            "Layers: "
-            f"paths {layers['affected-paths']['matched']}, "
-            f"components {layers['affected-components']['matched']}, "
-            f"project graph {graph['state']}"
-            + (f" ({graph['matched']})" if "matched" in graph else "")
-            + f", relations {layers['relations']['matched']}"
-            + (f", topic over {layers['topic']['ranked_over']}" if layers["topic"]["used"] else "")
-        )
-        left = layers["status"]["filtered_out"]
-        if left:
-            out.append("Left out by status: " + ", ".join(f"{n} {s}" for s, n in left.items()))
+        return f"mkdocs-adr context {what} (intent {query['intent']})"
+    parts = [f"--path {p}" for p in query["paths"]]
+    parts += [f"--component {c}" for c in query["components"]]
+    if query.get("topic"):
+        parts.append(f"--topic {query['topic']!r}")
+    status = query["status"]
+    parts.append(f"status {status if isinstance(status, str) else ', '.join(status)}")
+    return "mkdocs-adr find " + " ".join(parts)
+
+
+def _succession(succ: dict[str, Any] | None) -> list[str]:
+    if not succ:
+        return []
+    line = f"Succession: {succ['asked']} is {succ['status']}"
+    if succ.get("current"):
+        line += f"; current successor {succ['current']} (via {' → '.join(succ['chain'])})"
+    elif succ.get("state") == "ambiguous":
+        line += f"; ambiguous successors: {', '.join(succ['candidates'])} (none chosen)"
+    elif succ.get("state") not in (None, "none", "current"):
+        line += f"; successor state {succ['state']}"
+    return [line]
+
+
+def _layers(layers: dict[str, Any] | None) -> list[str]:
+    if layers is None:
+        return []
+    graph = layers["project-graph"]
+    out = [
+        "Layers: "
+        f"paths {layers['affected-paths']['matched']}, "
+        f"components {layers['affected-components']['matched']}, "
+        f"project graph {graph['state']}"
+        + (f" ({graph['matched']})" if "matched" in graph else "")
+        + f", relations {layers['relations']['matched']}"
+        + (f", topic over {layers['topic']['ranked_over']}" if layers["topic"]["used"] else "")
+    ]
+    left = layers["status"]["filtered_out"]
+    if left:
+        out.append("Left out by status: " + ", ".join(f"{n} {s}" for s, n in left.items()))
+    return out
+
+
+def _units(data: dict[str, Any], texts: list[str]) -> list[str]:
+    out: list[str] = []
     first = data["total"] - data["omitted"] - len(data["units"]) + 1
     for n, (unit, text) in enumerate(zip(data["units"], texts, strict=True), start=max(first, 1)):
         out.append("")
@@ -106,38 +129,35 @@ def _render(data: dict[str, Any], texts: list[str]) -> str:
         if text:
             out.append("")
             out.append(text)
-    if not data["units"] and overview is None:
-        out.append("")
-        out.append("Nothing matched.")
-    out.append("")
-    cov = data["coverage"]
+    return out
+
+
+def _footer(data: dict[str, Any]) -> list[str]:
+    """Coverage, budget, CURRENT's state, warnings and where to go next."""
     detail = data["coverage_detail"]
-    line = f"Coverage: {cov}"
+    line = f"Coverage: {data['coverage']}"
     if detail["missing"]:
         line += f"; required not yet shown: {', '.join(detail['missing'])}"
         if detail.get("missing_omitted"):
             line += f" (+{detail['missing_omitted']} more)"
-    out.append(line)
     budget = data["budget"]
-    out.append(
+    out = [
+        line,
         f"Shown {len(data['units'])} of {data['total']} unit(s), {data['omitted']} left; "
         f"{budget['codepoints']} of {budget['codepoints_max']} code points (JSON), "
         f"{budget['bytes']} bytes, ~{budget['tokens_estimate']} tokens "
-        "(estimate: bytes/4)"
-    )
-    fresh = data["freshness"]
-    states = "; ".join(f"{r['path']} {r['state']}" for r in fresh["roots"])
+        "(estimate: bytes/4)",
+    ]
+    states = "; ".join(f"{r['path']} {r['state']}" for r in data["freshness"]["roots"])
     out.append(f"CURRENT: {states or 'no roots'}")
-    for warning in data["warnings"]:
-        out.append(f"Warning: {warning}")
+    out += [f"Warning: {warning}" for warning in data["warnings"]]
     if data.get("warnings_omitted"):
         out.append(f"Warning: {data['warnings_omitted']} more not shown (see --json or plan)")
     nav = data["navigation"]
     if nav["next"]:
         out.append(f"Next page: {nav['next']}")
-    for hint in nav["hints"]:
-        out.append(f"Also: {hint}")
-    return "\n".join(out) + "\n"
+    out += [f"Also: {hint}" for hint in nav["hints"]]
+    return out
 
 
 def _overview(ov: dict[str, Any]) -> list[str]:

@@ -21,7 +21,7 @@ from .budget import (
     ENVELOPE_CODEPOINTS,
     MAX_CODEPOINTS,
     SEGMENT_CODEPOINTS,
-    Page,
+    AnswerPage,
     Position,
     budget_block,
     capped,
@@ -29,7 +29,7 @@ from .budget import (
     measure,
     pack,
 )
-from .evidence import Item
+from .evidence import EvidenceItem
 
 SCHEMA_VERSION = 1
 #: A command prefix longer than this is left out of navigation hints.
@@ -61,7 +61,7 @@ def freshness(log: Log) -> dict[str, Any]:
     roots: list[dict[str, Any]] = []
     for root in log.roots:
         view, _ = current_state(log, root)
-        reasons = [str(r.get("reason", "")) for r in view.reasons]
+        reasons = [r.text for r in view.reasons]
         shown = [r for r in reasons if len(r) <= MAX_WARNING][:MAX_REASONS_SHOWN]
         entry: dict[str, Any] = {"root": root.path, "path": view.path, "state": view.state}
         if shown:
@@ -86,7 +86,7 @@ class Answer:
 
     kind: str  # context | find
     log: Log
-    items: list[Item]
+    items: list[EvidenceItem]
     query: dict[str, Any]
     args: list[str]
     prefix: str = "mkdocs-adr"
@@ -210,7 +210,7 @@ class Answer:
             )
             return item.to_json(self.log, pos.segment), after
 
-        page: Page = pack(
+        page: AnswerPage = pack(
             len(self.items),
             unit_at,
             start,

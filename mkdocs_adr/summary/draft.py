@@ -296,7 +296,7 @@ def _index(config: Config, log: Log, root: RootInfo) -> IndexDraft:
 
 def _was_edited(before: Freshness) -> bool:
     """Whether the published view is stale because its text was edited after publishing."""
-    return before.state == "stale" and any(r["kind"] == "summary-edited" for r in before.reasons)
+    return before.state == "stale" and any(r.kind == "summary-edited" for r in before.reasons)
 
 
 def _notes(
@@ -432,5 +432,5 @@ def draft_root(
         blocking=_blocking(root, chosen.ambiguous),
         notes=_notes(pub, before, partial, old, root),
         published_state=before.state,
-        published_reasons=tuple(r["reason"] for r in before.reasons),
+        published_reasons=tuple(r.text for r in before.reasons),
     )

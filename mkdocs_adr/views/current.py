@@ -14,7 +14,6 @@ from __future__ import annotations
 import html
 import posixpath
 import time
-from collections.abc import Callable
 
 from ..config import Config
 from ..freshness import Freshness, check, root_pairs
@@ -22,9 +21,9 @@ from ..log import Log
 from ..model import RootInfo
 from ..paths import docs_relative
 from . import state as view_state
+from .hrefs import SourceHref
 
 #: Maps a docs-relative source path to an href relative to the page, or None.
-Href = Callable[[str], "str | None"]
 
 
 def current_root(log: Log, src_uri: str) -> RootInfo | None:
@@ -35,7 +34,7 @@ def current_root(log: Log, src_uri: str) -> RootInfo | None:
     return None
 
 
-def _link(href: Href, config: Config, project_rel: str | None, text: str) -> str:
+def _link(href: SourceHref, config: Config, project_rel: str | None, text: str) -> str:
     label = html.escape(text)
     if project_rel is None:
         return label
@@ -53,7 +52,7 @@ def _admonition(kind: str, state: str, title: str, body: list[str]) -> str:
     )
 
 
-def banner(log: Log, result: Freshness, *, href: Href, checked_at: str | None = None) -> str:
+def banner(log: Log, result: Freshness, *, href: SourceHref, checked_at: str | None = None) -> str:
     """The freshness banner for a published CURRENT page (HTML, escaped)."""
     config = log.config
     checked = checked_at or time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
@@ -75,15 +74,15 @@ def banner(log: Log, result: Freshness, *, href: Href, checked_at: str | None = 
     if result.state == "stale" and manifest is not None:
         items = []
         for reason in result.reasons:
-            ids = [i for i in reason["ids"] if i]
-            text = str(reason["reason"])
+            ids = [i for i in reason.ids if i]
+            text = reason.text
             if ids and text.startswith(ids[0]):
                 rec = log.get(ids[0].split("#")[0])
                 lead = _link(href, config, rec.path if rec else None, ids[0])
                 items.append(f"<li>{lead}{html.escape(text[len(ids[0]) :])}</li>")
             else:
                 items.append(f"<li>{html.escape(text)}</li>")
-        semantic = any(r.get("semantic", True) for r in result.reasons)
+        semantic = any(r.semantic for r in result.reasons)
         advice = (
             "Read the changed records themselves until a new draft is reviewed and "
             "published (<code>mkdocs-adr plan --mode summary</code>)."
@@ -102,7 +101,7 @@ def banner(log: Log, result: Freshness, *, href: Href, checked_at: str | None = 
                 f"<p>{advice} Every record is in the {index}.</p>",
             ],
         )
-    why = str(result.reasons[0]["reason"]) if result.reasons else result.detail
+    why = result.reasons[0].text if result.reasons else result.detail
     return _admonition(
         "danger",
         "unverifiable",
@@ -116,7 +115,7 @@ def banner(log: Log, result: Freshness, *, href: Href, checked_at: str | None = 
     )
 
 
-def page_banner(log: Log, src_uri: str, *, href: Href) -> str | None:
+def page_banner(log: Log, src_uri: str, *, href: SourceHref) -> str | None:
     """The banner of the CURRENT page at ``src_uri``; None for other pages or when absent."""
     root = current_root(log, src_uri)
     if root is None:

@@ -47,7 +47,10 @@ class Node:
 
 
 @dataclass(frozen=True)
-class Edge:
+class DrawnEdge:
+    """An arrow of a drawn graph, in its forward direction (not :class:`mkdocs_adr.graph.Edge`,
+    the log's relation edge, which it is made from)."""
+
     source: str
     target: str
     kind: str
@@ -57,7 +60,7 @@ class Edge:
 @dataclass
 class GraphData:
     nodes: dict[str, Node] = field(default_factory=dict)
-    edges: list[Edge] = field(default_factory=list)
+    edges: list[DrawnEdge] = field(default_factory=list)
 
     def adjacency(self) -> dict[str, set[str]]:
         adj: dict[str, set[str]] = {n: set() for n in self.nodes}
@@ -66,7 +69,7 @@ class GraphData:
             adj[e.target].add(e.source)
         return adj
 
-    def subgraph(self, ids: Iterable[str], edges: Iterable[Edge] | None = None) -> GraphData:
+    def subgraph(self, ids: Iterable[str], edges: Iterable[DrawnEdge] | None = None) -> GraphData:
         """The induced subgraph; ``edges`` narrows the edges to look at (a speed-up)."""
         nodes = self.nodes
         keep = {n for n in ids if n in nodes}
@@ -79,7 +82,7 @@ class GraphData:
             ),
         )
 
-    def edges_of(self, rid: str) -> list[Edge]:
+    def edges_of(self, rid: str) -> list[DrawnEdge]:
         return [e for e in self.edges if rid in (e.source, e.target)]
 
 
@@ -99,7 +102,7 @@ def build(log: Log) -> GraphData:
     """The whole log's graph (every root)."""
     nodes = {r.id: node_of(r) for r in log.records if log.get(r.id) is r}
     seen: set[tuple[str, str, str, str | None]] = set()
-    edges: list[Edge] = []
+    edges: list[DrawnEdge] = []
     for e in log.graph.edges():
         if e.kind not in EDGE_KINDS or e.source not in nodes or e.target not in nodes:
             continue
@@ -109,7 +112,7 @@ def build(log: Log) -> GraphData:
         if key in seen:
             continue
         seen.add(key)
-        edges.append(Edge(e.source, e.target, e.kind, e.unit))
+        edges.append(DrawnEdge(e.source, e.target, e.kind, e.unit))
     edges.sort(key=lambda e: (e.source, e.target, EDGE_KINDS.index(e.kind), e.unit or ""))
     return GraphData(nodes=dict(sorted(nodes.items())), edges=edges)
 
@@ -144,7 +147,7 @@ def neighbourhood(
     *,
     limit: int = 30,
     adjacency: dict[str, set[str]] | None = None,
-    edges_by_node: dict[str, list[Edge]] | None = None,
+    edges_by_node: dict[str, list[DrawnEdge]] | None = None,
 ) -> tuple[GraphData, int]:
     """Nodes within ``hops`` of ``rid`` (nearest first, at most ``limit``), and how many
     more were within reach but left out."""

@@ -17,6 +17,7 @@ from urllib.parse import quote
 from ..model import STATUSES, RootInfo
 from . import svg
 from .graphdata import EDGE_KINDS, GraphData, components, root_view
+from .hrefs import RecordHref
 from .index import md_text
 
 SLOT = "<!-- mkdocs-adr:slot {key} -->"
@@ -68,18 +69,8 @@ def build(
     page.kinds = [k for k in EDGE_KINDS if any(e.kind == k for e in sub.edges)]
     if sub.nodes:
         lines.extend([f'<div class="adr-graph-key">{SLOT.format(key="legend")}</div>', ""])
-    groups: dict[str, list[list[str]]] = {}
     layered = root.layout in ("layered", "mixed")
-    for comp in components(sub):
-        if layered:
-            domains = Counter(
-                sub.nodes[n].domain or "" for n in comp if sub.nodes[n].root == root_key
-            )
-            top = sorted(domains.items(), key=lambda kv: (-kv[1], kv[0]))
-            group = top[0][0] if top else ""
-        else:
-            group = ""
-        groups.setdefault(group, []).append(comp)
+    groups = _groups(sub, root_key, layered=layered)
     for i, name in enumerate(sorted(groups)):
         ids = [n for comp in groups[name] for n in comp]
         key = f"g{i}"
@@ -98,36 +89,58 @@ def build(
             ]
         )
     if isolated:
-        lines.extend(["## Without relations", ""])
-        alone = [data.nodes[n] for n in isolated]
-        if len(alone) <= LIST_ISOLATED:
-            lines.append(
-                f"{len(alone)} record{'s' if len(alone) != 1 else ''} neither "
-                "name nor are named by another record:"
-            )
-            lines.append("")
-            for n in alone:
-                lines.append(
-                    f"- [{md_text(n.id)}]({_link(root.path, n.path)}) {md_text(n.title)} "
-                    f"({n.status}{', archived' if n.archived else ''})"
-                )
-        else:
-            c = Counter(n.status for n in alone)
-            by = ", ".join(f"{c[s]} {s}" for s in STATUSES if c[s])
-            lines.append(
-                f"{len(alone)} records ({by}) neither name nor are named by another record; "
-                f"they are left out of the drawing. The [index]({index_name}) lists them all."
-            )
-        lines.append("")
+        lines.extend(_isolated(data, isolated, root, index_name))
     page.markdown = "\n".join(lines).rstrip("\n") + "\n"
     return page
+
+
+def _groups(sub: GraphData, root_key: str, *, layered: bool) -> dict[str, list[list[str]]]:
+    """Connected components by section: the domain most of a component's own records are
+    in (a layered root), or one section."""
+    groups: dict[str, list[list[str]]] = {}
+    for comp in components(sub):
+        group = ""
+        if layered:
+            domains = Counter(
+                sub.nodes[n].domain or "" for n in comp if sub.nodes[n].root == root_key
+            )
+            top = sorted(domains.items(), key=lambda kv: (-kv[1], kv[0]))
+            group = top[0][0] if top else ""
+        groups.setdefault(group, []).append(comp)
+    return groups
+
+
+def _isolated(data: GraphData, isolated: list[str], root: RootInfo, index_name: str) -> list[str]:
+    """The section for records without relations: listed when few, counted when many."""
+    lines = ["## Without relations", ""]
+    alone = [data.nodes[n] for n in isolated]
+    if len(alone) <= LIST_ISOLATED:
+        lines.append(
+            f"{len(alone)} record{'s' if len(alone) != 1 else ''} neither "
+            "name nor are named by another record:"
+        )
+        lines.append("")
+        for n in alone:
+            lines.append(
+                f"- [{md_text(n.id)}]({_link(root.path, n.path)}) {md_text(n.title)} "
+                f"({n.status}{', archived' if n.archived else ''})"
+            )
+    else:
+        c = Counter(n.status for n in alone)
+        by = ", ".join(f"{c[s]} {s}" for s in STATUSES if c[s])
+        lines.append(
+            f"{len(alone)} records ({by}) neither name nor are named by another record; "
+            f"they are left out of the drawing. The [index]({index_name}) lists them all."
+        )
+    lines.append("")
+    return lines
 
 
 def fill(
     html: str,
     page: GraphPage,
     *,
-    href: svg.Href,
+    href: RecordHref,
     root_key: str,
     uid: str = "adr-graph",
 ) -> str:

@@ -15,15 +15,14 @@ from __future__ import annotations
 import html
 import re
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..log import Log
 from ..model import OUT_OF_EFFECT, Problem, Record
 from . import graphdata
-from .graphdata import FORWARD_LABEL, INVERSE_LABEL, Edge, GraphData
-
-Href = Callable[[str], "str | None"]
+from .graphdata import FORWARD_LABEL, INVERSE_LABEL, DrawnEdge, GraphData
+from .hrefs import RecordHref
 
 #: Admonition type per banner; these four are styled by both themes.
 LEVELS = ("note", "info", "warning", "danger")
@@ -42,7 +41,7 @@ class PageContext:
 
     log: Log
     graph: GraphData
-    edges_by_node: dict[str, list[Edge]] = field(default_factory=dict)
+    edges_by_node: dict[str, list[DrawnEdge]] = field(default_factory=dict)
     adjacency: dict[str, set[str]] = field(default_factory=dict)
     #: docs-relative root path -> its records in INDEX order (archive included)
     order: dict[str, list[Record]] = field(default_factory=dict)
@@ -53,7 +52,7 @@ class PageContext:
     @classmethod
     def build(cls, log: Log) -> PageContext:
         graph = graphdata.build(log)
-        edges: dict[str, list[Edge]] = defaultdict(list)
+        edges: dict[str, list[DrawnEdge]] = defaultdict(list)
         for e in graph.edges:
             edges[e.source].append(e)
             edges[e.target].append(e)
@@ -89,7 +88,7 @@ def badge(status: str, raw: str = "") -> str:
     )
 
 
-def link(ctx: PageContext, rid: str, href: Href, *, with_title: bool = True) -> str:
+def link(ctx: PageContext, rid: str, href: RecordHref, *, with_title: bool = True) -> str:
     rec = ctx.log.get(rid)
     text = rid if rec is None or not with_title else f"{rid} {rec.title}"
     url = href(rid)
@@ -145,7 +144,7 @@ def _field(label: str, value: str) -> str:
     return f'<span class="adr-field">{esc(label)}: {esc(value)}</span>'
 
 
-def relations(ctx: PageContext, rec: Record, href: Href) -> str:
+def relations(ctx: PageContext, rec: Record, href: RecordHref) -> str:
     """Relations as links, the current successor first; units of a container after."""
     rows: list[tuple[int, str, str]] = []
     succ = ctx.log.successor(rec.id)
@@ -212,7 +211,7 @@ def relations(ctx: PageContext, rec: Record, href: Href) -> str:
 # ------------------------------------------------------------------------ banners
 
 
-def banners(ctx: PageContext, rec: Record, href: Href) -> list[str]:
+def banners(ctx: PageContext, rec: Record, href: RecordHref) -> list[str]:
     """Every banner the record needs, most important first (none when in effect)."""
     log = ctx.log
     out: list[str] = []
@@ -313,14 +312,14 @@ def banners(ctx: PageContext, rec: Record, href: Href) -> list[str]:
     return out
 
 
-def _replaced_by(ctx: PageContext, rec: Record, href: Href) -> str:
+def _replaced_by(ctx: PageContext, rec: Record, href: RecordHref) -> str:
     succ = ctx.log.graph.direct_successors(rec.id)
     if not succ:
         return ""
     return " It is replaced by " + _list([link(ctx, s, href) for s in succ]) + "."
 
 
-def _superseded(ctx: PageContext, rec: Record, href: Href) -> str:
+def _superseded(ctx: PageContext, rec: Record, href: RecordHref) -> str:
     log = ctx.log
     s = log.successor(rec.id)
 
@@ -384,7 +383,7 @@ def _superseded(ctx: PageContext, rec: Record, href: Href) -> str:
     )
 
 
-def _unit_banners(ctx: PageContext, rec: Record, href: Href) -> list[str]:
+def _unit_banners(ctx: PageContext, rec: Record, href: RecordHref) -> list[str]:
     out_units = [u for u in rec.units if u.status in OUT_OF_EFFECT]
     if not out_units:
         return []
@@ -417,7 +416,7 @@ def _unit_banners(ctx: PageContext, rec: Record, href: Href) -> list[str]:
 # ------------------------------------------------------------------------ mirrors
 
 
-def mirror_banner(ctx: PageContext, original: Record | None, lang: str, href: Href) -> str:
+def mirror_banner(ctx: PageContext, original: Record | None, lang: str, href: RecordHref) -> str:
     if original is None:
         return admonition(
             "note",
@@ -452,7 +451,7 @@ def translations(items: Sequence[tuple[str, str]]) -> str:
 def pager(
     ctx: PageContext,
     rec: Record,
-    href: Href,
+    href: RecordHref,
     *,
     index_href: str | None,
     graph_href: str | None,

@@ -16,10 +16,11 @@ from __future__ import annotations
 import html
 import itertools
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .graphdata import EDGE_KINDS, FORWARD_LABEL, Edge, GraphData, Node, components
+from .graphdata import EDGE_KINDS, FORWARD_LABEL, DrawnEdge, GraphData, Node, components
+from .hrefs import RecordHref
 
 NODE_W = 158
 NODE_H = 44
@@ -51,8 +52,6 @@ EDGE_STYLE: dict[str, tuple[str, str, float]] = {
     "relates-to": ("#8a9499", "2 3", 1.6),
 }
 
-Href = Callable[[str], "str | None"]
-
 
 def esc(text: str) -> str:
     return html.escape(text, quote=True)
@@ -73,7 +72,7 @@ class Placed:
     width: float = 0.0
     height: float = 0.0
     nodes: dict[str, tuple[float, float]] = field(default_factory=dict)
-    edges: list[tuple[Edge, list[tuple[float, float]]]] = field(default_factory=list)
+    edges: list[tuple[DrawnEdge, list[tuple[float, float]]]] = field(default_factory=list)
 
     def shifted(self, dx: float, dy: float) -> Placed:
         return Placed(
@@ -84,7 +83,7 @@ class Placed:
         )
 
 
-def _layers(nodes: list[str], edges: list[Edge]) -> dict[str, int]:
+def _layers(nodes: list[str], edges: list[DrawnEdge]) -> dict[str, int]:
     """Layer per node: an edge's target sits left of its source (older on the left)."""
     succ: dict[str, set[str]] = {n: set() for n in nodes}
     for e in edges:
@@ -139,14 +138,24 @@ def _layers(nodes: list[str], edges: list[Edge]) -> dict[str, int]:
     return layer
 
 
-def layout_component(nodes: list[str], edges: list[Edge]) -> Placed:
-    """Lay out one connected component."""
-    layer = _layers(nodes, edges)
-    # dummy chains for long edges
+@dataclass
+class _Layered:
+    """One component in layers: real nodes and the dummies that carry long edges."""
+
+    layer_of: dict[str, int]
+    heights: dict[str, float]
+    chains: list[tuple[DrawnEdge, list[str]]]
+    left_of: dict[str, list[str]]
+    right_of: dict[str, list[str]]
+    rows: list[list[str]]
+
+
+def _layered(nodes: list[str], edges: list[DrawnEdge]) -> _Layered:
+    """Layers, with a chain of dummy nodes for each edge that spans more than one."""
+    layer_of: dict[str, int] = dict(_layers(nodes, edges))
     heights: dict[str, float] = {n: NODE_H for n in nodes}
-    layer_of: dict[str, int] = dict(layer)
     links: list[tuple[str, str]] = []  # (left, right) between adjacent layers
-    chains: list[tuple[Edge, list[str]]] = []
+    chains: list[tuple[DrawnEdge, list[str]]] = []
     for i, e in enumerate(edges):
         a, b = e.target, e.source
         if layer_of[a] > layer_of[b]:
@@ -162,8 +171,7 @@ def layout_component(nodes: list[str], edges: list[Edge]) -> Placed:
             if layer_of[left] != layer_of[right]:
                 links.append((left, right))
         chains.append((e, chain))
-    n_layers = max(layer_of.values(), default=0) + 1
-    rows: list[list[str]] = [[] for _ in range(n_layers)]
+    rows: list[list[str]] = [[] for _ in range(max(layer_of.values(), default=0) + 1)]
     for n in sorted(layer_of, key=lambda n: (layer_of[n], n)):
         rows[layer_of[n]].append(n)
     left_of: dict[str, list[str]] = defaultdict(list)
@@ -171,13 +179,19 @@ def layout_component(nodes: list[str], edges: list[Edge]) -> Placed:
     for left, right in links:
         right_of[left].append(right)
         left_of[right].append(left)
+    return _Layered(layer_of, heights, chains, left_of, right_of, rows)
+
+
+def _order_rows(g: _Layered) -> None:
+    """Barycentre sweeps, left to right and back, to reduce crossings (sorts ``g.rows``)."""
+    rows, n_layers = g.rows, len(g.rows)
     pos = {n: float(i) for row in rows for i, n in enumerate(row)}
     for sweep in range(8):
         forward = sweep % 2 == 0
         seq = range(1, n_layers) if forward else range(n_layers - 2, -1, -1)
         for li in seq:
             row = rows[li]
-            nb = left_of if forward else right_of
+            nb = g.left_of if forward else g.right_of
 
             def bary(n: str, nb: dict[str, list[str]] = nb) -> float:
                 ns = nb.get(n)
@@ -186,9 +200,13 @@ def layout_component(nodes: list[str], edges: list[Edge]) -> Placed:
             row.sort(key=lambda n: (bary(n), pos[n], n))
             for i, n in enumerate(row):
                 pos[n] = float(i)
-    # vertical coordinates: stack, then pull towards neighbours without overlapping
+
+
+def _vertical(g: _Layered) -> dict[str, float]:
+    """Vertical coordinates: stack, then pull towards neighbours without overlapping."""
+    heights, n_layers = g.heights, len(g.rows)
     y: dict[str, float] = {}
-    for row in rows:
+    for row in g.rows:
         top = 0.0
         for n in row:
             y[n] = top
@@ -200,33 +218,47 @@ def layout_component(nodes: list[str], edges: list[Edge]) -> Placed:
     for it in range(6):
         order = range(n_layers) if it % 2 == 0 else range(n_layers - 1, -1, -1)
         for li in order:
-            row = rows[li]
+            row = g.rows[li]
             if not row:
                 continue
             want = []
             for n in row:
-                ns = left_of.get(n, []) + right_of.get(n, [])
+                ns = g.left_of.get(n, []) + g.right_of.get(n, [])
                 c = sum(centre(m) for m in ns) / len(ns) if ns else centre(n)
                 want.append(c - heights[n] / 2)
-            placed: list[float] = []
-            for i in range(len(row)):
-                lo = placed[-1] + heights[row[i - 1]] + GAP_Y if i else -1e9
-                placed.append(max(want[i], lo))
-            # spread the displacement evenly so a row does not drift downwards
-            shift = sum(w - p for w, p in zip(want, placed, strict=True)) / len(row)
-            if shift < 0:
-                placed = [p + shift for p in placed]
-                for i in range(1, len(placed)):
-                    lo = placed[i - 1] + heights[row[i - 1]] + GAP_Y
-                    placed[i] = max(placed[i], lo)
-            for n, p in zip(row, placed, strict=True):
+            for n, p in zip(row, _settle(row, want, heights), strict=True):
                 y[n] = p
+    return y
+
+
+def _settle(row: list[str], want: list[float], heights: dict[str, float]) -> list[float]:
+    """Tops for one row as near ``want`` as no overlap allows, without drifting down."""
+    placed: list[float] = []
+    for i in range(len(row)):
+        lo = placed[-1] + heights[row[i - 1]] + GAP_Y if i else -1e9
+        placed.append(max(want[i], lo))
+    # spread the displacement evenly so a row does not drift downwards
+    shift = sum(w - p for w, p in zip(want, placed, strict=True)) / len(row)
+    if shift < 0:
+        placed = [p + shift for p in placed]
+        for i in range(1, len(placed)):
+            lo = placed[i - 1] + heights[row[i - 1]] + GAP_Y
+            placed[i] = max(placed[i], lo)
+    return placed
+
+
+def layout_component(nodes: list[str], edges: list[DrawnEdge]) -> Placed:
+    """Lay out one connected component."""
+    g = _layered(nodes, edges)
+    _order_rows(g)
+    y = _vertical(g)
+    heights, layer_of = g.heights, g.layer_of
     min_y = min(y.values(), default=0.0)
     x = {n: layer_of[n] * (NODE_W + GAP_X) for n in layer_of}
     out = Placed()
     for n in nodes:
         out.nodes[n] = (float(x[n]), y[n] - min_y)
-    for e, chain in chains:
+    for e, chain in g.chains:
         pts: list[tuple[float, float]] = []
         for k, n in enumerate(chain):
             yy = y[n] - min_y + heights[n] / 2
@@ -242,7 +274,7 @@ def layout_component(nodes: list[str], edges: list[Edge]) -> Placed:
         else:
             pts.reverse()  # draw from the source (right) to the target (left)
         out.edges.append((e, pts))
-    out.width = n_layers * (NODE_W + GAP_X) - GAP_X
+    out.width = len(g.rows) * (NODE_W + GAP_X) - GAP_X
     out.height = max((y[n] - min_y + heights[n] for n in y), default=0.0)
     return out
 
@@ -284,7 +316,7 @@ def layout(data: GraphData, *, max_width: float = 600, isolated: bool = True) ->
     comps = components(data)
     linked = [c for c in comps if len(c) > 1]
     alone = [c[0] for c in comps if len(c) == 1]
-    by_node: dict[str, list[Edge]] = defaultdict(list)
+    by_node: dict[str, list[DrawnEdge]] = defaultdict(list)
     for e in data.edges:
         by_node[e.source].append(e)
     parts = []
@@ -374,7 +406,7 @@ def render(
     data: GraphData,
     *,
     uid: str,
-    href: Href,
+    href: RecordHref,
     title: str,
     focus: str | None = None,
     root: str | None = None,
@@ -469,7 +501,7 @@ def legend(*, uid: str, statuses: Sequence[str], kinds: Sequence[str]) -> str:
 
 
 def document(
-    groups: Sequence[tuple[str, GraphData]], *, href: Href, title: str, uid: str = "adr"
+    groups: Sequence[tuple[str, GraphData]], *, href: RecordHref, title: str, uid: str = "adr"
 ) -> str:
     """A standalone SVG file: a legend, then each group under its heading (CLI export)."""
     statuses = sorted(
