@@ -230,6 +230,13 @@ class Option:
     items: builtins.type | None = None
     #: The CLI's rule for this value beyond its type (None: type and choices only).
     reader: Reader | None = None
+    #: The option takes the word ``off``, which YAML 1.1 reads as ``false`` unless it
+    #: is quoted: ``false`` then means ``off`` rather than a type error.
+    takes_off: bool = False
+
+    def unyaml(self, value: Any) -> Any:
+        """``value`` with an unquoted ``off`` (read by YAML as ``false``) put back."""
+        return "off" if self.takes_off and value is False else value
 
     def fresh_default(self) -> Any:
         """The default as YAML would give it (a new list or dict each time)."""
@@ -242,7 +249,7 @@ class Option:
     def read(self, options: Mapping[str, Any]) -> Any:
         """This option's engine value from ``options``; its default when absent."""
         value = options[self.name] if self.name in options else self.fresh_default()
-        return (self.reader or _plain)(self, value)
+        return (self.reader or _plain)(self, self.unyaml(value))
 
 
 def _plain(opt: Option, value: Any) -> Any:
@@ -439,6 +446,7 @@ OPTIONS: tuple[Option, ...] = (
         "off",
         "What archived bodies contribute to search: off, warn, guard.",
         choices=READ_GUARDS,
+        takes_off=True,
     ),
     Option(
         "fail_on",
@@ -452,6 +460,7 @@ OPTIONS: tuple[Option, ...] = (
         str,
         "auto",
         "Under serve: auto previews the newest CURRENT draft; off; or a plan id.",
+        takes_off=True,
     ),
     Option(
         "redirects",

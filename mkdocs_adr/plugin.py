@@ -47,14 +47,33 @@ if TYPE_CHECKING:
 log = get_plugin_logger(__name__)
 
 
+class _Choice(c.Choice):  # type: ignore[type-arg]
+    def __init__(self, opt: Option, default: Any) -> None:
+        super().__init__(opt.choices, default=default)
+        self.opt = opt
+
+    def run_validation(self, value: object) -> Any:
+        return super().run_validation(self.opt.unyaml(value))
+
+
+class _Type(c.Type):  # type: ignore[type-arg]
+    def __init__(self, opt: Option, default: Any) -> None:
+        super().__init__(opt.type, default=default)
+        self.opt = opt
+
+    def run_validation(self, value: object) -> Any:
+        return super().run_validation(self.opt.unyaml(value))
+
+
 def _mkdocs_option(opt: Option) -> BaseConfigOption[Any]:
-    """The MkDocs option for one table entry, so MkDocs validates and words the errors."""
+    """The MkDocs option for one table entry, so MkDocs validates and words the errors
+    (an unquoted ``off``, which YAML reads as ``false``, is put back first)."""
     default = opt.fresh_default()
     if opt.choices:
-        return c.Choice(opt.choices, default=default)
+        return _Choice(opt, default)
     if opt.items is not None:
         return c.ListOfItems(c.Type(opt.items), default=default)
-    return c.Type(opt.type, default=default)
+    return _Type(opt, default)
 
 
 if TYPE_CHECKING:

@@ -102,3 +102,51 @@ def test_plugin_and_cli_accept_the_same_choices(opt: engine_config.Option, tmp_p
             assert not ok and all(c in exc.format() for c in opt.choices)
         else:
             assert ok
+
+
+def test_an_unquoted_off_reads_as_off_in_the_plugin_and_the_cli(tmp_path: Path) -> None:
+    # YAML 1.1 reads `read_guard: off` as false; the guide writes it unquoted.
+    loaded = yaml.safe_load("read_guard: off\npreview: off\n")
+    assert loaded == {"read_guard": False, "preview": False}
+    plugin = AdrConfig()
+    plugin.load_dict(loaded)
+    errors, _ = plugin.validate()
+    assert errors == []
+    assert plugin["read_guard"] == "off" and plugin["preview"] == "off"
+    cfg = from_options(loaded, project_dir=tmp_path, docs_dir=tmp_path, config_file=None)
+    assert (cfg.read_guard, cfg.preview) == ("off", "off")
+    # other booleans stay errors where a word is expected
+    plugin = AdrConfig()
+    plugin.load_dict({"fail_on": False})
+    assert plugin.validate()[0]
+
+
+def test_a_real_build_takes_an_unquoted_off(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    (tmp_path / "docs" / "adr").mkdir(parents=True)
+    (tmp_path / "docs" / "index.md").write_text("# Home\n", encoding="utf-8")
+    (tmp_path / "docs" / "adr" / "0001-use-adrs.md").write_text(
+        "# 1. Use ADRs\n\n## Status\n\nAccepted\n\n## Context\n\nWe decide.\n", encoding="utf-8"
+    )
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: t\nplugins:\n  - adr:\n      read_guard: off\n      preview: off\n",
+        encoding="utf-8",
+    )
+    run = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    plan = subprocess.run(
+        [sys.executable, "-m", "mkdocs_adr", "plan"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert plan.returncode == 0, plan.stdout + plan.stderr
