@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from .config import Config
+from .journal import receipt_moves
 from .log import Log, ParseCache, load
 from .model import Problem, Record, Severity
 from .paths import within
@@ -433,7 +434,8 @@ class SiteBuild:
         assert self.log is not None
         notes = []
         dests = {f.dest_uri for f in files}
-        for old in redirects.old_locations(self.log):
+        moves = receipt_moves(self.log.config.work_path)
+        for old in redirects.old_locations(self.log, moves):
             target_src = redirects.docs_rel(self.log, old.record.path)
             target = files.get(target_src) if target_src else None
             if target is None or old.src == target.src_uri:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from mkdocs_adr.config import from_options
+from mkdocs_adr.journal import receipt_moves
 from mkdocs_adr.log import Log, load
 from mkdocs_adr.views import (
     dot,
@@ -345,7 +346,10 @@ def test_old_locations_read_receipts_defensively(tmp_path: Path, demo: Log) -> N
         "utf-8",
     )
     try:
-        found = {o.src: (o.record.id, o.source) for o in redirects.old_locations(demo)}
+        found = {
+            o.src: (o.record.id, o.source)
+            for o in redirects.old_locations(demo, receipt_moves(demo.config.work_path))
+        }
     finally:
         for name in ("broken.json", "list.json", "odd.json"):
             (receipts / name).unlink()
