@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from . import freshness
 from .config import Config
 from .journal import receipt_moves
 from .log import Log, ParseCache, load
@@ -571,15 +572,22 @@ class SiteBuild:
     def current_banner(self, root_key: str, at: SiteFile) -> str | None:
         """The freshness banner of a root's CURRENT page, or the DRAFT banner of a preview.
 
-        Both come from :mod:`mkdocs_adr.views.current` (freshness from the manifest,
-        each stale reason linked to its record).
+        Both come from :mod:`mkdocs_adr.views.current` (freshness checked here against
+        the manifest, each stale reason linked to its record).
         """
         if at.src_uri in self.previews:
             return self.previews[at.src_uri]
         if self.log is None or root_key not in self.roots:
             return None
-        return current_view.page_banner(
-            self.log, at.src_uri, href=lambda src: self._view_href(src, at)
+        rv = self.roots[root_key].views
+        result = freshness.check(self.log, rv.root)
+        if result.state == "absent":
+            return None
+        return current_view.banner(
+            self.log,
+            result,
+            href=lambda src: self._view_href(src, at),
+            index_target=rv.index_target,
         )
 
     def page_context(self, content: str, at: SiteFile) -> str | None:
