@@ -48,7 +48,7 @@ from .views import current as current_view
 from .views import index as index_view
 from .views import page as page_view
 from .views.hrefs import RecordHref
-from .views.state import RootViews, free_name, root_views
+from .viewstate import RootViews, free_name, root_views
 
 GRAPH_PAGE = "GRAPH.md"
 RELATIONS_SLOT = "<!-- mkdocs-adr:relations -->"

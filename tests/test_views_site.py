@@ -24,7 +24,7 @@ from mkdocs_adr.views import (
 )
 from mkdocs_adr.views import index as index_view
 from mkdocs_adr.views import page as page_view
-from mkdocs_adr.views.state import free_name, root_views
+from mkdocs_adr.viewstate import free_name, root_views
 
 from .conftest import LOGS, REPO
 from .test_site_kit import HOSTILE_IMG, HOSTILE_SCRIPT, demo_log, receipt

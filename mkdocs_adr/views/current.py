@@ -61,7 +61,7 @@ def banner(
     """The freshness banner for a published CURRENT page (HTML, escaped).
 
     ``index_target`` is the project-relative path the root's INDEX is published at
-    (:attr:`mkdocs_adr.views.state.RootViews.index_target`).
+    (:attr:`mkdocs_adr.viewstate.RootViews.index_target`).
     """
     checked = checked_at or time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     index = _link(href, log.config, index_target, "index")
