@@ -7,7 +7,10 @@ text is escaped here, so a title such as ``<script>`` is shown, never run.
 
 Banners are admonitions written as plain HTML (``<div class="admonition warning">``):
 Material for MkDocs and the built-in ``mkdocs`` theme both style that markup, so no
-Markdown extension is needed (docs/adr/0013).
+Markdown extension is needed (docs/adr/0013). Which admonition, CSS name, title and
+sentence each banner has is one table, :data:`BANNERS`; :data:`STATUS_BANNER` picks a
+status's row, and the small functions after them only choose a situation (where the
+successor chain leads, who contests a decision) and fill in the links it names.
 """
 
 from __future__ import annotations
@@ -395,7 +398,7 @@ def banners(ctx: PageContext, rec: Record, href: RecordHref) -> list[str]:
 
 def _status_banners(ctx: PageContext, rec: Record, href: RecordHref) -> list[str]:
     """The banner of the record's status, in the situation the record is in."""
-    key = STATUS_BANNER[rec.status]
+    key = STATUS_BANNER[rec.status]  # first: a status without a row is a KeyError
     situation = _SITUATIONS.get(rec.status)
     if situation is not None:
         found = situation(ctx, rec, href)
