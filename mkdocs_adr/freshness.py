@@ -476,6 +476,6 @@ def _unverifiable(root: RootInfo, path: str, exc: mf.ManifestError) -> Freshness
 
 
 def current_state(log: Log, root: RootInfo) -> tuple[ViewState, list[Problem]]:
-    """The view state and its problems, as :mod:`mkdocs_adr.views.state` reports them."""
+    """The view state and its problems, as :mod:`mkdocs_adr.viewstate` reports them."""
     result = check(log, root)
     return result.view_state(), list(result.problems)

@@ -6,7 +6,8 @@ fsynced before the step it announces. Every step is idempotent by hash:
 re-running ``--confirm`` after a crash skips what is done, redoes what was
 started, and refuses where a file holds bytes the plan never expected (a user
 edit is never overwritten). Originals are kept, by hash, in the plan folder so
-that a rollback can put them back.
+that a rollback can put them back. :func:`receipt_moves` is the one reader of the
+moves receipts record (redirect pages for records that moved are built from it).
 
 Tests stop the process at a chosen step with ``MKDOCS_ADR_CRASH_AT=N`` (before
 step N's operation) or ``N:after`` (after it, before it is journalled done).
@@ -25,10 +26,12 @@ from typing import Any
 
 from .errors import Refused, RefusedError, StalePlan
 from .fsops import atomic_move, atomic_write, fsync_dir, project_lock, sha256_file
-from .paths import inside_project
+from .paths import inside_project, normalize
 from .plans import Plan, Step, load_plan, plan_dir, staged_path
 
 RECEIPT_SCHEMA = "mkdocs-adr/receipt"
+#: A receipt larger than this is not read for its moves (receipts are a few KiB).
+MAX_RECEIPT_BYTES = 4 * 1024 * 1024
 CRASH_ENV = "MKDOCS_ADR_CRASH_AT"
 CRASH_EXIT = 75
 
@@ -426,6 +429,55 @@ def list_receipts(work_dir: Path) -> list[dict[str, Any]]:
             if isinstance(data, dict) and data.get("schema") == RECEIPT_SCHEMA:
                 data["receipt"] = path.name
                 out.append(data)
+    return out
+
+
+@dataclass(frozen=True)
+class RecordedMove:
+    """A file move a receipt says was done: project-relative paths in normal form."""
+
+    source: str
+    target: str
+    receipt: str  # the file name of the receipt that records it
+
+
+def receipt_moves(work_dir: Path) -> list[RecordedMove]:
+    """Every move recorded in ``work_dir/receipts/*.json``, receipts in name order.
+
+    Read defensively, since a receipt is evidence, never an instruction: a receipt
+    over :data:`MAX_RECEIPT_BYTES`, one that does not parse, or one that is not an
+    object with a ``moves`` list is skipped; so is a move that is not
+    ``{"from": str, "to": str}`` or whose paths do not normalize (absolute, leaving
+    the project) or name the same place.
+    """
+    folder = work_dir / "receipts"
+    try:
+        files = sorted(p for p in folder.iterdir() if p.suffix == ".json" and p.is_file())
+    except OSError:
+        return []
+    moves: list[RecordedMove] = []
+    for path in files:
+        try:
+            if path.stat().st_size > MAX_RECEIPT_BYTES:
+                continue
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict) and isinstance(data.get("moves"), list):
+            moves.extend(_recorded(data["moves"], path.name))
+    return moves
+
+
+def _recorded(items: list[Any], receipt: str) -> list[RecordedMove]:
+    out = []
+    for move in items:
+        if not isinstance(move, dict):
+            continue
+        src, dst = move.get("from"), move.get("to")
+        if isinstance(src, str) and isinstance(dst, str) and src and dst:
+            a, b = normalize(src), normalize(dst)
+            if a and b and a != b:
+                out.append(RecordedMove(a, b, receipt))
     return out
 
 

@@ -13,7 +13,7 @@ from .archive.eligibility import candidates as archive_candidates
 from .archive.eligibility import dispositions
 from .log import Log
 from .model import STATUSES, Candidate, Problem, Record, Severity
-from .views.state import RootViews, root_views
+from .viewstate import RootViews, root_views
 
 SCHEMA = "mkdocs-adr/plan"
 SCHEMA_VERSION = 1

@@ -36,7 +36,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from . import freshness
 from .config import Config
+from .journal import receipt_moves
 from .log import Log, ParseCache, load
 from .model import Problem, Record, Severity
 from .paths import within
@@ -46,7 +48,7 @@ from .views import current as current_view
 from .views import index as index_view
 from .views import page as page_view
 from .views.hrefs import RecordHref
-from .views.state import RootViews, free_name, root_views
+from .viewstate import RootViews, free_name, root_views
 
 GRAPH_PAGE = "GRAPH.md"
 RELATIONS_SLOT = "<!-- mkdocs-adr:relations -->"
@@ -433,7 +435,8 @@ class SiteBuild:
         assert self.log is not None
         notes = []
         dests = {f.dest_uri for f in files}
-        for old in redirects.old_locations(self.log):
+        moves = receipt_moves(self.log.config.work_path)
+        for old in redirects.old_locations(self.log, moves):
             target_src = redirects.docs_rel(self.log, old.record.path)
             target = files.get(target_src) if target_src else None
             if target is None or old.src == target.src_uri:
@@ -569,15 +572,22 @@ class SiteBuild:
     def current_banner(self, root_key: str, at: SiteFile) -> str | None:
         """The freshness banner of a root's CURRENT page, or the DRAFT banner of a preview.
 
-        Both come from :mod:`mkdocs_adr.views.current` (freshness from the manifest,
-        each stale reason linked to its record).
+        Both come from :mod:`mkdocs_adr.views.current` (freshness checked here against
+        the manifest, each stale reason linked to its record).
         """
         if at.src_uri in self.previews:
             return self.previews[at.src_uri]
         if self.log is None or root_key not in self.roots:
             return None
-        return current_view.page_banner(
-            self.log, at.src_uri, href=lambda src: self._view_href(src, at)
+        rv = self.roots[root_key].views
+        result = freshness.check(self.log, rv.root)
+        if result.state == "absent":
+            return None
+        return current_view.banner(
+            self.log,
+            result,
+            href=lambda src: self._view_href(src, at),
+            index_target=rv.index_target,
         )
 
     def page_context(self, content: str, at: SiteFile) -> str | None:

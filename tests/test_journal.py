@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -228,3 +229,83 @@ def test_paths_leaving_the_project_are_refused(tmp_path: Path) -> None:
     with pytest.raises(RefusedError, match="leaves the project"):
         journal.apply(project, work, plan.plan_id)
     assert not (tmp_path.parent / "escape.md").exists()
+
+
+# --------------------------------------------------------------------------- receipt moves
+
+
+def _receipt_with_moves(moves: tuple[tuple[str, str], ...]) -> journal.Receipt:
+    return journal.Receipt(
+        plan_id="p-moves",
+        kind="archive",
+        version=1,
+        outcome="success",
+        applied_at="2024-01-01T00:00:00Z",
+        parts={},
+        moves=moves,
+        problems=(),
+        scope={},
+    )
+
+
+def test_receipt_moves_reads_what_write_receipt_wrote(tmp_path: Path) -> None:
+    written = journal.write_receipt(
+        tmp_path,
+        _receipt_with_moves((("docs/adr/0002-b.md", "docs/adr/archive/0002-b.md"),)),
+    )
+    assert journal.receipt_moves(tmp_path) == [
+        journal.RecordedMove("docs/adr/0002-b.md", "docs/adr/archive/0002-b.md", written.name)
+    ]
+
+
+def test_receipt_moves_skips_garbage_and_keeps_the_good(tmp_path: Path) -> None:
+    folder = tmp_path / "receipts"
+    folder.mkdir()
+    (folder / "a-broken.json").write_text("{not json", "utf-8")
+    (folder / "b-list.json").write_text("[1, 2]", "utf-8")
+    (folder / "c-no-moves.json").write_text('{"moves": "docs/a.md"}', "utf-8")
+    (folder / "d-binary.json").write_bytes(b"\xff\xfe\x00garbage")
+    (folder / "e-not-json.txt").write_text('{"moves": [{"from": "a.md", "to": "b.md"}]}', "utf-8")
+    (folder / "f-dir.json").mkdir()
+    (folder / "g-good.json").write_text('{"moves": [{"from": "./a.md", "to": "x//b.md"}]}', "utf-8")
+    assert journal.receipt_moves(tmp_path) == [
+        journal.RecordedMove("a.md", "x/b.md", "g-good.json")
+    ]
+
+
+def test_receipt_moves_skips_moves_that_are_not_plain_path_pairs(tmp_path: Path) -> None:
+    folder = tmp_path / "receipts"
+    folder.mkdir()
+    moves = [
+        "docs/a.md",
+        ["docs/a.md", "docs/b.md"],
+        {"from": 3, "to": None},
+        {"from": "docs/a.md"},
+        {"from": "", "to": "docs/b.md"},
+        {"from": "/etc/passwd", "to": "docs/b.md"},
+        {"from": "../../outside.md", "to": "docs/b.md"},
+        {"from": "docs/same.md", "to": "docs/./same.md"},
+        {"from": "docs/a.md", "to": "docs/b.md", "extra": "ignored"},
+    ]
+    (folder / "r.json").write_text(json.dumps({"moves": moves}), "utf-8")
+    assert journal.receipt_moves(tmp_path) == [
+        journal.RecordedMove("docs/a.md", "docs/b.md", "r.json")
+    ]
+
+
+def test_receipt_moves_skips_an_oversize_receipt(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "receipts"
+    folder.mkdir()
+    text = json.dumps({"moves": [{"from": "docs/a.md", "to": "docs/b.md"}]})
+    (folder / "big.json").write_text(text + " " * 64, "utf-8")
+    (folder / "small.json").write_text(text, "utf-8")
+    monkeypatch.setattr(journal, "MAX_RECEIPT_BYTES", len(text))
+    assert [m.receipt for m in journal.receipt_moves(tmp_path)] == ["small.json"]
+
+
+def test_receipt_moves_without_a_receipts_folder(tmp_path: Path) -> None:
+    assert journal.receipt_moves(tmp_path) == []
+    (tmp_path / "receipts").write_text("a file, not a folder", "utf-8")
+    assert journal.receipt_moves(tmp_path) == []

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from mkdocs_adr.config import from_options
+from mkdocs_adr.journal import receipt_moves
 from mkdocs_adr.log import Log, load
 from mkdocs_adr.views import (
     dot,
@@ -23,7 +24,7 @@ from mkdocs_adr.views import (
 )
 from mkdocs_adr.views import index as index_view
 from mkdocs_adr.views import page as page_view
-from mkdocs_adr.views.state import free_name, root_views
+from mkdocs_adr.viewstate import free_name, root_views
 
 from .conftest import LOGS, REPO
 from .test_site_kit import HOSTILE_IMG, HOSTILE_SCRIPT, demo_log, receipt
@@ -345,7 +346,10 @@ def test_old_locations_read_receipts_defensively(tmp_path: Path, demo: Log) -> N
         "utf-8",
     )
     try:
-        found = {o.src: (o.record.id, o.source) for o in redirects.old_locations(demo)}
+        found = {
+            o.src: (o.record.id, o.source)
+            for o in redirects.old_locations(demo, receipt_moves(demo.config.work_path))
+        }
     finally:
         for name in ("broken.json", "list.json", "odd.json"):
             (receipts / name).unlink()

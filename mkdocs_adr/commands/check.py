@@ -10,7 +10,7 @@ import click
 
 from .. import report
 from ..log import load
-from ..views.state import root_views
+from ..viewstate import root_views
 from ._common import as_date, emit_json, location_options, resolve_config, today_option
 
 SCHEMA = "mkdocs-adr/check"

@@ -12,7 +12,7 @@ from ..errors import RefusedError
 from ..fsops import atomic_write, project_lock
 from ..log import load
 from ..views import index as index_view
-from ..views.state import index_state
+from ..viewstate import index_state
 from ._common import EXIT_OK, EXIT_PROBLEMS, emit_json, location_options, resolve_config
 
 

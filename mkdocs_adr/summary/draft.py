@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from .. import manifest as mf
+from .. import viewstate as view_state
 from ..archive.eligibility import candidates as archive_candidates
 from ..config import Config, RootConfig
 from ..freshness import Entry, Freshness, check, path_domain, root_relative, select
@@ -24,7 +25,6 @@ from ..fsops import sha256_file
 from ..log import Log
 from ..model import Problem, RootInfo, Severity
 from ..views import index as index_view
-from ..views import state as view_state
 from ..views.index import md_text
 from .dispositions import CoverageRow, disposition, order, part_of
 from .page import (

@@ -7,7 +7,10 @@ text is escaped here, so a title such as ``<script>`` is shown, never run.
 
 Banners are admonitions written as plain HTML (``<div class="admonition warning">``):
 Material for MkDocs and the built-in ``mkdocs`` theme both style that markup, so no
-Markdown extension is needed (docs/adr/0013).
+Markdown extension is needed (docs/adr/0013). Which admonition, CSS name, title and
+sentence each banner has is one table, :data:`BANNERS`; :data:`STATUS_BANNER` picks a
+status's row, and the small functions after them only choose a situation (where the
+successor chain leads, who contests a decision) and fill in the links it names.
 """
 
 from __future__ import annotations
@@ -15,9 +18,10 @@ from __future__ import annotations
 import html
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from ..graph import Succession
 from ..log import Log
 from ..model import OUT_OF_EFFECT, Problem, Record
 from . import graphdata
@@ -144,26 +148,48 @@ def _field(label: str, value: str) -> str:
     return f'<span class="adr-field">{esc(label)}: {esc(value)}</span>'
 
 
+#: The order of relation rows on a record page; the current successor (0) comes first,
+#: relations to things that are not records of the log (10) last.
+RELATION_ORDER = {
+    "superseded by": 1,
+    "supersedes": 2,
+    "amended by": 3,
+    "amends": 4,
+    "extended by": 5,
+    "extends": 6,
+    "depends on": 7,
+    "depended on by": 8,
+    "relates to": 9,
+    "related to": 9,
+}
+
+_Row = tuple[int, str, str]  # order, label, trusted HTML
+
+
 def relations(ctx: PageContext, rec: Record, href: RecordHref) -> str:
     """Relations as links, the current successor first; units of a container after."""
-    rows: list[tuple[int, str, str]] = []
+    rows = _record_rows(ctx, rec, href) + _text_rows(rec)
+    rows.sort(key=lambda r: r[0])
+    out = []
+    if rows:
+        items = "".join(
+            f'<li><span class="adr-label">{esc(label)}:</span> {value}</li>'
+            for _, label, value in rows
+        )
+        out.append(f'<ul class="adr-relations">{items}</ul>')
+    if rec.units:
+        out.append(_units_table(rec))
+    return "".join(out)
+
+
+def _record_rows(ctx: PageContext, rec: Record, href: RecordHref) -> list[_Row]:
+    """Relations to records of the log, each once, from the drawn graph's edges."""
+    rows: list[_Row] = []
     succ = ctx.log.successor(rec.id)
     seen: set[tuple[str, str]] = set()
     if succ.current and not rec.units and rec.status == "superseded":
         rows.append((0, "Current successor", link(ctx, succ.current, href)))
         seen.add(("superseded by", succ.current))
-    order = {
-        "superseded by": 1,
-        "supersedes": 2,
-        "amended by": 3,
-        "amends": 4,
-        "extended by": 5,
-        "extends": 6,
-        "depends on": 7,
-        "depended on by": 8,
-        "relates to": 9,
-        "related to": 9,
-    }
     for e in ctx.edges_by_node.get(rec.id, []):
         if e.source == rec.id:
             label, other = FORWARD_LABEL[e.kind], e.target
@@ -175,7 +201,13 @@ def relations(ctx: PageContext, rec: Record, href: RecordHref) -> str:
         if (label, other + unit) in seen or ((label, other) in seen and not unit):
             continue
         seen.add((label, other + unit))
-        rows.append((order[label], label.capitalize(), link(ctx, other, href) + esc(unit)))
+        rows.append((RELATION_ORDER[label], label.capitalize(), link(ctx, other, href) + esc(unit)))
+    return rows
+
+
+def _text_rows(rec: Record) -> list[_Row]:
+    """Relations to things that are not records of this log, shown as text."""
+    rows: list[_Row] = []
     for rel in rec.relations:
         if rel.target_id is None and rel.kind != "mentions":
             kind = rel.verb or rel.kind.replace("-", " ")
@@ -187,129 +219,205 @@ def relations(ctx: PageContext, rec: Record, href: RecordHref) -> str:
                     f"{esc(rel.target)}</span>",
                 )
             )
-    rows.sort(key=lambda r: r[0])
-    out = []
-    if rows:
-        items = "".join(
-            f'<li><span class="adr-label">{esc(label)}:</span> {value}</li>'
-            for _, label, value in rows
-        )
-        out.append(f'<ul class="adr-relations">{items}</ul>')
-    if rec.units:
-        cells = "".join(
-            f"<tr><td>{esc(rec.id)}#{esc(u.key)}</td><td>{esc(u.title)}</td>"
-            f"<td>{badge(u.status, u.raw_status)}</td></tr>"
-            for u in rec.units
-        )
-        out.append(
-            '<div class="adr-units"><table><thead><tr><th>Unit</th><th>Decision</th>'
-            f"<th>Status</th></tr></thead><tbody>{cells}</tbody></table></div>"
-        )
-    return "".join(out)
+    return rows
+
+
+def _units_table(rec: Record) -> str:
+    cells = "".join(
+        f"<tr><td>{esc(rec.id)}#{esc(u.key)}</td><td>{esc(u.title)}</td>"
+        f"<td>{badge(u.status, u.raw_status)}</td></tr>"
+        for u in rec.units
+    )
+    return (
+        '<div class="adr-units"><table><thead><tr><th>Unit</th><th>Decision</th>'
+        f"<th>Status</th></tr></thead><tbody>{cells}</tbody></table></div>"
+    )
 
 
 # ------------------------------------------------------------------------ banners
 
 
+@dataclass(frozen=True)
+class Banner:
+    """One banner: its admonition type, CSS name (``adr-banner--<name>``), title and
+    sentence. ``{field}`` in the title is filled with text (escaped with the title),
+    in the sentence with trusted HTML the situation functions below make."""
+
+    level: str
+    name: str
+    title: str
+    text: str
+
+    def render(self, title: Mapping[str, str] | None = None, **parts: str) -> str:
+        return admonition(
+            self.level, self.name, self.title.format_map(title or {}), self.text.format_map(parts)
+        )
+
+
+#: Every banner a record page can show, by situation.
+BANNERS: dict[str, Banner] = {
+    # a status's own banner
+    "proposed": Banner(
+        "info", "proposed", "Proposed", "This decision is proposed and not in effect."
+    ),
+    "draft": Banner("note", "draft", "Draft", "This decision is a draft and not in effect."),
+    "superseded": Banner(
+        "warning", "superseded", "Superseded", "This decision is no longer in effect.{tail}"
+    ),
+    "deprecated": Banner(
+        "warning", "deprecated", "Deprecated", "This decision is no longer in effect.{replaced_by}"
+    ),
+    "rejected": Banner(
+        "danger",
+        "rejected",
+        "Rejected",
+        "This decision was considered and rejected; it was never in effect.",
+    ),
+    "unknown": Banner(
+        "warning",
+        "unknown",
+        "Unknown status",
+        "The status <code>{raw}</code> is not one mkdocs-adr knows, so this page cannot say "
+        "whether the decision is in effect.",
+    ),
+    "missing": Banner(
+        "warning",
+        "missing",
+        "No status",
+        "This record states no status, so it is not treated as in effect.",
+    ),
+    # where a superseded record's successor chain leads (graph.py decides it)
+    "superseded-current": Banner(
+        "warning",
+        "superseded",
+        "Superseded",
+        "This decision is no longer in effect. It was superseded by {current}, the decision "
+        "in effect now.",
+    ),
+    "superseded-chain": Banner(
+        "warning",
+        "superseded",
+        "Superseded",
+        "This decision is no longer in effect. It was superseded by {via}, which was "
+        "superseded in turn; the decision in effect now is {current}.",
+    ),
+    "superseded-pending": Banner(
+        "info",
+        "superseded-pending",
+        "Superseded only by a proposal: still in effect",
+        "This record is marked superseded. {lead}successor {names} is not accepted, so this "
+        "decision stays in effect until a successor is.",
+    ),
+    "superseded-ambiguous": Banner(
+        "warning",
+        "superseded-ambiguous",
+        "Superseded: successor unclear",
+        "This decision is no longer in effect, and more than one record claims to replace "
+        "it: {names}. Which one is in effect is not decided.",
+    ),
+    "superseded-cycle": Banner(
+        "danger",
+        "superseded-cycle",
+        "Superseded: cycle",
+        "This record is part of a supersession cycle ({names}), so no decision in effect "
+        "can be named.",
+    ),
+    # an accepted record that others say they supersede
+    "contested": Banner(
+        "warning",
+        "contested",
+        "Contested",
+        "{rivals} {verb} this decision, which still says it is accepted.",
+    ),
+    # a record of decision units, some or all of them out of effect
+    "units-retired": Banner(
+        "warning",
+        "units-retired",
+        "No longer in effect",
+        "Every decision unit of this record is out of effect: {units}.",
+    ),
+    "units-partial": Banner(
+        "info",
+        "units-partial",
+        "Partly out of effect",
+        "Some decision units of this record are no longer in effect: {units}. The others "
+        "still are.",
+    ),
+    # whatever the status
+    "review": Banner("warning", "review", "Review overdue", "{message}. {fix}."),
+    "archived": Banner(
+        "note",
+        "archived",
+        "Archived",
+        "This record was moved to the archive. It stays in the log, the INDEX and the graphs "
+        "for its history{effect}",
+    ),
+    # a translation's page
+    "translation": Banner(
+        "info",
+        "translation",
+        "Translation ({lang})",
+        "This page is a translation of {original} (status: {status}). The original is "
+        "authoritative; if the two differ, the original holds.",
+    ),
+    "translation-orphan": Banner(
+        "note",
+        "translation",
+        "Translation ({lang})",
+        "This page is a translation. Its original record was not found in the log, so it is "
+        "not authoritative.",
+    ),
+}
+
+#: The banner of each status (a key of :data:`BANNERS`); None for a status in effect.
+#: Every status of :data:`mkdocs_adr.model.STATUSES` is here: a new status without a
+#: row is a KeyError, never a page without a banner.
+STATUS_BANNER: dict[str, str | None] = {
+    "accepted": None,
+    "proposed": "proposed",
+    "draft": "draft",
+    "superseded": "superseded",
+    "deprecated": "deprecated",
+    "rejected": "rejected",
+    "unknown": "unknown",
+    "missing": "missing",
+}
+
+
 def banners(ctx: PageContext, rec: Record, href: RecordHref) -> list[str]:
     """Every banner the record needs, most important first (none when in effect)."""
-    log = ctx.log
-    out: list[str] = []
-    status = rec.status
-
-    def L(rid: str) -> str:
-        return link(ctx, rid, href)
-
-    if rec.units:
-        out.extend(_unit_banners(ctx, rec, href))
-    elif status == "superseded":
-        out.append(_superseded(ctx, rec, href))
-    elif status == "deprecated":
-        more = _replaced_by(ctx, rec, href)
-        out.append(
-            admonition(
-                "warning",
-                "deprecated",
-                "Deprecated",
-                "This decision is no longer in effect." + more,
-            )
-        )
-    elif status == "rejected":
-        out.append(
-            admonition(
-                "danger",
-                "rejected",
-                "Rejected",
-                "This decision was considered and rejected; it was never in effect.",
-            )
-        )
-    elif status == "proposed":
-        out.append(
-            admonition(
-                "info",
-                "proposed",
-                "Proposed",
-                "This decision is proposed and not in effect.",
-            )
-        )
-    elif status == "draft":
-        out.append(
-            admonition("note", "draft", "Draft", "This decision is a draft and not in effect.")
-        )
-    elif status == "unknown":
-        out.append(
-            admonition(
-                "warning",
-                "unknown",
-                "Unknown status",
-                f"The status <code>{esc(rec.raw_status)}</code> is not one mkdocs-adr "
-                "knows, so this page cannot say whether the decision is in effect.",
-            )
-        )
-    elif status == "missing":
-        out.append(
-            admonition(
-                "warning",
-                "missing",
-                "No status",
-                "This record states no status, so it is not treated as in effect.",
-            )
-        )
-    elif status == "accepted":
-        rivals = log.graph.direct_successors(rec.id, accepted_only=True)
-        if rivals:
-            out.append(
-                admonition(
-                    "warning",
-                    "contested",
-                    "Contested",
-                    f"{_list([L(r) for r in rivals])} "
-                    f"{'says it supersedes' if len(rivals) == 1 else 'say they supersede'} "
-                    "this decision, which still says it is accepted.",
-                )
-            )
+    out = _unit_banners(ctx, rec, href) if rec.units else _status_banners(ctx, rec, href)
     review = ctx.reviews.get(rec.id)
     if review is not None:
-        out.append(
-            admonition(
-                "warning",
-                "review",
-                "Review overdue",
-                f"{esc(review.message[:1].upper() + review.message[1:])}. {esc(review.fix)}.",
-            )
-        )
+        out.append(_review(review))
     if rec.archived:
-        out.append(
-            admonition(
-                "note",
-                "archived",
-                "Archived",
-                "This record was moved to the archive. It stays in the log, the INDEX and "
-                "the graphs for its history"
-                + ("." if not log.in_effect(rec) else ", and it is still marked in effect."),
-            )
-        )
+        effect = "." if not ctx.log.in_effect(rec) else ", and it is still marked in effect."
+        out.append(BANNERS["archived"].render(effect=effect))
     return out
+
+
+def _status_banners(ctx: PageContext, rec: Record, href: RecordHref) -> list[str]:
+    """The banner of the record's status, in the situation the record is in."""
+    key = STATUS_BANNER[rec.status]  # first: a status without a row is a KeyError
+    situation = _SITUATIONS.get(rec.status)
+    if situation is not None:
+        found = situation(ctx, rec, href)
+        return [found] if found else []
+    return [BANNERS[key].render()] if key else []
+
+
+def _contested(ctx: PageContext, rec: Record, href: RecordHref) -> str | None:
+    rivals = ctx.log.graph.direct_successors(rec.id, accepted_only=True)
+    if not rivals:
+        return None
+    verb = "says it supersedes" if len(rivals) == 1 else "say they supersede"
+    return BANNERS["contested"].render(
+        rivals=_list([link(ctx, r, href) for r in rivals]), verb=verb
+    )
+
+
+def _deprecated(ctx: PageContext, rec: Record, href: RecordHref) -> str:
+    return BANNERS["deprecated"].render(replaced_by=_replaced_by(ctx, rec, href))
 
 
 def _replaced_by(ctx: PageContext, rec: Record, href: RecordHref) -> str:
@@ -319,57 +427,54 @@ def _replaced_by(ctx: PageContext, rec: Record, href: RecordHref) -> str:
     return " It is replaced by " + _list([link(ctx, s, href) for s in succ]) + "."
 
 
+def _unknown(ctx: PageContext, rec: Record, href: RecordHref) -> str:
+    return BANNERS["unknown"].render(raw=esc(rec.raw_status))
+
+
 def _superseded(ctx: PageContext, rec: Record, href: RecordHref) -> str:
-    log = ctx.log
-    s = log.successor(rec.id)
-
-    def L(rid: str) -> str:
-        return link(ctx, rid, href)
-
+    """Where the successor chain leads, as graph.py decides it."""
+    s = ctx.log.successor(rec.id)
     if s.state == "current" and s.current:
-        if len(s.chain) > 1:
-            via = " → ".join(L(c) for c in s.chain[:-1])
-            body = (
-                f"This decision is no longer in effect. It was superseded by {via}, which "
-                f"was superseded in turn; the decision in effect now is {L(s.current)}."
-            )
-        else:
-            body = (
-                f"This decision is no longer in effect. It was superseded by "
-                f"{L(s.current)}, the decision in effect now."
-            )
-        return admonition("warning", "superseded", "Superseded", body)
-    names = [f"{L(c)} ({esc(log.graph.statuses.get(c, 'unknown'))})" for c in s.candidates]
-    if s.state == "not-accepted":
-        lead = (
-            "It was superseded by " + " → ".join(L(c) for c in s.chain) + ", whose "
-            if s.chain
-            else "Its "
-        )
-        return admonition(
-            "info",
-            "superseded-pending",
-            "Superseded only by a proposal: still in effect",
-            f"This record is marked superseded. {lead}successor {_list(names)} is not "
-            "accepted, so this decision stays in effect until a successor is.",
-        )
-    if s.state == "ambiguous":
-        return admonition(
-            "warning",
-            "superseded-ambiguous",
-            "Superseded: successor unclear",
-            f"This decision is no longer in effect, and more than one record claims to "
-            f"replace it: {_list(names)}. Which one is in effect is not decided.",
-        )
-    if s.state == "cycle":
-        return admonition(
-            "danger",
-            "superseded-cycle",
-            "Superseded: cycle",
-            "This record is part of a supersession cycle ("
-            + _list([L(c) for c in s.candidates])
-            + "), so no decision in effect can be named.",
-        )
+        return _succeeded(ctx, s, href)
+    pick = _SUCCESSION.get(s.state)
+    return pick(ctx, s, href) if pick is not None else _no_successor(rec)
+
+
+def _succeeded(ctx: PageContext, s: Succession, href: RecordHref) -> str:
+    assert s.current is not None
+    current = link(ctx, s.current, href)
+    if len(s.chain) > 1:
+        via = " → ".join(link(ctx, c, href) for c in s.chain[:-1])
+        return BANNERS["superseded-chain"].render(via=via, current=current)
+    return BANNERS["superseded-current"].render(current=current)
+
+
+def _candidates(ctx: PageContext, s: Succession, href: RecordHref) -> str:
+    statuses = ctx.log.graph.statuses
+    return _list(
+        [f"{link(ctx, c, href)} ({esc(statuses.get(c, 'unknown'))})" for c in s.candidates]
+    )
+
+
+def _pending(ctx: PageContext, s: Succession, href: RecordHref) -> str:
+    lead = (
+        "It was superseded by " + " → ".join(link(ctx, c, href) for c in s.chain) + ", whose "
+        if s.chain
+        else "Its "
+    )
+    return BANNERS["superseded-pending"].render(lead=lead, names=_candidates(ctx, s, href))
+
+
+def _ambiguous(ctx: PageContext, s: Succession, href: RecordHref) -> str:
+    return BANNERS["superseded-ambiguous"].render(names=_candidates(ctx, s, href))
+
+
+def _cycle(ctx: PageContext, s: Succession, href: RecordHref) -> str:
+    names = _list([link(ctx, c, href) for c in s.candidates])
+    return BANNERS["superseded-cycle"].render(names=names)
+
+
+def _no_successor(rec: Record) -> str:
     texts = [r.target for r in rec.relations if r.kind == "superseded-by" and r.target_id is None]
     tail = (
         " It names a successor that is not a record of this log: "
@@ -378,9 +483,12 @@ def _superseded(ctx: PageContext, rec: Record, href: RecordHref) -> str:
         if texts
         else " No successor is recorded."
     )
-    return admonition(
-        "warning", "superseded", "Superseded", "This decision is no longer in effect." + tail
-    )
+    return BANNERS["superseded"].render(tail=tail)
+
+
+def _review(review: Problem) -> str:
+    message = esc(review.message[:1].upper() + review.message[1:])
+    return BANNERS["review"].render(message=message, fix=esc(review.fix))
 
 
 def _unit_banners(ctx: PageContext, rec: Record, href: RecordHref) -> list[str]:
@@ -392,25 +500,24 @@ def _unit_banners(ctx: PageContext, rec: Record, href: RecordHref) -> list[str]:
         who = ctx.log.graph.direct_successors(rec.id, u.key)
         tail = f" by {_list([link(ctx, w, href) for w in who])}" if who else ""
         parts.append(f"{esc(rec.id)}#{esc(u.key)} is {esc(u.status)}{tail}")
-    if len(out_units) == len(rec.units):
-        return [
-            admonition(
-                "warning",
-                "units-retired",
-                "No longer in effect",
-                "Every decision unit of this record is out of effect: " + "; ".join(parts) + ".",
-            )
-        ]
-    return [
-        admonition(
-            "info",
-            "units-partial",
-            "Partly out of effect",
-            "Some decision units of this record are no longer in effect: "
-            + "; ".join(parts)
-            + ". The others still are.",
-        )
-    ]
+    key = "units-retired" if len(out_units) == len(rec.units) else "units-partial"
+    return [BANNERS[key].render(units="; ".join(parts))]
+
+
+_Situation = Callable[[PageContext, Record, RecordHref], str | None]
+#: Statuses whose banner depends on the record's situation, not on the status alone.
+_SITUATIONS: dict[str, _Situation] = {
+    "accepted": _contested,
+    "superseded": _superseded,
+    "deprecated": _deprecated,
+    "unknown": _unknown,
+}
+#: What a superseded record's banner says when its chain does not end in a decision.
+_SUCCESSION: dict[str, Callable[[PageContext, Succession, RecordHref], str]] = {
+    "not-accepted": _pending,
+    "ambiguous": _ambiguous,
+    "cycle": _cycle,
+}
 
 
 # ------------------------------------------------------------------------ mirrors
@@ -418,20 +525,9 @@ def _unit_banners(ctx: PageContext, rec: Record, href: RecordHref) -> list[str]:
 
 def mirror_banner(ctx: PageContext, original: Record | None, lang: str, href: RecordHref) -> str:
     if original is None:
-        return admonition(
-            "note",
-            "translation",
-            f"Translation ({lang})",
-            "This page is a translation. Its original record was not found in the log, "
-            "so it is not authoritative.",
-        )
-    return admonition(
-        "info",
-        "translation",
-        f"Translation ({lang})",
-        f"This page is a translation of {link(ctx, original.id, href)} "
-        f"(status: {esc(original.status)}). The original is authoritative; "
-        "if the two differ, the original holds.",
+        return BANNERS["translation-orphan"].render({"lang": lang})
+    return BANNERS["translation"].render(
+        {"lang": lang}, original=link(ctx, original.id, href), status=esc(original.status)
     )
 
 

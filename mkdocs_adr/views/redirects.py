@@ -2,10 +2,9 @@
 
 Two sources say where a record used to live:
 
-- archive receipts, ``<work_dir>/receipts/*.json``: a JSON object with a ``moves`` list
-  of ``{"from": "<project-relative path>", "to": "<project-relative path>"}``. They are
-  read defensively: anything else in a receipt, or any receipt that does not parse, is
-  ignored (a receipt is evidence, never an instruction);
+- the moves archive receipts record, read by the journal
+  (:func:`mkdocs_adr.journal.receipt_moves`) and handed in as data: a receipt is
+  evidence, never an instruction, and this module reads no file;
 - ``redirect-from`` frontmatter on the record: paths relative to the record's ADR root
   (``0002-old-name.md``, ``payments/0002-x.md``), or relative to ``docs_dir`` when they
   start with ``/``.
@@ -14,15 +13,25 @@ Two sources say where a record used to live:
 from __future__ import annotations
 
 import html
-import json
+from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
+from typing import Protocol
 
 from ..log import Log
 from ..model import Record
 from ..paths import docs_relative, normalize
 
-MAX_RECEIPT_BYTES = 4 * 1024 * 1024
+
+class Move(Protocol):
+    """A recorded move (:class:`mkdocs_adr.journal.RecordedMove` is one): normalized
+    project-relative paths and the receipt that records it."""
+
+    @property
+    def source(self) -> str: ...
+    @property
+    def target(self) -> str: ...
+    @property
+    def receipt(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -37,52 +46,39 @@ def docs_rel(log: Log, project_rel: str) -> str | None:
     return docs_relative(project_rel, log.config.rel(log.config.docs_dir))
 
 
-def _receipt_moves(work: Path) -> list[tuple[str, str, str]]:
-    folder = work / "receipts"
-    try:
-        files = sorted(p for p in folder.iterdir() if p.suffix == ".json" and p.is_file())
-    except OSError:
-        return []
-    moves: list[tuple[str, str, str]] = []
-    for path in files:
-        try:
-            if path.stat().st_size > MAX_RECEIPT_BYTES:
-                continue
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        if not isinstance(data, dict) or not isinstance(data.get("moves"), list):
-            continue
-        for move in data["moves"]:
-            if not isinstance(move, dict):
-                continue
-            src, dst = move.get("from"), move.get("to")
-            if isinstance(src, str) and isinstance(dst, str) and src and dst:
-                a, b = normalize(src), normalize(dst)
-                if a and b and a != b:
-                    moves.append((a, b, path.name))
-    return moves
-
-
-def old_locations(log: Log) -> list[OldLocation]:
-    """Every earlier path of a current record, from receipts and frontmatter, sorted."""
+def old_locations(log: Log, moves: Sequence[Move]) -> list[OldLocation]:
+    """Every earlier path of a current record, from recorded ``moves`` and frontmatter,
+    sorted."""
     found: dict[str, OldLocation] = {}
-    moves = _receipt_moves(log.config.work_path)
+    for old in _moved(log, moves):
+        found.setdefault(old.src, old)
+    for old in _redirected_from(log):
+        found.setdefault(old.src, old)
+    return [found[k] for k in sorted(found)]
+
+
+def _moved(log: Log, moves: Sequence[Move]) -> list[OldLocation]:
     forward: dict[str, str] = {}
-    for a, b, _ in moves:
-        forward.setdefault(a, b)
-    for a, _b, name in moves:
+    for m in moves:
+        forward.setdefault(m.source, m.target)
+    out = []
+    for m in moves:
         # follow a chain of moves (a -> b -> c) to where the record is now
-        seen = {a}
-        here = forward[a]
+        seen = {m.source}
+        here = forward[m.source]
         while here not in log.by_path and here in forward and here not in seen:
             seen.add(here)
             here = forward[here]
         rec = log.by_path.get(here)
-        src = docs_rel(log, a)
+        src = docs_rel(log, m.source)
         if rec is not None and src and src.endswith((".md", ".markdown")):
-            found.setdefault(src, OldLocation(src, rec, f"receipt:{name}"))
+            out.append(OldLocation(src, rec, f"receipt:{m.receipt}"))
+    return out
+
+
+def _redirected_from(log: Log) -> list[OldLocation]:
     roots = {r.path: r for r in log.config.roots}
+    out = []
     for rec in log.records:
         for value in rec.parsed.redirect_from:
             text = value.strip()
@@ -93,8 +89,8 @@ def old_locations(log: Log) -> list[OldLocation]:
                 base = root.path if root else rec.root
                 src = normalize(f"{base}/{text}")
             if src and src.endswith((".md", ".markdown")):
-                found.setdefault(src, OldLocation(src, rec, "frontmatter"))
-    return [found[k] for k in sorted(found)]
+                out.append(OldLocation(src, rec, "frontmatter"))
+    return out
 
 
 def page(target_url: str, title: str) -> str:

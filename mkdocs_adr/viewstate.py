@@ -1,13 +1,18 @@
-"""State of the generated views on disk: INDEX drift, CURRENT freshness."""
+"""State of the generated views on disk: INDEX drift, CURRENT freshness.
+
+Read from the files here, outside ``views/``, so that the renderers stay pure text from
+data: the site and the commands ask this module, and hand the answers to the views.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..log import Log
-from ..model import Problem, RootInfo, Severity, ViewState
-from . import index as index_view
+from . import freshness
+from .log import Log
+from .model import Problem, RootInfo, Severity, ViewState
+from .views import index as index_view
 
 
 @dataclass(frozen=True)
@@ -112,8 +117,6 @@ def _names(folder: Path) -> set[str]:
 
 def current_state(log: Log, root: RootInfo) -> tuple[ViewState, list[Problem]]:
     """Freshness of the reviewed CURRENT view (SPEC 5)."""
-    from .. import freshness
-
     return freshness.current_state(log, root)
 
 
