@@ -292,7 +292,7 @@ def test_apply_moves_rewrites_regenerates_and_keeps_ids(lab: Path) -> None:
 
 
 def test_numbers_of_archived_records_are_never_reused(tmp_path: Path) -> None:
-    from mkdocs_adr.authoring.core import numbering
+    from mkdocs_adr.authoring.placement import numbering
 
     files = {
         "mkdocs.yml": "site_name: x\nplugins:\n  - adr\n",

@@ -18,7 +18,7 @@ from click.testing import CliRunner
 
 from mkdocs_adr import authoring
 from mkdocs_adr.authoring import AuthoringRefused, NewOptions
-from mkdocs_adr.authoring.core import verify_applied
+from mkdocs_adr.authoring.plan import verify_applied
 from mkdocs_adr.cli import cli
 from mkdocs_adr.config import Config, for_root, load_from_mkdocs_yml
 from mkdocs_adr.log import Log, load
@@ -401,7 +401,7 @@ def test_new_in_each_style_reads_back(tmp_path: Path, style: str) -> None:
             date=__import__("datetime").date(2024, 5, 6),
         ),
     )
-    path = out.record["path"]
+    path = out.record.path
     expected = (
         "docs/adr/20240506-cache-exchange-rates.md"
         if style == "log4brains"
@@ -416,7 +416,7 @@ def test_new_in_each_style_reads_back(tmp_path: Path, style: str) -> None:
         "accepted",
         "2024-05-06",
     )
-    assert rec.id == out.record["id"]
+    assert rec.id == out.record.id
     assert not [p for p in log.problems if rec.id in p.ids]
 
 
@@ -429,8 +429,8 @@ def test_new_numbers_after_archive_and_drafts_and_keeps_padding(tmp_path: Path) 
     (folder / "009-idea.draft.md").write_text("# 9. Idea\n", encoding="utf-8")
     config = for_root(Path("adr"), cwd=tmp_path)
     out = authoring.new(config, NewOptions(title="Next one"))
-    assert out.record["path"] == "adr/010-next-one.md"
-    assert out.record["id"] == "ADR-0010"
+    assert out.record.path == "adr/010-next-one.md"
+    assert out.record.id == "ADR-0010"
     assert load(config).by_path["adr/010-next-one.md"].style == "nygard"  # the majority
 
 
@@ -456,7 +456,7 @@ def test_new_with_supersedes_and_links_updates_the_others(tmp_path: Path) -> Non
             ],
         ),
     )
-    rid = out.record["id"]
+    rid = out.record.id
     assert rid == "ADR-0004"
     log = load(config)
     assert rec_of(log, "ADR-0001") == ("superseded", {("superseded-by", rid)})
@@ -475,7 +475,7 @@ def test_new_fills_templates(tmp_path: Path) -> None:
     shutil.copytree(LOGS / "adrtools", tmp_path / "a")
     config = for_root(Path("adr"), cwd=tmp_path / "a")
     out = authoring.new(config, NewOptions(title="Use DATE types", status="accepted"))
-    text = (tmp_path / "a" / out.record["path"]).read_text()
+    text = (tmp_path / "a" / out.record.path).read_text()
     assert text.startswith("# 8. Use DATE types\n\nDate: ")
     assert "\n## Status\n\nAccepted\n" in text
     assert "What is the issue that we're seeing" in text  # the template's own prose
@@ -487,7 +487,7 @@ def test_new_fills_templates(tmp_path: Path) -> None:
     out = authoring.new(
         config, NewOptions(title="First", date=__import__("datetime").date(2025, 2, 3))
     )
-    text = (tmp_path / "b" / out.record["path"]).read_text()
+    text = (tmp_path / "b" / out.record.path).read_text()
     assert "id: ADR-0001\ntitle: First\nstatus: proposed\ndate: 2025-02-03\n" in text
     assert "# ADR-0001: First\n" in text
     rec = load(config).by_path["adr/0001-first.md"]
@@ -505,7 +505,7 @@ def test_new_review_by_is_written_and_read(tmp_path: Path) -> None:
                 title=f"R {style}", style=style, status="accepted", review_by=dt.date(2025, 1, 1)
             ),
         )
-        rec = load(config).by_path[out.record["path"]]
+        rec = load(config).by_path[out.record.path]
         assert rec.parsed.review_by == "2025-01-01", style
     late = load(config, today=dt.date(2025, 3, 1))
     assert sum(1 for p in late.problems if p.code == "ADR017") == len(STYLES)
@@ -732,14 +732,14 @@ def test_new_picks_a_root_by_folder_or_prefix_and_numbers_it_alone(tmp_path: Pat
     )
     config = load_from_mkdocs_yml(tmp_path / "layered" / "mkdocs.yml")
     out = authoring.new(config, NewOptions(title="Refund in batches", adr_root="PAY"))
-    assert out.record["id"] == "PAY-0003"
-    assert out.record["path"] == "services/payments/adr/0003-refund-in-batches.md"
+    assert out.record.id == "PAY-0003"
+    assert out.record.path == "services/payments/adr/0003-refund-in-batches.md"
     # without --adr-root, a record superseding a PAY record goes to the PAY root
     out = authoring.new(config, NewOptions(title="Retry less", supersedes=["PAY-0002"]))
-    assert out.record["id"] == "PAY-0004"
+    assert out.record.id == "PAY-0004"
     # the system root: after its highest number, a draft's number included
     out = authoring.new(config, NewOptions(title="Use gRPC", domain="platform"))
-    assert out.record["path"] == "adr/platform/0010-use-grpc.md"
+    assert out.record.path == "adr/platform/0010-use-grpc.md"
     with pytest.raises(AuthoringRefused) as err:
         authoring.new(config, NewOptions(title="X", adr_root="nowhere"))
     assert "--adr-root 'nowhere' is not a configured root" in err.value.message

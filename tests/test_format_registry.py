@@ -17,6 +17,7 @@ import pytest
 
 from mkdocs_adr import config
 from mkdocs_adr.authoring import templates
+from mkdocs_adr.authoring.compose import Fields, compose
 from mkdocs_adr.authoring.writers import WRITABLE as AUTHORING_WRITABLE
 from mkdocs_adr.authoring.writers import WRITERS
 from mkdocs_adr.authoring.writers import writer_for as authoring_writer_for
@@ -51,24 +52,15 @@ def _options(style: str = "auto") -> ParseOptions:
 
 
 def _new_record(fmt: Format) -> Editable:
-    """The record ``mkdocs-adr new`` writes from ``fmt``'s skeleton (ops._build_new's steps)."""
-    writer = fmt.writer
-    assert writer is not None and fmt.template is not None
+    """The record ``mkdocs-adr new`` writes from ``fmt``'s skeleton (authoring's compose)."""
+    assert fmt.writer is not None and fmt.template is not None
     if fmt.numbered:
         number: int | None = 7
         rid, name = "ADR-0007", "0007-use-the-queue.md"
     else:
         number, rid, name = None, "20240101-use-the-queue", "20240101-use-the-queue.md"
-    status = writer.status_word("proposed")
-    text = templates.substitute(
-        fmt.template, number=number, width=4, rid=rid, title=TITLE, date=DATE, status=status
-    )
-    ed = Editable.new(f"adr/{name}", text, HEADINGS)
-    writer.set_title(ed, TITLE, number, rid)
-    writer.set_status(ed, status)
-    writer.set_date(ed, DATE)
-    writer.set_id(ed, rid)
-    return ed
+    fields = Fields(TITLE, number, 4, rid, DATE, "proposed")
+    return compose(fmt.name, f"adr/{name}", fields, source=fmt.template, headings=HEADINGS)
 
 
 def _read(ed: Editable, style: str = "auto") -> Parsed:

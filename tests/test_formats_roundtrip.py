@@ -250,8 +250,8 @@ def test_library_new_and_supersede_between_two_existing_records(tmp_path: Path, 
         ),
     )
     assert not first.failures and not second.failures
-    old_id, old_rel = str(first.record["id"]), str(first.record["path"])
-    new_id, new_rel = str(second.record["id"]), str(second.record["path"])
+    old_id, old_rel = first.record.id, first.record.path
+    new_id, new_rel = second.record.id, second.record.path
     assert relations(project, old_id) == ("accepted", set())
     out = supersede(config, old_id, new_id)
     assert not out.failures and out.plan_id

@@ -295,10 +295,10 @@ def test_an_applied_plan_is_refused_not_stale(tmp_path: Path) -> None:
 def test_authoring_plans_again_on_stale_plan_only(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from mkdocs_adr.authoring import core
+    from mkdocs_adr.authoring import running
 
     config, _ = make_log(tmp_path, [("nygard", 1, "A", "accepted"), ("nygard", 2, "B", "accepted")])
-    real = core._apply
+    real = running._apply
     calls: list[str] = []
 
     def stale_once(cfg: Config, plan_id: str) -> journal.Receipt:
@@ -307,7 +307,7 @@ def test_authoring_plans_again_on_stale_plan_only(
             raise StalePlan(f"plan {plan_id} went stale under us")
         return real(cfg, plan_id)
 
-    monkeypatch.setattr(core, "_apply", stale_once)
+    monkeypatch.setattr(running, "_apply", stale_once)
     out = authoring.supersede(config, "1", "2")
     assert len(calls) == 2 and out.receipt and not out.failures
 
@@ -317,7 +317,7 @@ def test_authoring_plans_again_on_stale_plan_only(
         raise Refused(f"plan {plan_id} is stale: but not by type")
 
     calls.clear()
-    monkeypatch.setattr(core, "_apply", worded)
+    monkeypatch.setattr(running, "_apply", worded)
     with pytest.raises(Refused, match="not by type"):
         authoring.link(config, "2", "Amends", "1")
     assert len(calls) == 1

@@ -13,8 +13,7 @@ from typing import Any
 import click
 
 from .. import authoring
-from ..authoring.core import NEW_STATUSES, SCHEMA, Outcome
-from ..authoring.writers import WRITABLE
+from ..authoring import NEW_STATUSES, SCHEMA, WRITABLE, Outcome
 from ..errors import AdrError, UsageError
 from ._common import (
     EXIT_OK,
@@ -61,10 +60,30 @@ def _run(as_json: bool, action: Callable[[], Outcome], *, new_path: bool = False
         )
         raise SystemExit(exc.exit_code) from None
     if as_json:
-        emit_json(outcome.to_json())
+        emit_json(_outcome_json(outcome))
     else:
         _print(outcome, new_path=new_path)
     return outcome
+
+
+def _outcome_json(out: Outcome) -> dict[str, Any]:
+    """The JSON answer of a command that ran (schema :data:`SCHEMA`)."""
+    return {
+        "schema": SCHEMA,
+        "command": out.command,
+        "dry_run": out.dry_run,
+        "ok": not out.failures,
+        "record": out.record.to_json() if out.record is not None else {},
+        "changes": [c.to_json() for c in out.changes],
+        "notes": out.notes,
+        "diff": out.diff,
+        "plan_id": out.plan_id,
+        "receipt": out.receipt,
+        "resumed": out.resumed,
+        "problems_added": [p.to_json() for p in out.problems_added],
+        "problems_resolved": [p.to_json() for p in out.problems_resolved],
+        "failures": out.failures,
+    }
 
 
 def _print(out: Outcome, *, new_path: bool) -> None:
@@ -76,8 +95,8 @@ def _print(out: Outcome, *, new_path: bool) -> None:
         echo_err("dry run: nothing was written")
         return
     say: Callable[[str], None] = echo_err if new_path else click.echo
-    if new_path and out.record.get("path"):
-        click.echo(out.record["path"])  # alone on stdout, as adr-tools prints it
+    if new_path and out.record is not None and out.record.path:
+        click.echo(out.record.path)  # alone on stdout, as adr-tools prints it
     for change in out.changes:
         what = "; ".join(change.what)
         say(f"{change.action} {change.path} ({change.id}): {what}")
@@ -206,8 +225,8 @@ def new_command(
         return authoring.new(config, options, dry_run=dry_run, today=as_date(today))
 
     out = _run(as_json, action, new_path=True)
-    if editor and out.written and out.record.get("path"):
-        _open_editor(editor, project[0] / str(out.record["path"]))
+    if editor and out.written and out.record is not None and out.record.path:
+        _open_editor(editor, project[0] / out.record.path)
     _exit(out)
 
 
