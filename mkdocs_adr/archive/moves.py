@@ -29,6 +29,19 @@ class FileMove:
     def to_json(self) -> dict[str, str]:
         return {"from": self.source, "to": self.target, "kind": self.kind, "id": self.id}
 
+    @classmethod
+    def from_json(cls, data: object) -> FileMove | None:
+        """A move of a saved review; a missing kind reads as a mirror, a missing id as ""
+        (``None`` when ``data`` names no move at all)."""
+        if not isinstance(data, dict) or not isinstance(data.get("to"), str):
+            return None
+        return cls(
+            str(data.get("from") or ""),
+            data["to"],
+            str(data.get("kind") or "mirror"),
+            str(data.get("id") or ""),
+        )
+
 
 def root_of(config: Config, rec: Record) -> RootConfig:
     for root in config.roots:

@@ -27,7 +27,7 @@ from ..paths import inside_project
 from ..plans import Plan, load_plan, plan_dir
 from .moves import FileMove, restore_target
 from .planner import Draft, relocate
-from .review import build_review
+from .review import SavedReview, build_review
 from .service import Preview, refuse_if_interrupted, save_draft, select
 
 
@@ -198,29 +198,27 @@ def _reverse_moves(
     chosen: set[str] | None,
 ) -> tuple[list[FileMove], list[Record], list[str]]:
     """Receipt moves reversed, with the record each belongs to; skipped ones explained."""
-    planned = {}
+    planned: dict[str, FileMove] = {}
     if archive_plan is not None:
-        for item in archive_plan.review.get("moves", []):
-            if isinstance(item, dict):
-                planned[item.get("to")] = item
+        planned = {m.target: m for m in SavedReview.of(archive_plan).moves}
     project = log.config.project_dir
     moves: list[FileMove] = []
     records: list[Record] = []
     skipped: list[str] = []
     for source, target in pairs:  # the archive moved source -> target
         rec = log.by_path.get(target)
-        info = planned.get(target, {})
-        rid = rec.id if rec is not None else str(info.get("id") or "")
-        kind = "record" if rec is not None else str(info.get("kind") or "mirror")
+        info = planned.get(target)
+        rid = rec.id if rec is not None else (info.id if info else "")
+        kind = "record" if rec is not None else (info.kind if info else "mirror")
         if chosen is not None and rid not in chosen:
             continue
         here = (project / target).exists()
         if not here and (project / source).exists():
             skipped.append(f"{source} is already back in place")
             continue
-        if rec is not None and info.get("id") and info.get("id") != rec.id:
+        if rec is not None and info and info.id and info.id != rec.id:
             raise RefusedError(
-                f"{target} now holds {rec.id}, but the archive plan moved {info.get('id')} there",
+                f"{target} now holds {rec.id}, but the archive plan moved {info.id} there",
                 fix="restore with --sources naming the record to bring back",
             )
         moves.append(FileMove(target, source, kind, rid))
@@ -245,11 +243,9 @@ def _originals(
     originals: dict[str, bytes] = {}
     if archive_plan is None:
         return prefer, originals
-    for edit in archive_plan.review.get("links", []):
-        if isinstance(edit, dict) and edit.get("form") != "nav":
-            prefer.setdefault(str(edit["page_after"]), []).append(
-                (str(edit["new"]), str(edit["old"]))
-            )
+    for edit in SavedReview.of(archive_plan).links:
+        if edit.form != "nav":
+            prefer.setdefault(edit.page_after, []).append((edit.new, edit.old))
     backup = plan_dir(config.work_path, archive_plan.plan_id) / "backup"
     for step in archive_plan.steps:
         if step.op != "write" or step.part != "links" or step.before is None:

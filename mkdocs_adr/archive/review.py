@@ -13,9 +13,11 @@ from typing import Any
 
 from ..log import Log
 from ..model import Candidate, Record
+from ..plans import Plan
 from .findings import Risk
+from .moves import FileMove
 from .planner import Draft
-from .verify import relations_snapshot
+from .rewrite import LinkEdit
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,63 @@ class ReviewRecord:
             "url": {"from": self.url[0], "to": self.url[1]} if self.url else None,
             "links": self.links,
         }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ReviewRecord:
+        url = data["url"]
+        return cls(
+            id=data["id"],
+            title=data["title"],
+            status=data["status"],
+            number=data["number"],
+            successor=data["successor"],
+            source=data["from"],
+            target=data["to"],
+            mirrors=tuple((m["from"], m["to"]) for m in data["mirrors"]),
+            url=(url["from"], url["to"]) if url else None,
+            links=data["links"],
+        )
+
+
+@dataclass(frozen=True)
+class SavedReview:
+    """The parts of a saved plan's review that verifying and restoring read back."""
+
+    records: tuple[ReviewRecord, ...]
+    moves: tuple[FileMove, ...]  # entries that are not a move are left out
+    links: tuple[LinkEdit, ...]
+    relations: tuple[str, ...]
+
+    @classmethod
+    def of(cls, plan: Plan) -> SavedReview:
+        review = plan.review
+        moves = (FileMove.from_json(m) for m in review.get("moves", []))
+        return cls(
+            records=tuple(ReviewRecord.from_json(r) for r in review.get("records", [])),
+            moves=tuple(m for m in moves if m is not None),
+            links=tuple(
+                LinkEdit.from_json(e) for e in review.get("links", []) if isinstance(e, dict)
+            ),
+            relations=tuple(review.get("relations", [])),
+        )
+
+
+def relations_snapshot(log: Log) -> list[str]:
+    """Every resolved relation of the log, for checking that a move kept them all.
+
+    Plain-link ``mentions`` are left out: whether one resolves depends on the
+    parser's reading of link text, not on the files; rewritten links are checked
+    one by one instead (:func:`~mkdocs_adr.archive.verify.verify_applied`).
+    """
+    out = set()
+    for rec in log.records:
+        rels = [*rec.relations, *(r for u in rec.units for r in u.relations)]
+        for rel in rels:
+            if rel.target_id is None or rel.kind == "mentions":
+                continue
+            unit = f"#{rel.target_unit}" if rel.target_unit else ""
+            out.add(f"{rec.id} {rel.kind} {rel.target_id}{unit}")
+    return sorted(out)
 
 
 def review_records(log: Log, chosen: Sequence[Record], draft: Draft) -> list[ReviewRecord]:

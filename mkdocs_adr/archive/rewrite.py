@@ -50,6 +50,21 @@ class LinkEdit:
             "target_exists": self.target_exists,
         }
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> LinkEdit:
+        return cls(
+            page=data["page"],
+            page_after=data["page_after"],
+            line=data["line"],
+            old=data["old"],
+            new=data["new"],
+            form=data["form"],
+            direction=data["direction"],
+            id=data["id"],
+            target=data["target"],
+            target_exists=bool(data["target_exists"]),
+        )
+
 
 @dataclass(frozen=True)
 class MoveMap:

@@ -9,7 +9,7 @@ reference of the log must still resolve to the same record.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
 
 from ..config import Config
 from ..errors import RefusedError
@@ -18,56 +18,40 @@ from ..links import resolve, split_target
 from ..log import Log, load
 from ..paths import inside_project
 from ..plans import Plan, PlanKind
-
-
-def relations_snapshot(log: Log) -> list[str]:
-    """Every resolved relation of the log, for checking that a move kept them all.
-
-    Plain-link ``mentions`` are left out: whether one resolves depends on the
-    parser's reading of link text, not on the files; rewritten links are checked
-    one by one instead (:func:`verify_applied`).
-    """
-    out = set()
-    for rec in log.records:
-        rels = [*rec.relations, *(r for u in rec.units for r in u.relations)]
-        for rel in rels:
-            if rel.target_id is None or rel.kind == "mentions":
-                continue
-            unit = f"#{rel.target_unit}" if rel.target_unit else ""
-            out.add(f"{rec.id} {rel.kind} {rel.target_id}{unit}")
-    return sorted(out)
+from .review import ReviewRecord, SavedReview, relations_snapshot
+from .rewrite import LinkEdit
 
 
 def verify_applied(config: Config, plan: Plan) -> list[str]:
     """Problems (empty when all is well) with an applied ``archive``/``restore`` plan."""
-    review = plan.review
+    review = SavedReview.of(plan)
     log = load(config)
     return [
-        *_record_problems(log, review.get("records", []), archived=plan.kind == "archive"),
+        *_record_problems(log, review.records, archived=plan.kind == "archive"),
         *_content_problems(config, _expected_digests(plan)),
-        *_relation_problems(review.get("relations", []), relations_snapshot(log)),
-        *_link_problems(config, review.get("links", [])),
+        *_relation_problems(review.relations, relations_snapshot(log)),
+        *_link_problems(config, review.links),
     ]
 
 
-def _record_problems(log: Log, records: list[dict[str, Any]], *, archived: bool) -> list[str]:
+def _record_problems(log: Log, records: Sequence[ReviewRecord], *, archived: bool) -> list[str]:
     """Each moved record where the plan put it, with its id, status and archive state."""
     problems: list[str] = []
     for item in records:
-        rec = log.by_path.get(item["to"])
+        rec = log.by_path.get(item.target)
         if rec is None:
-            problems.append(f"{item['to']}: {item['id']} is not found there after the move")
+            problems.append(f"{item.target}: {item.id} is not found there after the move")
             continue
-        if rec.id != item["id"]:
-            problems.append(f"{item['to']}: holds {rec.id}, expected {item['id']}")
-        if rec.status != item["status"]:
+        if rec.id != item.id:
+            problems.append(f"{item.target}: holds {rec.id}, expected {item.id}")
+        if rec.status != item.status:
             problems.append(
-                f"{item['to']}: {rec.id} has status {rec.status}, expected {item['status']} "
+                f"{item.target}: {rec.id} has status {rec.status}, expected {item.status} "
                 "(a move never changes a status)"
             )
         if rec.archived != archived:
             where = "in" if archived else "out of"
-            problems.append(f"{item['to']}: {rec.id} should be {where} the archive")
+            problems.append(f"{item.target}: {rec.id} should be {where} the archive")
     return problems
 
 
@@ -107,7 +91,7 @@ def _content_problems(config: Config, expected: dict[str, str | None]) -> list[s
     return problems
 
 
-def _relation_problems(before: list[str], after: list[str]) -> list[str]:
+def _relation_problems(before: Sequence[str], after: Sequence[str]) -> list[str]:
     lost, gained = set(before) - set(after), set(after) - set(before)
     return [
         *(f"reference lost: {item}" for item in sorted(lost)),
@@ -115,24 +99,22 @@ def _relation_problems(before: list[str], after: list[str]) -> list[str]:
     ]
 
 
-def _link_problems(config: Config, links: list[dict[str, Any]]) -> list[str]:
+def _link_problems(config: Config, links: Sequence[LinkEdit]) -> list[str]:
     """Plain links (mentions) are checked link by link: each rewritten link must reach the
     planned target (the file it reached before, at its place after the plan)."""
     problems: list[str] = []
     docs_rel = config.rel(config.docs_dir)
     for edit in links:
-        if edit.get("form") == "nav":
+        if edit.form == "nav":
             continue
-        target = resolve(edit["page_after"], split_target(edit["new"])[0], docs_rel)
-        if target != edit["target"]:
+        target = resolve(edit.page_after, split_target(edit.new)[0], docs_rel)
+        if target != edit.target:
             problems.append(
-                f"{edit['page_after']}:{edit['line']}: link {edit['new']!r} reaches {target}, "
-                f"not {edit['target']}"
+                f"{edit.page_after}:{edit.line}: link {edit.new!r} reaches {target}, "
+                f"not {edit.target}"
             )
-        elif edit.get("target_exists") and not (config.project_dir / target).exists():
-            problems.append(
-                f"{edit['page_after']}:{edit['line']}: link {edit['new']!r} does not resolve"
-            )
+        elif edit.target_exists and not (config.project_dir / target).exists():
+            problems.append(f"{edit.page_after}:{edit.line}: link {edit.new!r} does not resolve")
     return problems
 
 
