@@ -3,6 +3,7 @@ mkdocs.yml nav edits, URL changes, the INDEX diff and the review's JSON shapes."
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -12,11 +13,13 @@ from mkdocs_adr.archive.index_update import IndexChange, diff_lines
 from mkdocs_adr.archive.moves import FileMove, archive_target, file_moves, move_conflicts
 from mkdocs_adr.archive.nav import nav_edits
 from mkdocs_adr.archive.pages import Page, pages_to_read
+from mkdocs_adr.archive.planner import relocate
 from mkdocs_adr.archive.redirects import url_changes
-from mkdocs_adr.archive.review import ReviewRecord
+from mkdocs_adr.archive.review import ReviewRecord, SavedReview, build_review
 from mkdocs_adr.archive.rewrite import MoveMap, PageRewrite, Rewriter, rewrite_page
 from mkdocs_adr.config import load_from_mkdocs_yml
 from mkdocs_adr.log import load
+from mkdocs_adr.plans import Plan
 
 from .archive_lab import make_lab, write_tree
 
@@ -390,3 +393,24 @@ def test_a_review_record_as_json() -> None:
         "url": {"from": "adr/0003-use-polling/", "to": "adr/archive/0003-use-polling/"},
         "links": 4,
     }
+
+
+def test_a_saved_review_reads_back_what_the_draft_held(lab: Path) -> None:
+    config = load_from_mkdocs_yml(lab / "mkdocs.yml")
+    log = load(config)
+    chosen = [r for r in log.records if r.id in ("ADR-0003", "ADR-0007")]
+    draft = relocate(config, log, [(r, archive_target(config, r)) for r in chosen])
+    review = build_review("archive", log, chosen, draft, [])
+    plan = Plan("archive", {}, log.fingerprint, draft.steps, review=json.loads(json.dumps(review)))
+    saved = SavedReview.of(plan)
+    assert saved.moves == tuple(draft.moves) and len(saved.moves) == 4
+    assert saved.links == tuple(draft.edits) and saved.links
+    assert [r.to_json() for r in saved.records] == review["records"]
+    assert [r.id for r in saved.records] == ["ADR-0003", "ADR-0007"]
+    assert saved.relations == tuple(review["relations"]) and saved.relations
+
+
+def test_a_saved_move_without_kind_or_id_reads_as_an_unowned_mirror() -> None:
+    assert FileMove.from_json({"to": "b.md"}) == FileMove("", "b.md", "mirror", "")
+    assert FileMove.from_json(["a.md", "b.md"]) is None
+    assert FileMove.from_json({"from": "a.md", "to": None}) is None
