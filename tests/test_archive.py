@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from mkdocs_adr import archive, freshness, journal
-from mkdocs_adr.archive import planner
+from mkdocs_adr.archive import moves, planner
 from mkdocs_adr.config import for_root, load_from_mkdocs_yml
 from mkdocs_adr.log import load
 from mkdocs_adr.views import index as index_view
@@ -669,7 +669,7 @@ def test_relocation_is_pure_until_applied(lab: Path) -> None:
     rec = log.get("ADR-0007")
     assert rec is not None
     before = docs_digest(lab)
-    draft = planner.relocate(config, log, [(rec, planner.archive_target(config, rec))])
+    draft = planner.relocate(config, log, [(rec, moves.archive_target(config, rec))])
     assert [m.target for m in draft.moves] == ["docs/adr/archive/0007-use-crdts.md"]
     assert docs_digest(lab) == before
 

@@ -113,8 +113,8 @@ def test_killed_at_every_step_then_finished_by_the_same_confirm(
             assert status["next"][0].startswith(f"resume it: mkdocs-adr plan --confirm {plan_id}")
             config = load_from_mkdocs_yml(project / "mkdocs.yml")
             [item] = archive.interrupted(config)
-            assert item["plan_id"] == plan_id and item["done"] == n
-            assert item["finish"] == f"mkdocs-adr plan --confirm {plan_id}"
+            assert item.plan_id == plan_id and item.done == n
+            assert item.finish == f"mkdocs-adr plan --confirm {plan_id}"
             if n == 0:
                 code, _, err = invoke("archive", cwd=project)
                 assert code == 3 and "was interrupted" in err

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from mkdocs_adr import whatif
-from mkdocs_adr.archive import candidates, planner
+from mkdocs_adr.archive import candidates, moves, planner
 from mkdocs_adr.authoring.ops import supersede
 from mkdocs_adr.config import Config, RootConfig, from_options, load_from_mkdocs_yml
 from mkdocs_adr.discovery import Found, discover, layouts_of, locate
@@ -308,9 +308,9 @@ def test_an_archive_plan_predicts_the_log_its_apply_leaves(
     with monkeypatch.context() as patch:
         _no_temp_folders(patch)
         draft = planner.relocate(
-            config, before, [(r, planner.archive_target(config, r)) for r in chosen]
+            config, before, [(r, moves.archive_target(config, r)) for r in chosen]
         )
-    assert any(i.get("change") == "regenerated" for i in draft.index), draft.index
+    assert any(i.change == "regenerated" for i in draft.index), draft.index
     edits: list[whatif.Edit] = [Move(m.source, m.target) for m in draft.moves]
     edits += [Write(path, data) for path, data in sorted(draft.contents.items())]
     predicted = whatif.after(before, edits)

@@ -7,6 +7,27 @@ applies it through the write-ahead journal (:mod:`mkdocs_adr.apply`), which
 then calls :func:`verify_applied`. Nothing here changes a decision's status:
 an archived record keeps its id, number, status and relations, and restoring
 it puts the file back without putting the decision back in effect.
+
+One job per module:
+
+=====================  ===================================================
+``eligibility``        which records may move (SPEC 8)
+``service``            choosing the records, saving the plan, interrupted plans
+``restore``            the reverse of an applied archive plan
+``planner``            :func:`relocate`: the draft, assembled from the parts below
+``moves``              what moves where (targets, mirrors); what blocks a move
+``pages``              which pages are read; their URLs
+``rewrite``            the link rewrites of one page
+``nav``                the mkdocs.yml ``nav`` edits
+``after``              the log after the plan (through :mod:`mkdocs_adr.whatif`)
+``index_update``       the INDEX, regenerated where mkdocs-adr owns it
+``manifest_update``    the CURRENT manifest (:func:`mkdocs_adr.manifest.mechanical_update`)
+``redirects``          old and new URLs, which get a redirect page
+``findings``           conflicts and risks
+``review``             the review a plan records (JSON made once, here)
+``verify``             the applied plan checked against its review
+``render``             terminal text of previews, cards and receipts
+=====================  ===================================================
 """
 
 from __future__ import annotations

@@ -11,19 +11,37 @@ MAX_LISTED = 50
 
 def render_preview(data: dict[str, Any]) -> str:
     """The whole preview: every record, move, link, view change, conflict and risk."""
-    out: list[str] = []
-    kind = data["kind"]
+    sections = [
+        _head(data),
+        _records(data),
+        _links(data["links"]),
+        _views(data),
+        _redirects(data["redirects"]),
+        _conflicts(data["conflicts"]),
+        _risks(data["risks"]),
+        _ineligible(data) if data["kind"] == "archive" else [],
+        _notes(data.get("notes", [])),
+        _tail(data),
+    ]
+    return "\n".join(line for section in sections for line in section) + "\n"
+
+
+def _head(data: dict[str, Any]) -> list[str]:
     plan_id = data["plan_id"]
-    head = f"mkdocs-adr archive{' restore' if kind == 'restore' else ''}"
-    if plan_id:
-        out.append(f"{head}: plan {plan_id} (version {data['plan_version']})")
-    else:
-        out.append(f"{head}: nothing to move")
-    out.append(f"corpus {data['fingerprint'][:19]}…")
-    out.append("")
+    head = f"mkdocs-adr archive{' restore' if data['kind'] == 'restore' else ''}"
+    return [
+        f"{head}: plan {plan_id} (version {data['plan_version']})"
+        if plan_id
+        else f"{head}: nothing to move",
+        f"corpus {data['fingerprint'][:19]}…",
+        "",
+    ]
+
+
+def _records(data: dict[str, Any]) -> list[str]:
     records = data["records"]
-    verb = "Archive" if kind == "archive" else "Restore"
-    out.append(f"{verb} ({len(records)} record{'s' if len(records) != 1 else ''})")
+    verb = "Archive" if data["kind"] == "archive" else "Restore"
+    out = [f"{verb} ({len(records)} record{'s' if len(records) != 1 else ''})"]
     if not records:
         out.append("  none")
     for rec in records:
@@ -37,8 +55,11 @@ def render_preview(data: dict[str, Any]) -> str:
         if rec.get("url"):
             out.append(f"    URL {rec['url']['from']} -> {rec['url']['to']}")
     out.append("")
-    links = data["links"]
-    out.append(f"Links to rewrite ({len(links)})")
+    return out
+
+
+def _links(links: list[dict[str, Any]]) -> list[str]:
+    out = [f"Links to rewrite ({len(links)})"]
     if not links:
         out.append("  none")
     for edit in links[:MAX_LISTED]:
@@ -47,7 +68,11 @@ def render_preview(data: dict[str, Any]) -> str:
     if len(links) > MAX_LISTED:
         out.append(f"  … {len(links) - MAX_LISTED} more (use --json for all)")
     out.append("")
-    out.append("Views")
+    return out
+
+
+def _views(data: dict[str, Any]) -> list[str]:
+    out = ["Views"]
     for item in data["index"]:
         out.append(f"  INDEX    {item['path']}: {item['state']}, {item['change']}")
         for line in item.get("diff", [])[:MAX_LISTED]:
@@ -65,15 +90,22 @@ def render_preview(data: dict[str, Any]) -> str:
     if not data["index"] and not data["manifest"]:
         out.append("  no change")
     out.append("")
-    redirects = data["redirects"]
-    if redirects:
-        out.append("Old URLs")
-        for item in redirects:
-            how = "redirect page" if item["redirect_page"] else "no redirect (redirects: false)"
-            out.append(f"  {item['from_url']} -> {item['to_url']} ({how})")
-        out.append("")
-    conflicts = data["conflicts"]
-    out.append(f"Conflicts ({len(conflicts)})")
+    return out
+
+
+def _redirects(redirects: list[dict[str, Any]]) -> list[str]:
+    if not redirects:
+        return []
+    out = ["Old URLs"]
+    for item in redirects:
+        how = "redirect page" if item["redirect_page"] else "no redirect (redirects: false)"
+        out.append(f"  {item['from_url']} -> {item['to_url']} ({how})")
+    out.append("")
+    return out
+
+
+def _conflicts(conflicts: list[dict[str, Any]]) -> list[str]:
+    out = [f"Conflicts ({len(conflicts)})"]
     if not conflicts:
         out.append("  none")
     for item in conflicts:
@@ -81,34 +113,47 @@ def render_preview(data: dict[str, Any]) -> str:
         if item.get("fix"):
             out.append(f"    fix: {item['fix']}")
     out.append("")
-    if data["risks"]:
-        out.append("Risks")
-        for item in data["risks"]:
-            out.append(f"  {item['message']}")
-        out.append("")
+    return out
+
+
+def _risks(risks: list[dict[str, Any]]) -> list[str]:
+    if not risks:
+        return []
+    return ["Risks", *(f"  {item['message']}" for item in risks), ""]
+
+
+def _ineligible(data: dict[str, Any]) -> list[str]:
     ineligible = data["ineligible"]
-    if kind == "archive":
-        out.append(f"Not eligible ({len(ineligible)})")
-        if not ineligible:
-            out.append("  none")
-        for cand in ineligible:
-            out.append(f"  {cand['id']}  {cand['path']}")
-            for reason in cand["reasons"]:
-                out.append(f"    - {reason}")
-        out.append("")
-    for note in data.get("notes", []):
-        out.append(note)
-    if data.get("notes"):
-        out.append("")
+    out = [f"Not eligible ({len(ineligible)})"]
+    if not ineligible:
+        out.append("  none")
+    for cand in ineligible:
+        out.append(f"  {cand['id']}  {cand['path']}")
+        for reason in cand["reasons"]:
+            out.append(f"    - {reason}")
+    out.append("")
+    return out
+
+
+def _notes(notes: list[str]) -> list[str]:
+    return [*notes, ""] if notes else []
+
+
+def _tail(data: dict[str, Any]) -> list[str]:
+    """The reverse operation, and how to apply (or why applying is blocked)."""
+    plan_id = data["plan_id"]
+    if not plan_id:
+        return []
+    out: list[str] = []
     reverse = data.get("reverse") or {}
-    if plan_id and reverse.get("command"):
+    if reverse.get("command"):
         out.append(f"Reverse: {reverse['command']}")
         out.append(f"  {reverse['note']}")
-    if plan_id and data["blocking"]:
+    if data["blocking"]:
         out.append("Applying is blocked by the conflicts above; fix them and plan again.")
-    elif plan_id:
+    else:
         out.append(f"Apply: {CONFIRM.format(plan_id=plan_id)}")
-    return "\n".join(out) + "\n"
+    return out
 
 
 def review_card(data: dict[str, Any]) -> str:

@@ -13,6 +13,7 @@ puts a decision back in effect.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +25,21 @@ from ..log import Log, load
 from ..model import Record
 from ..paths import inside_project
 from ..plans import Plan, load_plan, plan_dir
-from .planner import FileMove, relocate, restore_target
-from .service import Preview, build_review, refuse_if_interrupted, save_draft, select
+from .moves import FileMove, restore_target
+from .planner import Draft, relocate
+from .review import SavedReview, build_review
+from .service import Preview, refuse_if_interrupted, save_draft, select
+
+
+@dataclass(frozen=True)
+class _Reversal:
+    """What a restore moves back, and on what basis (a receipt, or the archive paths)."""
+
+    basis: str  # receipt | archived-paths
+    records: list[Record]
+    moves: list[FileMove] = field(default_factory=list)  # replayed one for one
+    record_moves: list[tuple[Record, str]] = field(default_factory=list)  # mirrors follow
+    notes: list[str] = field(default_factory=list)
 
 
 def plan_restore(config: Config, plan_id: str, sources: str | None = None) -> Preview:
@@ -33,14 +47,7 @@ def plan_restore(config: Config, plan_id: str, sources: str | None = None) -> Pr
     folder = plan_dir(work, plan_id)  # refuses ids that are not plain names
     refuse_if_interrupted(config)
     log = load(config)
-    archive_plan: Plan | None = None
-    if (folder / "plan.json").exists():
-        archive_plan = load_plan(work, plan_id)
-        if archive_plan.kind != "archive":
-            raise UsageError(
-                f"{plan_id} is a {archive_plan.kind} plan, not an archive plan",
-                fix="give the id of the archive plan to reverse (see its receipt)",
-            )
+    archive_plan = _archive_plan(config, plan_id) if (folder / "plan.json").exists() else None
     state = read_journal(work, plan_id)
     receipt = _receipt(work, plan_id, state.receipt) if state.state == "applied" else None
     if state.state == "interrupted":
@@ -49,64 +56,100 @@ def plan_restore(config: Config, plan_id: str, sources: str | None = None) -> Pr
             fix=f"finish it (mkdocs-adr plan --confirm {plan_id}) or undo it "
             f"(mkdocs-adr plan --rollback {plan_id})",
         )
-    notes: list[str] = []
-    record_moves: list[tuple[Record, str]] = []
     if receipt is not None:
-        pairs = _receipt_moves(config, plan_id, receipt)
-        chosen_ids = None
-        if sources is not None:
-            chosen_ids = {r.id for r in select(log, sources, archived=True)}
-        moves, records, skipped = _reverse_moves(log, pairs, archive_plan, chosen_ids)
-        notes.extend(skipped)
-        if not records and not moves:
-            raise RefusedError(
-                f"nothing to restore from archive plan {plan_id}: "
-                + ("; ".join(skipped) or "its receipt lists no moves"),
-                fix="`mkdocs-adr plan` shows where each record is now",
-            )
-        basis = "receipt"
+        reversal = _from_receipt(config, log, plan_id, receipt, archive_plan, sources)
     else:
-        if archive_plan is not None and state.state == "planned":
-            what = f"archive plan {plan_id} was never applied"
-        elif state.state == "rolled-back":
-            what = f"archive plan {plan_id} was rolled back"
-        else:
-            what = f"there is no receipt for archive plan {plan_id}"
-        if sources is None:
-            raise RefusedError(
-                f"{what}, so there is nothing to reverse from it",
-                fix="to restore archived records from their archive paths, name them: "
-                f"mkdocs-adr archive restore {plan_id} --sources IDS",
-            )
-        records = select(log, sources, archived=True)
-        moves = []
-        for rec in records:
-            target = restore_target(config, rec)
-            if target is None:  # pragma: no cover - select() only returns archived records
-                raise RefusedError(f"{rec.path} is not under an archive folder")
-            record_moves.append((rec, target))
-        notes.append(f"{what}; restoring from the archive paths")
-        basis = "archived-paths"
+        reversal = _from_archived_paths(config, log, plan_id, archive_plan, state.state, sources)
     prefer, originals = _originals(config, archive_plan)
     draft = relocate(
         config,
         log,
-        record_moves,
-        moves=moves,
+        reversal.record_moves,
+        moves=reversal.moves,
         prefer=prefer,
         originals=originals,
     )
-    for rec in records:
-        notes.append(
-            f"{rec.id} returns to {next(m.target for m in draft.moves if m.source == rec.path)} "
-            f"and keeps its status ({rec.status}): restoring a location never restores a "
-            "decision's effect"
-        )
-    ids = sorted(r.id for r in records)
-    scope = {"of": plan_id, "basis": basis, "ids": ids}
-    review = build_review("restore", log, records, draft, [], extra={"of": plan_id, "basis": basis})
+    notes = [*reversal.notes, *_return_notes(reversal.records, draft)]
+    basis = reversal.basis
+    scope = {"of": plan_id, "basis": basis, "ids": sorted(r.id for r in reversal.records)}
+    extra = {"of": plan_id, "basis": basis}
+    review = build_review("restore", log, reversal.records, draft, [], extra=extra)
     plan = save_draft(config, "restore", log, scope, draft, review)
     return Preview("restore", plan, plan.review, log.fingerprint, scope, notes)
+
+
+def _archive_plan(config: Config, plan_id: str) -> Plan:
+    plan = load_plan(config.work_path, plan_id)
+    if plan.kind != "archive":
+        raise UsageError(
+            f"{plan_id} is a {plan.kind} plan, not an archive plan",
+            fix="give the id of the archive plan to reverse (see its receipt)",
+        )
+    return plan
+
+
+def _from_receipt(
+    config: Config,
+    log: Log,
+    plan_id: str,
+    receipt: dict[str, Any],
+    archive_plan: Plan | None,
+    sources: str | None,
+) -> _Reversal:
+    """The receipt's moves reversed one for one (only those of ``sources`` when given)."""
+    pairs = _receipt_moves(config, plan_id, receipt)
+    chosen_ids = None
+    if sources is not None:
+        chosen_ids = {r.id for r in select(log, sources, archived=True)}
+    moves, records, skipped = _reverse_moves(log, pairs, archive_plan, chosen_ids)
+    if not records and not moves:
+        raise RefusedError(
+            f"nothing to restore from archive plan {plan_id}: "
+            + ("; ".join(skipped) or "its receipt lists no moves"),
+            fix="`mkdocs-adr plan` shows where each record is now",
+        )
+    return _Reversal("receipt", records, moves=moves, notes=skipped)
+
+
+def _from_archived_paths(
+    config: Config,
+    log: Log,
+    plan_id: str,
+    archive_plan: Plan | None,
+    state: str,
+    sources: str | None,
+) -> _Reversal:
+    """Without a receipt: the records ``sources`` names, back where their archive path says."""
+    if archive_plan is not None and state == "planned":
+        what = f"archive plan {plan_id} was never applied"
+    elif state == "rolled-back":
+        what = f"archive plan {plan_id} was rolled back"
+    else:
+        what = f"there is no receipt for archive plan {plan_id}"
+    if sources is None:
+        raise RefusedError(
+            f"{what}, so there is nothing to reverse from it",
+            fix="to restore archived records from their archive paths, name them: "
+            f"mkdocs-adr archive restore {plan_id} --sources IDS",
+        )
+    records = select(log, sources, archived=True)
+    record_moves: list[tuple[Record, str]] = []
+    for rec in records:
+        target = restore_target(config, rec)
+        if target is None:  # pragma: no cover - select() only returns archived records
+            raise RefusedError(f"{rec.path} is not under an archive folder")
+        record_moves.append((rec, target))
+    notes = [f"{what}; restoring from the archive paths"]
+    return _Reversal("archived-paths", records, record_moves=record_moves, notes=notes)
+
+
+def _return_notes(records: list[Record], draft: Draft) -> list[str]:
+    return [
+        f"{rec.id} returns to {next(m.target for m in draft.moves if m.source == rec.path)} "
+        f"and keeps its status ({rec.status}): restoring a location never restores a "
+        "decision's effect"
+        for rec in records
+    ]
 
 
 def _receipt(work: Path, plan_id: str, name: str | None) -> dict[str, Any]:
@@ -155,29 +198,27 @@ def _reverse_moves(
     chosen: set[str] | None,
 ) -> tuple[list[FileMove], list[Record], list[str]]:
     """Receipt moves reversed, with the record each belongs to; skipped ones explained."""
-    planned = {}
+    planned: dict[str, FileMove] = {}
     if archive_plan is not None:
-        for item in archive_plan.review.get("moves", []):
-            if isinstance(item, dict):
-                planned[item.get("to")] = item
+        planned = {m.target: m for m in SavedReview.of(archive_plan).moves}
     project = log.config.project_dir
     moves: list[FileMove] = []
     records: list[Record] = []
     skipped: list[str] = []
     for source, target in pairs:  # the archive moved source -> target
         rec = log.by_path.get(target)
-        info = planned.get(target, {})
-        rid = rec.id if rec is not None else str(info.get("id") or "")
-        kind = "record" if rec is not None else str(info.get("kind") or "mirror")
+        info = planned.get(target)
+        rid = rec.id if rec is not None else (info.id if info else "")
+        kind = "record" if rec is not None else (info.kind if info else "mirror")
         if chosen is not None and rid not in chosen:
             continue
         here = (project / target).exists()
         if not here and (project / source).exists():
             skipped.append(f"{source} is already back in place")
             continue
-        if rec is not None and info.get("id") and info.get("id") != rec.id:
+        if rec is not None and info and info.id and info.id != rec.id:
             raise RefusedError(
-                f"{target} now holds {rec.id}, but the archive plan moved {info.get('id')} there",
+                f"{target} now holds {rec.id}, but the archive plan moved {info.id} there",
                 fix="restore with --sources naming the record to bring back",
             )
         moves.append(FileMove(target, source, kind, rid))
@@ -202,11 +243,9 @@ def _originals(
     originals: dict[str, bytes] = {}
     if archive_plan is None:
         return prefer, originals
-    for edit in archive_plan.review.get("links", []):
-        if isinstance(edit, dict) and edit.get("form") != "nav":
-            prefer.setdefault(str(edit["page_after"]), []).append(
-                (str(edit["new"]), str(edit["old"]))
-            )
+    for edit in SavedReview.of(archive_plan).links:
+        if edit.form != "nav":
+            prefer.setdefault(edit.page_after, []).append((edit.new, edit.old))
     backup = plan_dir(config.work_path, archive_plan.plan_id) / "backup"
     for step in archive_plan.steps:
         if step.op != "write" or step.part != "links" or step.before is None:

@@ -10,10 +10,12 @@ from ..errors import RefusedError, UsageError
 from ..identity import BadReference, References, UnknownReference
 from ..journal import read_journal
 from ..log import Log, load
-from ..model import Candidate, Record
+from ..model import Record
 from ..plans import Plan, list_plans, save_plan
 from .eligibility import candidates
-from .planner import Draft, archive_target, relations_snapshot, relocate
+from .moves import archive_target
+from .planner import Draft, relocate
+from .review import build_review
 
 PREVIEW_SCHEMA = "mkdocs-adr/archive-plan"
 PREVIEW_VERSION = 1
@@ -113,9 +115,23 @@ def select(log: Log, raw: str, *, archived: bool) -> list[Record]:
 # --------------------------------------------------------------------- interrupted plans
 
 
-def interrupted(config: Config) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class Interrupted:
+    """A plan whose apply stopped part-way: what is done, and how to finish or undo it."""
+
+    plan_id: str
+    kind: str
+    done: int  # steps journalled done
+    total: int
+    half_done: tuple[str, ...]  # steps started but not journalled done
+    next: str | None
+    finish: str  # the command that finishes it
+    undo: str | None  # the command that undoes it (archive and restore plans)
+
+
+def interrupted(config: Config) -> list[Interrupted]:
     """Plans whose apply stopped part-way, with what is done and how to finish or undo."""
-    out: list[dict[str, Any]] = []
+    out: list[Interrupted] = []
     for plan in list_plans(config.work_path):
         state = read_journal(config.work_path, plan.plan_id)
         if state.state != "interrupted":
@@ -123,19 +139,18 @@ def interrupted(config: Config) -> list[dict[str, Any]]:
         pending = [n for n in range(len(plan.steps)) if n not in state.done]
         half = sorted(state.started - state.done)
         out.append(
-            {
-                "plan_id": plan.plan_id,
-                "kind": plan.kind,
-                "state": state.state,
-                "done": len(state.done),
-                "total": len(plan.steps),
-                "half_done": [_describe(plan, n) for n in half],
-                "next": _describe(plan, pending[0]) if pending else None,
-                "finish": CONFIRM.format(plan_id=plan.plan_id),
-                "undo": ROLLBACK.format(plan_id=plan.plan_id)
+            Interrupted(
+                plan_id=plan.plan_id,
+                kind=plan.kind,
+                done=len(state.done),
+                total=len(plan.steps),
+                half_done=tuple(_describe(plan, n) for n in half),
+                next=_describe(plan, pending[0]) if pending else None,
+                finish=CONFIRM.format(plan_id=plan.plan_id),
+                undo=ROLLBACK.format(plan_id=plan.plan_id)
                 if plan.kind in ("archive", "restore")
                 else None,
-            }
+            )
         )
     return out
 
@@ -147,17 +162,16 @@ def _describe(plan: Plan, n: int) -> str:
     return f"step {n + 1}: {step.op} {step.path} ({step.part})"
 
 
-def explain_interrupted(items: list[dict[str, Any]]) -> str:
+def explain_interrupted(items: list[Interrupted]) -> str:
     lines = []
     for item in items:
         lines.append(
-            f"plan {item['plan_id']} ({item['kind']}) was interrupted after "
-            f"{item['done']} of {item['total']} steps"
-            + (f"; next: {item['next']}" if item["next"] else "")
+            f"plan {item.plan_id} ({item.kind}) was interrupted after "
+            f"{item.done} of {item.total} steps" + (f"; next: {item.next}" if item.next else "")
         )
-        lines.append(f"  finish it: {item['finish']}")
-        if item["undo"]:
-            lines.append(f"  or undo what it did: {item['undo']}")
+        lines.append(f"  finish it: {item.finish}")
+        if item.undo:
+            lines.append(f"  or undo what it did: {item.undo}")
     return "\n".join(lines)
 
 
@@ -235,92 +249,6 @@ def save_draft(
         steps=draft.steps,
         inputs=draft.inputs,
         review=review,
-        blocking=[c["message"] for c in draft.conflicts],
+        blocking=[c.message for c in draft.conflicts],
     )
     return save_plan(config.work_path, plan, draft.staged)
-
-
-def build_review(
-    kind: str,
-    log: Log,
-    chosen: list[Record],
-    draft: Draft,
-    ineligible: list[Candidate],
-    *,
-    extra: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    records: list[dict[str, Any]] = []
-    for rec in chosen:
-        move = next(m for m in draft.moves if m.kind == "record" and m.source == rec.path)
-        succ = log.successor(rec.id)
-        redirect = next((r for r in draft.redirects if r["from"] == rec.path), None)
-        url = {"from": redirect["from_url"], "to": redirect["to_url"]} if redirect else None
-        records.append(
-            {
-                "id": rec.id,
-                "title": rec.title,
-                "status": rec.status,
-                "number": rec.number,
-                "successor": succ.current,
-                "from": move.source,
-                "to": move.target,
-                "mirrors": [
-                    {"from": m.source, "to": m.target}
-                    for m in draft.moves
-                    if m.kind == "mirror" and m.id == rec.id
-                ],
-                "url": url,
-                "links": sum(1 for e in draft.edits if e.id == rec.id),
-            }
-        )
-    risks = list(draft.risks)
-    for item in records:
-        url = item["url"]
-        if not url:
-            continue
-        tail = (
-            f"a redirect page at {url['from']} sends readers on"
-            if log.config.redirects
-            else "redirects are off, so those links break"
-        )
-        risks.append(
-            {
-                "kind": "external-links",
-                "id": item["id"],
-                "message": f"{item['id']}: its published URL changes from {url['from']} to "
-                f"{url['to']}; links from outside this site (other sites, bookmarks, search "
-                f"engines, issue trackers) cannot be rewritten: {tail}",
-            }
-        )
-    if draft.moves:
-        risks.append(
-            {
-                "kind": "outside-docs",
-                "message": "Markdown outside the docs folder (a repository README, code "
-                "comments) is not scanned; links there to the moved files are not rewritten",
-            }
-        )
-    note = (
-        "moves each file back and undoes each listed link rewrite; restoring a location never "
-        "restores a decision's effect"
-        if kind == "archive"
-        else "moves the files to the archive again (plan it with `mkdocs-adr archive --sources`)"
-    )
-    return {
-        "kind": kind,
-        "records": records,
-        "moves": [m.to_json() for m in draft.moves],
-        "links": [e.to_json() for e in draft.edits],
-        "index": draft.index,
-        "manifest": draft.manifest,
-        "redirects": draft.redirects,
-        "conflicts": draft.conflicts,
-        "risks": risks,
-        "ineligible": [c.to_json() for c in ineligible],
-        "relations": relations_snapshot(log),
-        "reverse": {
-            "moves": [{"from": m.target, "to": m.source} for m in draft.moves],
-            "note": note,
-        },
-        **(extra or {}),
-    }

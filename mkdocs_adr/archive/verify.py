@@ -9,37 +9,54 @@ reference of the log must still resolve to the same record.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..config import Config
 from ..errors import RefusedError
 from ..fsops import sha256_file
 from ..links import resolve, split_target
-from ..log import load
+from ..log import Log, load
 from ..paths import inside_project
 from ..plans import Plan, PlanKind
-from .planner import relations_snapshot
+from .review import ReviewRecord, SavedReview, relations_snapshot
+from .rewrite import LinkEdit
 
 
 def verify_applied(config: Config, plan: Plan) -> list[str]:
     """Problems (empty when all is well) with an applied ``archive``/``restore`` plan."""
-    problems: list[str] = []
-    review = plan.review
+    review = SavedReview.of(plan)
     log = load(config)
-    archived = plan.kind == "archive"
-    for item in review.get("records", []):
-        rec = log.by_path.get(item["to"])
+    return [
+        *_record_problems(log, review.records, archived=plan.kind == "archive"),
+        *_content_problems(config, _expected_digests(plan)),
+        *_relation_problems(review.relations, relations_snapshot(log)),
+        *_link_problems(config, review.links),
+    ]
+
+
+def _record_problems(log: Log, records: Sequence[ReviewRecord], *, archived: bool) -> list[str]:
+    """Each moved record where the plan put it, with its id, status and archive state."""
+    problems: list[str] = []
+    for item in records:
+        rec = log.by_path.get(item.target)
         if rec is None:
-            problems.append(f"{item['to']}: {item['id']} is not found there after the move")
+            problems.append(f"{item.target}: {item.id} is not found there after the move")
             continue
-        if rec.id != item["id"]:
-            problems.append(f"{item['to']}: holds {rec.id}, expected {item['id']}")
-        if rec.status != item["status"]:
+        if rec.id != item.id:
+            problems.append(f"{item.target}: holds {rec.id}, expected {item.id}")
+        if rec.status != item.status:
             problems.append(
-                f"{item['to']}: {rec.id} has status {rec.status}, expected {item['status']} "
+                f"{item.target}: {rec.id} has status {rec.status}, expected {item.status} "
                 "(a move never changes a status)"
             )
         if rec.archived != archived:
             where = "in" if archived else "out of"
-            problems.append(f"{item['to']}: {rec.id} should be {where} the archive")
+            problems.append(f"{item.target}: {rec.id} should be {where} the archive")
+    return problems
+
+
+def _expected_digests(plan: Plan) -> dict[str, str | None]:
+    """Every path the plan touches -> the hash it must have now (``None``: gone)."""
     expected: dict[str, str | None] = {}
     for step in plan.steps:
         if step.op == "move" and step.to is not None:
@@ -49,44 +66,55 @@ def verify_applied(config: Config, plan: Plan) -> list[str]:
             expected[step.path] = step.after
         elif step.op == "delete":
             expected[step.path] = None
+    return expected
+
+
+def _content_problems(config: Config, expected: dict[str, str | None]) -> list[str]:
+    problems: list[str] = []
     for path, digest in sorted(expected.items()):
         try:
             now = sha256_file(inside_project(config.project_dir, path))
         except RefusedError as exc:
             problems.append(exc.message)
             continue
-        if now != digest:
-            if digest is None:
-                problems.append(f"{path}: still exists after the move")
-            elif now is None:
-                problems.append(f"{path}: missing after the plan was applied")
-            else:
-                problems.append(
-                    f"{path}: content differs from the plan (only the listed link rewrites "
-                    "were expected)"
-                )
-    before = set(review.get("relations", []))
-    after = set(relations_snapshot(log))
-    for lost in sorted(before - after):
-        problems.append(f"reference lost: {lost}")
-    for gained in sorted(after - before):
-        problems.append(f"reference changed: {gained} (not there before)")
-    # plain links (mentions) are checked link by link: each rewritten link must reach
-    # the planned target (the file it reached before, at its place after the plan)
-    docs_rel = config.rel(config.docs_dir)
-    for edit in review.get("links", []):
-        if edit.get("form") == "nav":
+        if now == digest:
             continue
-        target = resolve(edit["page_after"], split_target(edit["new"])[0], docs_rel)
-        if target != edit["target"]:
+        if digest is None:
+            problems.append(f"{path}: still exists after the move")
+        elif now is None:
+            problems.append(f"{path}: missing after the plan was applied")
+        else:
             problems.append(
-                f"{edit['page_after']}:{edit['line']}: link {edit['new']!r} reaches {target}, "
-                f"not {edit['target']}"
+                f"{path}: content differs from the plan (only the listed link rewrites "
+                "were expected)"
             )
-        elif edit.get("target_exists") and not (config.project_dir / target).exists():
+    return problems
+
+
+def _relation_problems(before: Sequence[str], after: Sequence[str]) -> list[str]:
+    lost, gained = set(before) - set(after), set(after) - set(before)
+    return [
+        *(f"reference lost: {item}" for item in sorted(lost)),
+        *(f"reference changed: {item} (not there before)" for item in sorted(gained)),
+    ]
+
+
+def _link_problems(config: Config, links: Sequence[LinkEdit]) -> list[str]:
+    """Plain links (mentions) are checked link by link: each rewritten link must reach the
+    planned target (the file it reached before, at its place after the plan)."""
+    problems: list[str] = []
+    docs_rel = config.rel(config.docs_dir)
+    for edit in links:
+        if edit.form == "nav":
+            continue
+        target = resolve(edit.page_after, split_target(edit.new)[0], docs_rel)
+        if target != edit.target:
             problems.append(
-                f"{edit['page_after']}:{edit['line']}: link {edit['new']!r} does not resolve"
+                f"{edit.page_after}:{edit.line}: link {edit.new!r} reaches {target}, "
+                f"not {edit.target}"
             )
+        elif edit.target_exists and not (config.project_dir / target).exists():
+            problems.append(f"{edit.page_after}:{edit.line}: link {edit.new!r} does not resolve")
     return problems
 
 
