@@ -69,7 +69,8 @@ def disposition(log: Log, entry: Entry, candidates: set[str]) -> tuple[str, str]
         return "retained", ""
     if entry.unit is not None:
         status = entry.status
-        if status == "accepted":
+        unit = next(u for u in rec.units if u.key == entry.unit)  # entries come from rec.units
+        if log.in_effect(rec, unit):
             return "summarized", SECTION_DECISIONS
         if status in ("proposed", "draft"):
             return "open", SECTION_PROPOSALS
