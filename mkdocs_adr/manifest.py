@@ -500,21 +500,3 @@ def mechanical_update(
         replace(manifest, sources=tuple(sources)), local, summary_sha256=summary_sha
     )
     return ManifestUpdate(rel, before, updated.to_bytes(), "updated", tuple(changes))
-
-
-def mechanical_updates(
-    config: Config,
-    moves: Mapping[str, str],
-    rewritten: Mapping[str, bytes] | None = None,
-) -> list[ManifestUpdate]:
-    """The manifest writes (:func:`mechanical_update`, every root) a plan should carry.
-
-    Roots whose manifest lists nothing that changes, or whose manifest is
-    missing or invalid (its view is unverifiable anyway), give none.
-    """
-    out: list[ManifestUpdate] = []
-    for root in config.roots:
-        update = mechanical_update(config, root, moves, rewritten)
-        if update is not None and update.state == "updated":
-            out.append(update)
-    return out

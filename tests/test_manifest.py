@@ -211,6 +211,14 @@ def _project(tmp_path: Path) -> Config:
     return Config(project_dir=tmp_path, docs_dir=docs, roots=(RootConfig("adr"),))
 
 
+def _updated(
+    config: Config, moves: dict[str, str], rewritten: dict[str, bytes] | None = None
+) -> list[mf.ManifestUpdate]:
+    """The manifest writes a plan carries: every root's update that changes something."""
+    found = (mf.mechanical_update(config, root, moves, rewritten) for root in config.roots)
+    return [u for u in found if u is not None and u.state == "updated"]
+
+
 def test_mechanical_updates_for_an_archive_plan(tmp_path: Path) -> None:
     config = _project(tmp_path)
     folder = tmp_path / "docs/adr"
@@ -220,7 +228,7 @@ def test_mechanical_updates_for_an_archive_plan(tmp_path: Path) -> None:
     (folder / "CURRENT.md").write_bytes(current)
     (folder / mf.FILENAME).write_bytes(m.to_bytes())
     relinked = b"# Current\n\nsee [B](archive/platform/0002-b.md)\n"
-    updates = mf.mechanical_updates(
+    updates = _updated(
         config,
         {"docs/adr/platform/0002-b.md": "docs/adr/archive/platform/0002-b.md"},
         {"docs/adr/CURRENT.md": relinked},
@@ -234,19 +242,17 @@ def test_mechanical_updates_for_an_archive_plan(tmp_path: Path) -> None:
     assert new.summary_sha256 == mf.text_sha256(relinked)
     # a CURRENT.md edited by hand since publishing keeps its stale hash: nothing laundered
     (folder / "CURRENT.md").write_bytes(current + b"hand edit\n")
-    updates = mf.mechanical_updates(
+    updates = _updated(
         config,
         {"docs/adr/platform/0002-b.md": "docs/adr/archive/platform/0002-b.md"},
         {"docs/adr/CURRENT.md": relinked},
     )
     assert mf.parse(updates[0].data, where="x").summary_sha256 == m.summary_sha256
     # moves that touch no listed path, and invalid manifests, give no update
-    assert mf.mechanical_updates(config, {"docs/adr/9-x.md": "docs/adr/archive/9-x.md"}) == []
+    assert _updated(config, {"docs/adr/9-x.md": "docs/adr/archive/9-x.md"}) == []
     (folder / mf.FILENAME).write_text("{broken", encoding="utf-8")
     assert (
-        mf.mechanical_updates(
-            config, {"docs/adr/platform/0002-b.md": "docs/adr/archive/platform/0002-b.md"}
-        )
+        _updated(config, {"docs/adr/platform/0002-b.md": "docs/adr/archive/platform/0002-b.md"})
         == []
     )
 
