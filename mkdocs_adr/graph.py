@@ -23,6 +23,8 @@ from dataclasses import dataclass
 FORWARD: dict[str, tuple[str, bool]] = {
     "supersedes": ("supersedes", False),
     "superseded-by": ("supersedes", True),
+    "partially-supersedes": ("partially-supersedes", False),
+    "partially-superseded-by": ("partially-supersedes", True),
     "amends": ("amends", False),
     "amended-by": ("amends", True),
     "extends": ("extends", False),

@@ -30,6 +30,8 @@ OUT_OF_EFFECT = frozenset({"superseded", "deprecated", "rejected"})
 INVERSE: dict[str, str] = {
     "supersedes": "superseded-by",
     "superseded-by": "supersedes",
+    "partially-supersedes": "partially-superseded-by",
+    "partially-superseded-by": "partially-supersedes",
     "amends": "amended-by",
     "amended-by": "amends",
     "extends": "extended-by",
@@ -44,7 +46,8 @@ RELATION_KINDS: tuple[str, ...] = (*INVERSE, "mentions")
 AUTHORITATIVE_ORIGINS = frozenset(
     {"frontmatter", "status-section", "links-section", "metadata-table"}
 )
-ORIGINS: tuple[str, ...] = (*sorted(AUTHORITATIVE_ORIGINS), "link", "prose")
+#: ``declaration``: a prose succession sentence ("This ADR is superseded by ...").
+ORIGINS: tuple[str, ...] = (*sorted(AUTHORITATIVE_ORIGINS), "declaration", "link", "prose")
 
 
 class Severity(enum.IntEnum):
