@@ -802,3 +802,35 @@ def test_mkdocs_build_of_the_localized_log(tmp_path: Path) -> None:
     # the superseded banner links the successor the zh phrase names
     assert 'adr-banner--superseded"' in page
     assert "ADR-0002 按服务拆分数据库</a>" in page
+
+
+def test_partial_supersession_round_trips_through_link(tmp_path: Path) -> None:
+    folder = tmp_path / "log"
+    shutil.copytree(FIXTURES / "nygard", folder)
+    proc = run_cli(
+        "--root", "adr", "link", "5", "Partly supersedes", "2", "Partly superseded by", cwd=folder
+    )
+    assert proc.returncode == 0, proc.stderr
+    new = (folder / "adr" / "0005-route-refunds-with-their-order.md").read_text(encoding="utf-8")
+    old = (folder / "adr" / "0002-record-refunds-as-orders.md").read_text(encoding="utf-8")
+    assert "Partly supersedes [2. Record refunds as negative orders](0002-record-" in new
+    assert "Partly superseded by [5. Route refunds with their order](0005-route-" in old
+    config = from_options({}, project_dir=folder, docs_dir=folder, config_file=None)
+    log = load(config)
+    recs = {rec.id: rec for rec in log.records}
+    assert ("partially-supersedes", "ADR-0002", "status-section") in resolved(recs["ADR-0005"])
+    assert resolved(recs["ADR-0002"]) == {("partially-superseded-by", "ADR-0005", "status-section")}
+    # a partial supersession retires nothing: both stay accepted, and nothing contradicts
+    assert (recs["ADR-0002"].status, recs["ADR-0005"].status) == ("accepted", "accepted")
+    assert "ADR016" not in {p.code for p in log.problems}
+
+
+def test_declaration_in_a_links_list_is_a_declaration_not_a_relates_to() -> None:
+    p = parse(
+        "# 9. X\n\n## Status\n\nAccepted\n\n## Links\n\n- Refines [ADR-0002](0002-x.md)\n"
+        "- This ADR supersedes [ADR-0003](0003-x.md)\n"
+    )
+    assert rels(p) == [
+        ("relates-to", "0002-x.md", "ADR-0002", "links-section", 9),
+        ("supersedes", "0003-x.md", "ADR-0003", "declaration", 10),
+    ]

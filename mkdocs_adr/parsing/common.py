@@ -84,6 +84,10 @@ def links_section(doc: Document) -> list[Relation]:
         for lineno, text in doc.body(sec):
             if not text.strip() or text.lstrip().startswith("#"):
                 continue
+            declared, _taken = declaration([(lineno, text)], 0)
+            if declared:
+                out.extend(declared)  # "- This ADR is superseded by [..](..)"
+                continue
             rels = list(link_line(text, "links-section", lineno))
             if rels:
                 out.extend(rels)
