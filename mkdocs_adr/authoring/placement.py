@@ -2,26 +2,29 @@
 
 The next number follows every number in use under a root (active and archived
 records, drafts and other numbered files) and in other roots with the same id
-prefix, zero-padded like most files already are. Dated styles (log4brains) are
+prefix, zero-padded and named like most files already are (``0012-x.md``,
+``adr-012-x.md``, ``API-012-x.md``). Dated styles (log4brains) are
 named by date instead. Refusals are recorded on the :class:`~.session.Work`.
 """
 
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from ..config import Config, RootConfig
 from ..discovery import ARCHIVE
-from ..identity import canonical
+from ..identity import FileName, canonical, file_id, read_file_name
 from ..log import Log
 from ..model import Record
 from . import templates
 from .refusal import Reason
 from .session import Work
 from .writers import UNNUMBERED
+
+T = TypeVar("T")
 
 # --------------------------------------------------------------------- roots and folders
 
@@ -132,7 +135,33 @@ def folder(
 
 # --------------------------------------------------------------------- numbering
 
-_NUMBERED = re.compile(r"^(\d+)[-_]")
+
+def _numbered_files(config: Config, root: RootConfig) -> list[FileName]:
+    """The numbered Markdown files under ``root`` (records, archived ones, drafts),
+    read by the file-name rule; not those of nested roots or the work dir."""
+    found: list[FileName] = []
+    nested = [config.root_dir(r) for r in config.roots if r.path != root.path]
+    base = config.root_dir(root)
+    work = config.work_path.resolve()
+    for here_name, dirs, files in os.walk(base):
+        here = Path(here_name)
+        dirs[:] = sorted(
+            d for d in dirs if (here / d) not in nested and (here / d).resolve() != work
+        )
+        for name in sorted(files):
+            if name.lower().endswith((".md", ".markdown")):
+                named = read_file_name(name, (root.prefix,))
+                if named.number is not None:
+                    found.append(named)
+    return found
+
+
+def _most(counts: dict[T, int], default: T) -> T:
+    """The most frequent key; ties go to the last one counted (the highest number)."""
+    if not counts:
+        return default
+    best = max(counts.values())
+    return [k for k, n in counts.items() if n == best][-1]
 
 
 def numbering(config: Config, log: Log, root: RootConfig) -> tuple[int, int]:
@@ -142,24 +171,24 @@ def numbering(config: Config, log: Log, root: RootConfig) -> tuple[int, int]:
     records, drafts and other numbered files under the root, and records of
     other roots with the same id prefix (their ids would collide).
     """
+    number, width, _lead = _numbering(config, log, root)
+    return number, width
+
+
+def _numbering(config: Config, log: Log, root: RootConfig) -> tuple[int, int, str]:
+    """(next number, width, lead): the lead is how the root's file names start
+    (``adr-``, ``ADR-``, ``API-``; empty for ``0012-x.md``), the most common one."""
     same = {r.path for r in config.roots if r.prefix.upper() == root.prefix.upper()}
     numbers = [r.number for r in log.records if r.root in same and r.number is not None]
+    files = sorted(_numbered_files(config, root), key=lambda f: f.number or 0)
+    numbers += [f.number for f in files if f.number is not None]
     widths: dict[int, int] = {}
-    nested = [config.root_dir(r) for r in config.roots if r.path != root.path]
-    base = config.root_dir(root)
-    work = config.work_path.resolve()
-    for here_name, dirs, files in os.walk(base):
-        here = Path(here_name)
-        dirs[:] = sorted(
-            d for d in dirs if (here / d) not in nested and (here / d).resolve() != work
-        )
-        for name in files:
-            m = _NUMBERED.match(name)
-            if m and name.lower().endswith((".md", ".markdown")):
-                numbers.append(int(m.group(1)))
-                widths[len(m.group(1))] = widths.get(len(m.group(1)), 0) + 1
+    leads: dict[str, int] = {}
+    for f in files:
+        widths[f.width] = widths.get(f.width, 0) + 1
+        leads[f.lead] = leads.get(f.lead, 0) + 1
     width = max(widths.items(), key=lambda kv: (kv[1], kv[0]))[0] if widths else 4
-    return max(numbers, default=0) + 1, width
+    return max(numbers, default=0) + 1, width, _most(leads, "")
 
 
 @dataclass(frozen=True)
@@ -173,10 +202,17 @@ class Name:
 
 
 def name(config: Config, log: Log, root: RootConfig, style: str, title: str, date: str) -> Name:
-    """The file name and id of a new ``style`` record titled ``title`` in ``root``."""
+    """The file name and id of a new ``style`` record titled ``title`` in ``root``.
+
+    A numbered name follows the shape most files of the root have (``0012-x.md``,
+    ``adr-012-x.md``, ``ADR-0012-x.md``, ``API-012-x.md``); its id is what the
+    file-name rule reads from it (:func:`mkdocs_adr.identity.file_id`).
+    """
     if style in UNNUMBERED:
         file = f"{date.replace('-', '')}-{templates.slug(title)}.md"
         return Name(None, 4, file, file[:-3])
-    number, width = numbering(config, log, root)
-    file = f"{number:0{width}d}-{templates.slug(title)}.md"
-    return Name(number, width, file, canonical(root.prefix, number))
+    number, width, lead = _numbering(config, log, root)
+    file = f"{lead}{number:0{width}d}-{templates.slug(title)}.md"
+    named = file_id(file, root.prefix)
+    rid = canonical(*named) if named else canonical(root.prefix, number)
+    return Name(number, width, file, rid)
