@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
 
 from ..config import Config, RootConfig
 from ..discovery import ARCHIVE
@@ -23,8 +22,6 @@ from . import templates
 from .refusal import Reason
 from .session import Work
 from .writers import UNNUMBERED
-
-T = TypeVar("T")
 
 # --------------------------------------------------------------------- roots and folders
 
@@ -156,14 +153,6 @@ def _numbered_files(config: Config, root: RootConfig) -> list[FileName]:
     return found
 
 
-def _most(counts: dict[T, int], default: T) -> T:
-    """The most frequent key; ties go to the last one counted (the highest number)."""
-    if not counts:
-        return default
-    best = max(counts.values())
-    return [k for k, n in counts.items() if n == best][-1]
-
-
 def numbering(config: Config, log: Log, root: RootConfig) -> tuple[int, int]:
     """(next number, zero-padding width) for ``root``.
 
@@ -182,13 +171,18 @@ def _numbering(config: Config, log: Log, root: RootConfig) -> tuple[int, int, st
     numbers = [r.number for r in log.records if r.root in same and r.number is not None]
     files = sorted(_numbered_files(config, root), key=lambda f: f.number or 0)
     numbers += [f.number for f in files if f.number is not None]
-    widths: dict[int, int] = {}
-    leads: dict[str, int] = {}
+    leads: dict[str, tuple[int, int]] = {}  # lead -> (files, highest number)
     for f in files:
-        widths[f.width] = widths.get(f.width, 0) + 1
-        leads[f.lead] = leads.get(f.lead, 0) + 1
+        count, _top = leads.get(f.lead, (0, 0))
+        leads[f.lead] = (count + 1, f.number or 0)  # files are in number order
+    # most files first; on a tie, the shape of the latest numbered file
+    lead = max(leads.items(), key=lambda kv: kv[1])[0] if leads else ""
+    widths: dict[int, int] = {}  # padded like most files of that shape
+    for f in files:
+        if f.lead == lead:
+            widths[f.width] = widths.get(f.width, 0) + 1
     width = max(widths.items(), key=lambda kv: (kv[1], kv[0]))[0] if widths else 4
-    return max(numbers, default=0) + 1, width, _most(leads, "")
+    return max(numbers, default=0) + 1, width, lead
 
 
 @dataclass(frozen=True)
