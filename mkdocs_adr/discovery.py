@@ -108,10 +108,10 @@ def _name_reason(name: str, config: Config, mirrors: frozenset[str]) -> str | No
     return None
 
 
-def _head(path: Path) -> bytes:
+def _head(path: str | Path) -> bytes:
     """The first bytes of a file, enough to tell a template or a non-record (b"": unreadable)."""
     try:
-        with path.open("rb") as fh:
+        with open(path, "rb") as fh:
             return fh.read(TEMPLATE_HEAD)
     except OSError:
         return b""
@@ -445,7 +445,7 @@ def _walk_root(
             rel_path = rel_prefix + name
             reason = folder_reason or _name_reason(name, config, mirrors)
             if reason is None:
-                head = partial(_head, folder / name)
+                head = partial(_head, entry.path)  # a str: no Path per file
                 reason = content_reason(root, rel_path, folder.name, config, head)
             if reason is not None:
                 result.excluded.append(Excluded(shown, reason))
