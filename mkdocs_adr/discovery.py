@@ -1,9 +1,12 @@
-"""Find the record files of each root; read no record content.
+"""Find the record files of each root; parse no record content.
 
 Discovery walks every configured root, applies the exclusion rules of SPEC 2
+(names, ``exclude`` globs, and the guess for documents that are not records)
 and returns sorted :class:`Found` entries, the excluded files with their
 reasons, and the problems met on the way (symlinks leaving the project,
 symlink loops). The same tree always gives the same answer in the same order.
+Only the first bytes of a few files are read: a ``0000-`` name (template or
+record?) and a non-record name (any ADR metadata?).
 """
 
 from __future__ import annotations
