@@ -262,6 +262,7 @@ def test_check_fails_on_a_stale_current_unless_allowed(tmp_path: Path) -> None:
     assert data["views"]["current"]["state"] == "stale"
     assert data["outdated"] == [f"{ADR}/CURRENT.md"]
     assert [p["severity"] for p in data["problems"] if p["code"] == "ADR011"] == ["warning"]
+    assert check(site, "--fail-on", "never")[0] == 1  # the threshold does not relax it
     code, data = check(site, "--allow-stale")
     assert code == 0 and data["ok"] is True and data["outdated"] == [f"{ADR}/CURRENT.md"]
     # plan keeps its read-only exit rule: only a problem at or above --fail-on
