@@ -132,6 +132,8 @@ class RootConfig:
     path: str
     prefix: str = "ADR"
     title: str = ""
+    #: This root's own ``exclude`` globs, beside the global option's.
+    exclude: tuple[str, ...] = ()
 
     @property
     def display_title(self) -> str:
@@ -158,6 +160,7 @@ class Config:
     layout: str = field(default_factory=_default("layout"))
     style: str = field(default_factory=_default("style"))
     mirrors: tuple[str, ...] = field(default_factory=_default("mirrors"))
+    exclude: tuple[str, ...] = field(default_factory=_default("exclude"))
     index_page: str = field(default_factory=_default("index_page"))
     current_page: str = field(default_factory=_default("current_page"))
     graph: bool = field(default_factory=_default("graph"))
@@ -297,11 +300,11 @@ def _roots(opt: Option, value: Any) -> tuple[RootConfig, ...]:
                 f"roots entry {item!r} has no 'path'",
                 fix="give each root as a folder name or {path: ..., prefix: ..., title: ...}",
             )
-        unknown = set(item) - {"path", "prefix", "title"}
+        unknown = set(item) - {"path", "prefix", "title", "exclude"}
         if unknown:
             raise ConfigError(
                 f"roots entry {item['path']!r} has unknown keys: {', '.join(sorted(unknown))}",
-                fix="a root takes only path, prefix and title",
+                fix="a root takes only path, prefix, title and exclude",
             )
         path = normalize_rel(str(item["path"]))
         if path is None:
@@ -315,7 +318,12 @@ def _roots(opt: Option, value: Any) -> tuple[RootConfig, ...]:
                 f"root {path!r} has prefix {prefix!r}; a prefix is letters and digits",
                 fix="use a prefix such as ADR or PAY",
             )
-        roots.append(RootConfig(path=path, prefix=prefix, title=str(item.get("title") or "")))
+        excluded = _read_exclude(OPTION["exclude"], item.get("exclude") or [])
+        roots.append(
+            RootConfig(
+                path=path, prefix=prefix, title=str(item.get("title") or ""), exclude=excluded
+            )
+        )
     paths = [r.path for r in roots]
     if len(set(paths)) != len(paths):
         raise ConfigError("option 'roots' lists the same folder twice", fix="list each root once")
@@ -336,6 +344,12 @@ def _strings(message: str, fix: str = "") -> Reader:
         return tuple(value)
 
     return read
+
+
+_read_exclude = _strings(
+    "option 'exclude' must be a list of globs, relative to each root",
+    'exclude: ["PROCESS.md", "guides/**"]',
+)
 
 
 def _page_name(opt: Option, value: Any) -> str:
@@ -409,6 +423,14 @@ OPTIONS: tuple[Option, ...] = (
         "Folder names (and *.<lang>.md suffixes) that hold translations, never records.",
         items=str,
         reader=_strings("option 'mirrors' must be a list of folder names", "mirrors: [zh, ja]"),
+    ),
+    Option(
+        "exclude",
+        list,
+        (),
+        "Globs of files that are not records, relative to each root (also per root item).",
+        items=str,
+        reader=_read_exclude,
     ),
     Option(
         "index_page",

@@ -1,17 +1,21 @@
-"""Find the record files of each root; read no record content.
+"""Find the record files of each root; parse no record content.
 
 Discovery walks every configured root, applies the exclusion rules of SPEC 2
+(names, ``exclude`` globs, and the guess for documents that are not records)
 and returns sorted :class:`Found` entries, the excluded files with their
 reasons, and the problems met on the way (symlinks leaving the project,
 symlink loops). The same tree always gives the same answer in the same order.
+Only the first bytes of a few files are read: a ``0000-`` name (template or
+record?) and a non-record name (any ADR metadata?).
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache, partial
 from pathlib import Path
 
 from .config import Config, RootConfig
@@ -26,6 +30,23 @@ _TEMPLATE_HINT = re.compile(
     re.IGNORECASE,
 )
 _ZERO_NAME = re.compile(r"0+[-_]")
+
+#: Names of documents that are usually not records (stem, lower case), with what they
+#: look like; each is left out only when it carries no ADR metadata.
+_NON_RECORD_NAMES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"process"), "a process document"),
+    (re.compile(r"contributing"), "a contributing guide"),
+    (re.compile(r"onboarding.*"), "an onboarding document"),
+    (re.compile(r"how-?to.*"), "a how-to"),
+    (re.compile(r".*guide.*"), "a guide"),
+)
+_NON_RECORD = "looks like a non-record document: "
+#: A numbered name (``0007-x``, ``adr-18``, ``API-001-x``, a date slug): a record's name.
+_NUMBERED_NAME = re.compile(r"(?:[a-z]{2,10}[-_ ]?)?\d{1,8}(?:[-_ .]|$)", re.IGNORECASE)
+#: An H1 that carries a record number: ``# 12. Use X``, ``# ADR-0012: Use X``, ``# ADR 12``.
+_NUMBERED_H1 = re.compile(
+    r"^#[ \t]+(?:(?:[A-Z]{2,10}|[Aa]dr)[- ]?\d{1,6}\b|\d{1,6}[ \t]*[.:)\-–—])", re.MULTILINE
+)
 
 
 @dataclass(frozen=True)
@@ -90,13 +111,13 @@ def _name_reason(name: str, config: Config, mirrors: frozenset[str]) -> str | No
     return None
 
 
-def _looks_like_template(path: Path) -> bool:
+def _head(path: str | Path) -> bytes:
+    """The first bytes of a file, enough to tell a template or a non-record (b"": unreadable)."""
     try:
-        with path.open("rb") as fh:
-            head = fh.read(TEMPLATE_HEAD)
+        with open(path, "rb") as fh:
+            return fh.read(TEMPLATE_HEAD)
     except OSError:
-        return False
-    return looks_like_template(head)
+        return b""
 
 
 #: Bytes of a ``0000-...`` file read to tell a template from a record.
@@ -106,6 +127,127 @@ TEMPLATE_HEAD = 8192
 def looks_like_template(data: bytes) -> bool:
     """Whether a file named like ``0000-x.md`` holds a template's placeholders."""
     return bool(_TEMPLATE_HINT.search(data[:TEMPLATE_HEAD].decode("utf-8", "replace")))
+
+
+def content_reason(
+    root: RootConfig, rel: str, folder: str, config: Config, head: Callable[[], bytes]
+) -> str | None:
+    """Why a file that its name does not exclude is not a record: a ``0000-`` template,
+    an ``exclude`` glob, or the look of a non-record document without ADR metadata.
+
+    ``rel`` is root-relative, ``folder`` the name of the folder that holds the file (the
+    root's own name at its top); ``head`` gives the file's first bytes, read only when a
+    rule needs them.
+    """
+    name = rel.rsplit("/", 1)[-1]
+    if _ZERO_NAME.match(name) and looks_like_template(head()):
+        return "template"
+    pattern = excluder(config.exclude + root.exclude).match(rel)
+    if pattern is not None:
+        return f"excluded by pattern {pattern!r} (exclude option)"
+    looks = non_record_name(name, folder)
+    if looks is not None and not has_adr_metadata(head(), config.status_headings):
+        return _NON_RECORD + looks
+    return None
+
+
+def non_record_name(name: str, folder: str) -> str | None:
+    """What a file's name says it is when it is usually not a record (None: a record's name).
+
+    A numbered name is always a record's (``0012-developer-guide.md``).
+    """
+    if _NUMBERED_NAME.match(name):
+        return None
+    stem = name.rsplit(".", 1)[0].lower()
+    if stem == folder.lower():
+        return "named after its folder"
+    for pattern, looks in _NON_RECORD_NAMES:
+        if pattern.fullmatch(stem):
+            return looks
+    return None
+
+
+@lru_cache(maxsize=8)
+def _metadata_pattern(headings: tuple[str, ...]) -> re.Pattern[str]:
+    """Status headings, status lines and fields (plain, bold, in a list or a table) and
+    the frontmatter key, in the configured languages."""
+    words = "|".join(re.escape(h) for h in sorted({"status", *headings}, key=len, reverse=True))
+    key = rf"(?:{words})"
+    item = r"^[ \t]*(?:[-*+][ \t]+)?"
+    bold = r"(?:\*\*|__)"
+    forms = (
+        rf"^[ \t]*#{{1,6}}[ \t]*{key}[ \t:：]*#*[ \t]*$",
+        rf"{item}{bold}?{key}{bold}?[ \t]*[:：]",
+        rf"{item}{bold}{key}[:：]?{bold}",
+        rf"^[ \t]*\|[ \t]*{bold}?{key}{bold}?[ \t]*\|",
+    )
+    return re.compile("|".join(forms), re.IGNORECASE | re.MULTILINE)
+
+
+def has_adr_metadata(data: bytes, headings: tuple[str, ...]) -> bool:
+    """Whether a file's first bytes carry what a record carries: a status heading, a
+    status line or ``status:`` key, or an H1 with a record number. A cheap look at the
+    text, not a parse."""
+    text = data[:TEMPLATE_HEAD].decode("utf-8", "replace")
+    return bool(_metadata_pattern(headings).search(text) or _NUMBERED_H1.search(text))
+
+
+class Excluder:
+    """The ``exclude`` globs of one root, matched against root-relative paths.
+
+    A glob without ``/`` matches a file or folder name at any depth (``PROCESS.md``,
+    ``*-notes.md``); one with ``/`` matches from the root (``guides/**``, ``/draft.md``).
+    ``*`` and ``?`` stay within one name, ``**`` spans folders; a glob that matches a
+    folder leaves out everything below it.
+    """
+
+    def __init__(self, patterns: tuple[str, ...]) -> None:
+        self.patterns = tuple(p.strip() for p in patterns if p.strip())
+        self._each = [re.compile(_glob(p)) for p in self.patterns]
+        self._any = re.compile("|".join(f"(?:{r.pattern})" for r in self._each) or "(?!)")
+
+    def match(self, rel: str) -> str | None:
+        """The first glob that leaves out ``rel``, or None."""
+        if not self._any.fullmatch(rel):
+            return None
+        return next(p for p, r in zip(self.patterns, self._each, strict=True) if r.fullmatch(rel))
+
+
+@lru_cache(maxsize=32)
+def excluder(patterns: tuple[str, ...]) -> Excluder:
+    return Excluder(patterns)
+
+
+def _glob(pattern: str) -> str:
+    """A regular expression for one ``exclude`` glob (see :class:`Excluder`)."""
+    anchored = "/" in pattern.rstrip("/")
+    body = pattern.strip("/")
+    out: list[str] = []
+    i = 0
+    while i < len(body):
+        if body.startswith("**/", i):
+            out.append("(?:[^/]*/)*")
+            i += 3
+            continue
+        if body.startswith("**", i):
+            out.append(".*")
+            i += 2
+            continue
+        char = body[i]
+        if char == "*":
+            out.append("[^/]*")
+        elif char == "?":
+            out.append("[^/]")
+        elif char == "[" and (end := body.find("]", i + 2)) != -1:
+            inner = body[i + 1 : end]
+            negate = inner.startswith("!")
+            inner = re.escape(inner[1:] if negate else inner).replace("\\-", "-")
+            out.append(f"[{'^' if negate else ''}{inner}]")
+            i = end
+        else:
+            out.append(re.escape(char))
+        i += 1
+    return ("" if anchored else "(?:[^/]*/)*") + "".join(out) + "(?:/.*)?"
 
 
 def place(folders: tuple[str, ...], layout: str) -> tuple[bool, int, str | None]:
@@ -168,8 +310,9 @@ def locate(config: Config, path: str, data: bytes) -> Found | Excluded | None:
     root, prefix = best
     rel = path[len(prefix) :]
     reason = exclusion_reason(rel, config)
-    if reason is None and _ZERO_NAME.match(name) and looks_like_template(data):
-        reason = "template"
+    if reason is None:
+        folder = (config.root_dir(root) / rel).parent.name
+        reason = content_reason(root, rel, folder, config, lambda: data)
     if reason is not None:
         return Excluded(path, reason)
     archived, _depth, domain = place(tuple(rel.split("/")[:-1]), config.layout)
@@ -304,8 +447,9 @@ def _walk_root(
                 continue
             rel_path = rel_prefix + name
             reason = folder_reason or _name_reason(name, config, mirrors)
-            if reason is None and _ZERO_NAME.match(name) and _looks_like_template(folder / name):
-                reason = "template"
+            if reason is None:
+                head = partial(_head, entry.path)  # a str: no Path per file
+                reason = content_reason(root, rel_path, folder.name, config, head)
             if reason is not None:
                 result.excluded.append(Excluded(shown, reason))
                 continue

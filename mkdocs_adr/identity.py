@@ -24,14 +24,27 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from . import paths
-from .config import Config
 from .errors import UsageError
 from .model import Excluded, Record
 
-_FILE_NUMBER = re.compile(r"^0*(\d{1,6})(?=[-_ .]|$)")
+if TYPE_CHECKING:  # parsing reads file names through this module; config imports parsing
+    from .config import Config
+
+#: A file name's id: an optional prefix word, then the number (``0012-x``, ``adr-045-x``,
+#: ``ADR-0001-x``, ``adr-18``, ``API-001-x``), then a separator or the end of the stem.
+_FILE_ID = re.compile(
+    r"^(?:(?P<prefix>[A-Za-z]{2,10})(?P<sep>[-_ ]?))?(?P<num>\d{1,6})(?=[-_ .]|$)"
+)
+#: A date that starts a file name (``2021-09-07-x``): a date, not a number. Eight digits
+#: (``20210907-x``, log4brains) are too long for a number already.
+_DATE_STEM = re.compile(
+    r"^(?:19|20)\d\d[-_.](?:0?[1-9]|1[0-2])[-_.](?:0?[1-9]|[12]\d|3[01])(?=[-_ .]|$)"
+)
+#: The prefix word a file name may always carry for the root's own prefix.
+GENERIC_PREFIX = "ADR"
 _ID = re.compile(r"^([A-Za-z][A-Za-z0-9_]*)[- ]?0*(\d{1,6})$")
 _UNIT = re.compile(r"^(.*?)#([Dd]\d{1,3})$")
 _URL = re.compile(r"^[a-z][a-z0-9+.-]*:", re.IGNORECASE)
@@ -39,10 +52,69 @@ _URL = re.compile(r"^[a-z][a-z0-9+.-]*:", re.IGNORECASE)
 _LINK_TEXT_NUMBER = re.compile(r"^\s*0*(\d{1,6})[.:]")
 
 
+@dataclass(frozen=True)
+class FileName:
+    """What a record's file name says about its id: THE file-name rule.
+
+    ``prefix`` is the id prefix the name carries (upper-cased), ``None`` when the
+    name starts with its number (``0012-x.md``) or names no number at all; ``rest``
+    is the stem after the id (``check-thing``), the whole stem when there is none.
+    """
+
+    prefix: str | None
+    number: int | None
+    rest: str
+    #: the name's text before the number, as written (``adr-``, ``API-``; empty for ``0012-x``)
+    lead: str = ""
+    #: how many digits the number is written with (``045`` -> 3)
+    width: int = 0
+
+
+def read_file_name(name: str, known: Iterable[str] = ()) -> FileName:
+    """The id shape of the file name ``name`` (a base name, with or without ``.md``).
+
+    A number of one to six digits that starts the name, or follows a prefix word of
+    two to ten letters, is the record's number: ``0012-x``, ``12.md``, ``adr-045-x``,
+    ``ADR-0001-x``, ``adr-18``, ``API-001-x``. The prefix word counts when it is
+    ``ADR`` or one of ``known`` (the roots' prefixes) in any case and spacing, or
+    another word joined by ``-`` or ``_`` and written in capitals (``API-001``) or
+    followed by a zero-padded number (``api-001``); other words that end in a number
+    (``use-2-databases``, ``oauth2-login``) name none. A date (``2021-09-07-x``,
+    ``20210907-x``) is not a number: such names are slugs.
+    """
+    stem = name.rsplit(".", 1)[0] if name.lower().endswith((".md", ".markdown")) else name
+    m = _FILE_ID.match(stem)
+    if m is None or _DATE_STEM.match(stem):
+        return FileName(None, None, stem)
+    rest = stem[m.end() :].lstrip("-_ .")
+    lead, width = stem[: m.start("num")], m.end("num") - m.start("num")
+    word = m["prefix"]
+    if word is None:
+        return FileName(None, int(m["num"]), rest, lead, width)
+    own = {GENERIC_PREFIX, *(k.upper() for k in known)}
+    if word.upper() in own or (
+        m["sep"] in ("-", "_")
+        and (word.isupper() or (m["num"].startswith("0") and len(m["num"]) >= 3))
+    ):
+        return FileName(word.upper(), int(m["num"]), rest, lead, width)
+    return FileName(None, None, stem)
+
+
+def file_id(name: str, prefix: str) -> tuple[str, int] | None:
+    """(id prefix, number) of a record file named ``name`` in a root whose prefix is ``prefix``.
+
+    The prefix is the file name's own (``API-001-x.md`` -> API) or, for a name that
+    starts with its number (``0012-x.md``), the root's. ``None``: no number (a slug).
+    """
+    found = read_file_name(name, (prefix,))
+    if found.number is None:
+        return None
+    return (found.prefix or prefix.upper(), found.number)
+
+
 def file_number(name: str) -> int | None:
-    """The number an adr-tools style file name starts with (``0012-x.md`` -> 12)."""
-    m = _FILE_NUMBER.match(name)
-    return int(m.group(1)) if m else None
+    """The number a record's file name gives (``0012-x.md``, ``adr-045-x.md`` -> 12, 45)."""
+    return read_file_name(name).number
 
 
 def canonical(prefix: str, number: int) -> str:
@@ -52,6 +124,13 @@ def canonical(prefix: str, number: int) -> str:
 def parse_id(text: str) -> tuple[str, int] | None:
     m = _ID.match(text.strip())
     return (m.group(1).upper(), int(m.group(2))) if m else None
+
+
+def id_keys(text: str) -> list[str]:
+    """The canonical ids typed or written text may be: ``ADR 45``, ``ADR-045``,
+    ``adr-45`` and ``ADR045`` all give ``ADR-0045`` (``PAY2-3`` keeps its digit)."""
+    keys = {canonical(*p) for p in (parse_id(text), _letter_id(text)) if p is not None}
+    return sorted(keys)
 
 
 @dataclass(frozen=True)
@@ -76,11 +155,14 @@ class Resolver:
         self.by_path: dict[str, Record] = {}
         self.by_id: dict[str, list[Record]] = {}
         self.by_stem: dict[str, list[Record]] = {}
+        self.by_number: dict[tuple[str, int], list[Record]] = {}
         for rec in records:
             self.by_path[rec.path] = rec
             self.by_id.setdefault(rec.id.upper(), []).append(rec)
             stem = posixpath.basename(rec.path).rsplit(".", 1)[0].lower()
             self.by_stem.setdefault(stem, []).append(rec)
+            if rec.number is not None:
+                self.by_number.setdefault((rec.root, rec.number), []).append(rec)
         self._ids_memo: dict[str, tuple[str, ...]] = {}
         self._memo: dict[tuple[str, str], Resolution] = {}
 
@@ -92,16 +174,24 @@ class Resolver:
             found = self._ids_memo[key] = tuple(sorted({r.id for r in recs})) if recs else ()
         return found
 
+    def _number(self, number: int, prefix: str, root: str) -> tuple[str, ...]:
+        """What a bare number names from a record of ``root``: the id of the root's
+        prefix, else every record of the root with that number (``API-001`` and
+        ``ARC-002`` side by side); several ids when it is ambiguous."""
+        return self._ids(canonical(prefix, number)) or tuple(
+            sorted({r.id for r in self.by_number.get((root, number), [])})
+        )
+
     def resolve(self, ref: str, *, source: Record, label: str = "") -> Resolution:
         # An id, a number or a URL reads the same from every record of a root:
         # remembered, since a log mentions the same few ids over and over.
         prefix = self.prefixes.get(source.root, "ADR")
-        found = self._memo.get((ref, prefix))
+        found = self._memo.get((ref, source.root))
         if found is not None:
             return found
         resolution, relative = self._resolve(ref, source, label, prefix)
         if not relative:
-            self._memo[(ref, prefix)] = resolution
+            self._memo[(ref, source.root)] = resolution
         return resolution
 
     def _resolve(
@@ -134,18 +224,20 @@ class Resolver:
                 return Resolution(tuple(sorted({r.id for r in self.by_stem[stem]})), unit), True
             # adr-tools reads the target as the number in the file name; a
             # misspelled name still names its number, and so may the link text
-            number = file_number(name)
-            if number is None and label:
-                number = _label_number(label, prefix)
+            named = file_id(name, prefix)
+            if named is not None:
+                return Resolution(self._ids(canonical(*named)), unit), True
+            number = _label_number(label, prefix) if label else None
             if number is not None:
-                return Resolution(self._ids(canonical(prefix, number)), unit), True
+                return Resolution(self._number(number, prefix, source.root), unit), True
             return Resolution(()), True
-        # an id: ADR-0012, ADR 12, PAY-3, a bare number, or a stem
-        parsed = parse_id(text)
-        if parsed is not None:
-            return Resolution(self._ids(canonical(*parsed)), unit), False
-        if text.isdigit():
-            return Resolution(self._ids(canonical(prefix, int(text))), unit), False
+        # an id: ADR-0012, ADR 12, ADR045, PAY-3, a bare number, or a stem
+        keys = id_keys(text)
+        if keys:
+            ids = tuple(sorted({i for key in keys for i in self._ids(key)}))
+            return Resolution(ids, unit), False
+        if text.isdigit() and len(text) <= 6:
+            return Resolution(self._number(int(text), prefix, source.root), unit), False
         if text.lower() in self.by_stem:
             return Resolution(
                 tuple(sorted({r.id for r in self.by_stem[text.lower()]})), unit
@@ -296,6 +388,7 @@ class References:
     def __init__(self, log: Catalog) -> None:
         self.log = log
         self._stems: dict[str, list[Record]] | None = None
+        self._numbers: dict[tuple[str, int], list[Record]] | None = None
 
     @property
     def stems(self) -> dict[str, list[Record]]:
@@ -375,19 +468,26 @@ class References:
         return []
 
     def _by_parsed_id(self, text: str) -> list[Record]:
-        keys = set()
-        for parsed in (parse_id(text), _letter_id(text)):
-            if parsed is not None:
-                keys.add(canonical(*parsed))
-        return _unique([r for k in sorted(keys) for r in self.log.by_id.get(k, [])])
+        return _unique([r for k in id_keys(text) for r in self.log.by_id.get(k, [])])
 
     def _by_number(self, text: str) -> list[Record]:
-        """A bare number, in every root: the number of each root's prefix."""
+        """A bare number, in every root: the id of the root's prefix with that number,
+        else every record of the root with that number (a root whose file names carry
+        their own prefixes, ``API-001`` beside ``ARC-002``)."""
         if not _NUMBER.match(text):
             return []
-        prefixes = dict.fromkeys(root.prefix for root in self.log.config.roots)
         number = int(text)
-        return _unique([r for p in prefixes for r in self.log.by_id.get(canonical(p, number), [])])
+        if self._numbers is None:
+            self._numbers = {}
+            for rec in self.log.records:
+                if rec.number is not None:
+                    self._numbers.setdefault((rec.root, rec.number), []).append(rec)
+        found: list[Record] = []
+        for root in self.log.config.roots:
+            here = self._numbers.get((root.path, number), [])
+            own = [r for r in here if r.id.upper() == canonical(root.prefix, number)]
+            found += own or here
+        return _unique(found)
 
     def _candidates(self, text: str) -> list[str]:
         """The project-relative paths ``text`` may mean, most likely first.

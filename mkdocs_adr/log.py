@@ -24,7 +24,7 @@ from . import checks
 from .config import Config
 from .discovery import Found, discover
 from .graph import RelationGraph, Succession
-from .identity import Resolution, Resolver, canonical, file_number, parse_id
+from .identity import Resolution, Resolver, canonical, file_id, parse_id
 from .model import (
     Excluded,
     Parsed,
@@ -205,21 +205,23 @@ def _parse_all(
 
 
 def identify(item: Found, parsed: Parsed, digest: str, prefix: str) -> Record:
-    """The record a parsed file is: its id from an explicit id, its number or its name.
+    """The record a parsed file is: its id from an explicit id, else the id its file name
+    gives (:func:`mkdocs_adr.identity.file_id`), else the file stem.
 
     A heading whose number disagrees with the file's is reported by
     :func:`mkdocs_adr.checks.number_mismatches` (ADR019).
     """
     name = item.rel.rsplit("/", 1)[-1]
-    number = file_number(name)
+    named = file_id(name, prefix)
+    number = named[1] if named else None
     rid: str
     if parsed.explicit_id:
         pid = parse_id(parsed.explicit_id)
         rid = canonical(*pid) if pid else parsed.explicit_id
         if pid:
             number = pid[1]
-    elif number is not None:
-        rid = canonical(prefix, number)
+    elif named is not None:
+        rid = canonical(*named)
     else:
         rid = name.rsplit(".", 1)[0]
     domain = item.domain or parsed.domain

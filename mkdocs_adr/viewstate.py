@@ -14,6 +14,10 @@ from .log import Log
 from .model import Problem, RootInfo, Severity, ViewState
 from .views import index as index_view
 
+#: View states that fail ``mkdocs-adr check`` unless ``--allow-stale``: a drifting INDEX
+#: (ADR010), a stale CURRENT (ADR011), one whose manifest cannot verify it (ADR012).
+OUTDATED = frozenset({"drift", "stale", "unverifiable"})
+
 
 @dataclass(frozen=True)
 class RootViews:
@@ -23,6 +27,11 @@ class RootViews:
     #: Where the generated INDEX is published (another name when a user owns INDEX.md).
     index_target: str
     problems: tuple[Problem, ...] = ()
+
+    @property
+    def outdated(self) -> tuple[ViewState, ...]:
+        """This root's views in an :data:`OUTDATED` state (absent views are not)."""
+        return tuple(v for v in (self.index, self.current) if v.state in OUTDATED)
 
 
 def free_name(

@@ -2,20 +2,20 @@
 
 The next number follows every number in use under a root (active and archived
 records, drafts and other numbered files) and in other roots with the same id
-prefix, zero-padded like most files already are. Dated styles (log4brains) are
+prefix, zero-padded and named like most files already are (``0012-x.md``,
+``adr-012-x.md``, ``API-012-x.md``). Dated styles (log4brains) are
 named by date instead. Refusals are recorded on the :class:`~.session.Work`.
 """
 
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..config import Config, RootConfig
 from ..discovery import ARCHIVE
-from ..identity import canonical
+from ..identity import FileName, canonical, file_id, read_file_name
 from ..log import Log
 from ..model import Record
 from . import templates
@@ -132,7 +132,25 @@ def folder(
 
 # --------------------------------------------------------------------- numbering
 
-_NUMBERED = re.compile(r"^(\d+)[-_]")
+
+def _numbered_files(config: Config, root: RootConfig) -> list[FileName]:
+    """The numbered Markdown files under ``root`` (records, archived ones, drafts),
+    read by the file-name rule; not those of nested roots or the work dir."""
+    found: list[FileName] = []
+    nested = [config.root_dir(r) for r in config.roots if r.path != root.path]
+    base = config.root_dir(root)
+    work = config.work_path.resolve()
+    for here_name, dirs, files in os.walk(base):
+        here = Path(here_name)
+        dirs[:] = sorted(
+            d for d in dirs if (here / d) not in nested and (here / d).resolve() != work
+        )
+        for name in sorted(files):
+            if name.lower().endswith((".md", ".markdown")):
+                named = read_file_name(name, (root.prefix,))
+                if named.number is not None:
+                    found.append(named)
+    return found
 
 
 def numbering(config: Config, log: Log, root: RootConfig) -> tuple[int, int]:
@@ -142,24 +160,29 @@ def numbering(config: Config, log: Log, root: RootConfig) -> tuple[int, int]:
     records, drafts and other numbered files under the root, and records of
     other roots with the same id prefix (their ids would collide).
     """
+    number, width, _lead = _numbering(config, log, root)
+    return number, width
+
+
+def _numbering(config: Config, log: Log, root: RootConfig) -> tuple[int, int, str]:
+    """(next number, width, lead): the lead is how the root's file names start
+    (``adr-``, ``ADR-``, ``API-``; empty for ``0012-x.md``), the most common one."""
     same = {r.path for r in config.roots if r.prefix.upper() == root.prefix.upper()}
     numbers = [r.number for r in log.records if r.root in same and r.number is not None]
-    widths: dict[int, int] = {}
-    nested = [config.root_dir(r) for r in config.roots if r.path != root.path]
-    base = config.root_dir(root)
-    work = config.work_path.resolve()
-    for here_name, dirs, files in os.walk(base):
-        here = Path(here_name)
-        dirs[:] = sorted(
-            d for d in dirs if (here / d) not in nested and (here / d).resolve() != work
-        )
-        for name in files:
-            m = _NUMBERED.match(name)
-            if m and name.lower().endswith((".md", ".markdown")):
-                numbers.append(int(m.group(1)))
-                widths[len(m.group(1))] = widths.get(len(m.group(1)), 0) + 1
+    files = sorted(_numbered_files(config, root), key=lambda f: f.number or 0)
+    numbers += [f.number for f in files if f.number is not None]
+    leads: dict[str, tuple[int, int]] = {}  # lead -> (files, highest number)
+    for f in files:
+        count, _top = leads.get(f.lead, (0, 0))
+        leads[f.lead] = (count + 1, f.number or 0)  # files are in number order
+    # most files first; on a tie, the shape of the latest numbered file
+    lead = max(leads.items(), key=lambda kv: kv[1])[0] if leads else ""
+    widths: dict[int, int] = {}  # padded like most files of that shape
+    for f in files:
+        if f.lead == lead:
+            widths[f.width] = widths.get(f.width, 0) + 1
     width = max(widths.items(), key=lambda kv: (kv[1], kv[0]))[0] if widths else 4
-    return max(numbers, default=0) + 1, width
+    return max(numbers, default=0) + 1, width, lead
 
 
 @dataclass(frozen=True)
@@ -173,10 +196,17 @@ class Name:
 
 
 def name(config: Config, log: Log, root: RootConfig, style: str, title: str, date: str) -> Name:
-    """The file name and id of a new ``style`` record titled ``title`` in ``root``."""
+    """The file name and id of a new ``style`` record titled ``title`` in ``root``.
+
+    A numbered name follows the shape most files of the root have (``0012-x.md``,
+    ``adr-012-x.md``, ``ADR-0012-x.md``, ``API-012-x.md``); its id is what the
+    file-name rule reads from it (:func:`mkdocs_adr.identity.file_id`).
+    """
     if style in UNNUMBERED:
         file = f"{date.replace('-', '')}-{templates.slug(title)}.md"
         return Name(None, 4, file, file[:-3])
-    number, width = numbering(config, log, root)
-    file = f"{number:0{width}d}-{templates.slug(title)}.md"
-    return Name(number, width, file, canonical(root.prefix, number))
+    number, width, lead = _numbering(config, log, root)
+    file = f"{lead}{number:0{width}d}-{templates.slug(title)}.md"
+    named = file_id(file, root.prefix)
+    rid = canonical(*named) if named else canonical(root.prefix, number)
+    return Name(number, width, file, rid)

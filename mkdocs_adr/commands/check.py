@@ -23,13 +23,20 @@ SCHEMA = "mkdocs-adr/check"
     type=click.Choice(["error", "warning", "info", "never"]),
     default=None,
     help="Exit 1 when a problem at or above this severity exists (default: the fail_on "
-    "option). A stale CURRENT is a warning (ADR011): use --fail-on warning to fail on it.",
+    "option). Stale views fail the check whatever this level: see --allow-stale.",
+)
+@click.option(
+    "--allow-stale",
+    is_flag=True,
+    help="Do not fail on a stale or unverifiable CURRENT (ADR011, ADR012) or a drifting "
+    "INDEX (ADR010); they are still reported.",
 )
 @today_option
 @location_options
 def check_command(
     as_json: bool,
     fail_on: str | None,
+    allow_stale: bool,
     today: dt.datetime | None,
     config_file: Path | None,
     root: Path | None,
@@ -39,7 +46,8 @@ def check_command(
     Reports every problem of the records, whether each CURRENT view is fresh,
     stale (with each reason and the ids involved), unverifiable or absent, and
     whether INDEX.md differs from what would be generated. Writes nothing.
-    Exit 1 when a problem reaches --fail-on.
+    Exit 1 when a problem reaches --fail-on, or when a CURRENT is stale or
+    unverifiable or an INDEX drifts (unless --allow-stale).
     """
     config = resolve_config(config_file, root)
     log = load(config, today=as_date(today))
@@ -57,7 +65,12 @@ def check_command(
         "problems": [p.to_json() for p in problems],
         "views": report.views_json(views),
     }
+    outdated = [v.path for rv in views for v in rv.outdated]
+    data["allow_stale"] = allow_stale
+    data["outdated"] = outdated
     code = report.exit_code(problems, threshold)
+    if outdated and not allow_stale:
+        code = 1
     data["ok"] = code == 0
     if as_json:
         emit_json(data)
@@ -97,9 +110,15 @@ def render_text(data: dict[str, Any]) -> str:
         if p["fix"]:
             out.append(f"    fix: {p['fix']}")
     out.append("")
-    out.append(
-        ("OK" if data["ok"] else "FAILED") + f" (fail on {data['fail_on']}); nothing was written."
-    )
+    why = f"fail on {data['fail_on']}"
+    if data["outdated"]:
+        stale = ", ".join(data["outdated"])
+        why += (
+            f"; stale views allowed: {stale}"
+            if data["allow_stale"]
+            else f"; stale views fail the check: {stale} (--allow-stale to pass)"
+        )
+    out.append(("OK" if data["ok"] else "FAILED") + f" ({why}); nothing was written.")
     return "\n".join(out) + "\n"
 
 

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..model import Parsed, Problem, Relation, Severity
+from . import titles
 from .common import declarations, frontmatter_relations, inline_fields, links_section
 from .dates import parse_date
 from .formats import DATE_FROM_STATUS, DETECTORS, FORCED, VARIANTS, Context, Hit, container
@@ -20,13 +21,6 @@ from .markdown import Document, LineCounter, links, scan
 from .options import ParseOptions
 from .status import relation_line
 
-_H1_NUMBER = re.compile(
-    r"^(?:(?P<prefix>[A-Za-z]{2,10})[- ]?)?0*(?P<num>\d{1,6})"
-    r"\s*[.:)\-–—]\s*(?P<title>.+)$"
-)
-_H1_PREFIXED = re.compile(
-    r"^(?P<prefix>[A-Za-z]{2,10})[- ]?0*(?P<num>\d{1,6})\s*[.:)\-–—]?\s*(?P<title>.*)$"
-)
 #: The detectors tried when the ``style`` option is ``auto``.
 _ALL = tuple(DETECTORS)
 
@@ -81,7 +75,7 @@ def parse_bytes(data: bytes, *, path: str, options: ParseOptions) -> Parsed:
     if text is None:
         return Parsed(
             style="unreadable",
-            title=_title_from_name(name),
+            title=titles.from_file_name(name, options.prefixes),
             status="unknown",
             raw_status="",
             problems=tuple(problems),
@@ -96,12 +90,6 @@ def _with_problems(parsed: Parsed, extra: list[Problem]) -> Parsed:
     from dataclasses import replace
 
     return replace(parsed, problems=(*extra, *parsed.problems))
-
-
-def _title_from_name(name: str) -> str:
-    stem = name.rsplit(".", 1)[0]
-    stem = re.sub(r"^\d+[-_ ]*", "", stem)
-    return stem.replace("-", " ").replace("_", " ").strip().capitalize() or name
 
 
 def _as_list(value: object) -> tuple[str, ...]:
@@ -140,17 +128,11 @@ def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:
     title = ""
     heading_number: int | None = None
     if h1 is not None:
-        title = h1.text
-        m = _H1_PREFIXED.match(title) or _H1_NUMBER.match(title)
-        if m and (m.group("prefix") or _H1_NUMBER.match(title)):
-            prefix = m.group("prefix")
-            if prefix is None or prefix.upper() in {p.upper() for p in options.prefixes}:
-                heading_number = int(m.group("num"))
-                title = m.group("title").strip() or title
+        title, heading_number = titles.heading(h1.text, name, options.prefixes)
     if isinstance(fm.get("title"), (str, int, float)) and str(fm["title"]).strip():
         title = str(fm["title"]).strip()
     if not title:
-        title = _title_from_name(name)
+        title = titles.from_file_name(name, options.prefixes)
 
     # status: the first detector that finds a signal decides the style
     order = FORCED.get(options.style, _ALL)

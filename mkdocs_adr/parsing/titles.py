@@ -1,0 +1,95 @@
+"""A record's title and the number its heading states: THE title rule.
+
+The H1 loses the record's id and the wrappers around it or around the title:
+
+- ``# 3. Use X``, ``# 28 Use X``, ``# 0028: Use X`` (a number, with or without a separator);
+- ``# ADR-0012: Use X``, ``# ADR 45 - Use X``, ``# adr-045: Use X``, ``# API-001: State store``
+  (a prefix, then the number);
+- ``# [ADR-0005] Use X`` (the id in brackets) and ``# [Use X]`` (the title in brackets).
+
+Each of these gives the title ``Use X`` and the heading's number, which
+:func:`mkdocs_adr.checks.number_mismatches` compares with the file name's (ADR019). A prefix
+counts when it is ``ADR``, a root's prefix, or the prefix of the file's own name (``API`` in
+``API-001-state-store.md``), so ``# HTTP2 support`` or ``# RFC 2119: wording`` keep their
+words. A number with no separator (``# 28 Use X``) counts only in a numbered file and only
+when it reads as an id (see :func:`_counts`), so ``# 2024 roadmap`` keeps its year. Which
+id a file name gives is :func:`mkdocs_adr.identity.read_file_name`'s rule; this module only
+asks it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from ..identity import GENERIC_PREFIX, read_file_name
+
+_SEP = r"[.:)|\-–—]"
+#: An id at the start of a heading, then a separator (or only spaces), then the title.
+_HEADING_ID = re.compile(
+    r"^(?:(?P<prefix>[A-Za-z]{2,10})[- ]?)?0*(?P<num>\d{1,6})"
+    rf"(?:\s*(?P<sep>{_SEP})\s*|\s+|$)(?P<title>.*)$"
+)
+#: ``[ADR-0005] Use X``: an id in brackets before the title.
+_BRACKETED_ID = re.compile(rf"^\[(?P<id>[^\[\]]+)\]\s*(?:{_SEP}\s*)?(?P<title>.*)$")
+#: ``[Use X]``: the whole title in brackets (not a link, ``[Use X](x.md)``).
+_BRACKETED = re.compile(r"^\[(?P<inner>[^\[\]]+)\]$")
+#: A date or number that starts a file stem, dropped from a title made from the name.
+_LEADING_DATE_OR_NUMBER = re.compile(r"^(?:\d{4}[-_.]\d{1,2}[-_.]\d{1,2}|\d+)[-_ ]*")
+
+
+def heading(text: str, file_name: str, prefixes: Iterable[str]) -> tuple[str, int | None]:
+    """(title, number the heading states) of the H1 ``text`` of the file ``file_name``.
+
+    ``prefixes`` are the roots' id prefixes. The number is ``None`` when the heading
+    names none; the title is the whole heading when nothing is left after the id.
+    """
+    known = tuple(prefixes)
+    named = read_file_name(file_name, known)
+    own = {GENERIC_PREFIX, *(p.upper() for p in known)}
+    if named.prefix:
+        own.add(named.prefix)
+    raw = text.strip()
+    candidate = raw
+    bracketed = _BRACKETED_ID.match(raw)
+    if bracketed and _HEADING_ID.match(bracketed["id"].strip()):
+        candidate = f"{bracketed['id'].strip()}: {bracketed['title']}"
+    title, number = raw, None
+    m = _HEADING_ID.match(candidate)
+    if m is not None and _counts(m, own, named.number):
+        number = int(m["num"])
+        title = m["title"].strip() or raw
+    inner = _BRACKETED.match(title)
+    if inner:
+        title = inner["inner"].strip() or title
+    return title, number
+
+
+def _counts(m: re.Match[str], own: set[str], file_number: int | None) -> bool:
+    """Whether the id ``m`` found at the start of a heading is the record's id.
+
+    A number without a separator (``# 28 Use X``) counts in a numbered file when it
+    is the file's number, is zero-padded (``# 0028 Use X``), or is followed by a
+    capitalised word and is not a year: ``# 2024 roadmap`` and ``# 3 ways to cache``
+    keep their numbers as words.
+    """
+    prefix = m["prefix"]
+    if prefix is not None:
+        return prefix.upper() in own
+    if m["sep"]:
+        return True
+    words = m["title"].strip()
+    if file_number is None or not words:
+        return False
+    number = int(m["num"])
+    written = m.group(0)[: m.end("num")]
+    year = len(m["num"]) == 4 and 1900 <= number <= 2099
+    return number == file_number or written.startswith("0") or (words[0].isupper() and not year)
+
+
+def from_file_name(name: str, prefixes: Iterable[str] = ()) -> str:
+    """The title a file name gives when the record has none (``adr-045-check-thing.md``
+    -> ``Check thing``)."""
+    rest = read_file_name(name, prefixes).rest
+    rest = _LEADING_DATE_OR_NUMBER.sub("", rest)
+    return rest.replace("-", " ").replace("_", " ").strip().capitalize() or name
