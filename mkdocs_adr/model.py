@@ -30,6 +30,7 @@ OUT_OF_EFFECT = frozenset({"superseded", "deprecated", "rejected"})
 INVERSE: dict[str, str] = {
     "supersedes": "superseded-by",
     "superseded-by": "supersedes",
+    # a successor that replaces parts of a record: it never retires the record
     "partially-supersedes": "partially-superseded-by",
     "partially-superseded-by": "partially-supersedes",
     "amends": "amended-by",
@@ -46,7 +47,9 @@ RELATION_KINDS: tuple[str, ...] = (*INVERSE, "mentions")
 AUTHORITATIVE_ORIGINS = frozenset(
     {"frontmatter", "status-section", "links-section", "metadata-table"}
 )
-#: ``declaration``: a prose succession sentence ("This ADR is superseded by ...").
+#: ``declaration``: a sentence such as "This ADR supersedes [..](..)". It binds only
+#: when the other record agrees (:meth:`mkdocs_adr.graph.RelationGraph.add`), else it is
+#: reported (ADR005) and shown as declared in prose.
 ORIGINS: tuple[str, ...] = (*sorted(AUTHORITATIVE_ORIGINS), "declaration", "link", "prose")
 
 

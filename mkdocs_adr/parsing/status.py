@@ -116,16 +116,14 @@ WRAPPED_VERBS: dict[tuple[str, str], str] = {
     ("", "を置き換え"): "supersedes",
 }
 
-#: Frontmatter keys -> kind (the first key of a kind is the one the writer inserts).
+#: Frontmatter keys -> kind.
 FRONTMATTER_KEYS: dict[str, str] = {
     "supersedes": "supersedes",
     "superseded-by": "superseded-by",
     "superseded_by": "superseded-by",
     "supersededby": "superseded-by",
     "partially-supersedes": "partially-supersedes",
-    "partially_supersedes": "partially-supersedes",
     "partially-superseded-by": "partially-superseded-by",
-    "partially_superseded_by": "partially-superseded-by",
     "amends": "amends",
     "amended-by": "amended-by",
     "amended_by": "amended-by",
@@ -136,6 +134,9 @@ FRONTMATTER_KEYS: dict[str, str] = {
     "relates-to": "relates-to",
     "relates_to": "relates-to",
     "related": "relates-to",
+    # spellings read, never written (the writer inserts the first key of a kind)
+    "partially_supersedes": "partially-supersedes",
+    "partially_superseded_by": "partially-superseded-by",
 }
 
 #: The succession kinds a prose declaration can state (``This ADR is superseded by``).
