@@ -837,3 +837,13 @@ def test_declaration_in_a_links_list_is_a_declaration_not_a_relates_to() -> None
         ("relates-to", "0002-x.md", "ADR-0002", "links-section", 9),
         ("supersedes", "0003-x.md", "ADR-0003", "declaration", 10),
     ]
+
+
+def test_bilingual_record_whose_first_half_states_no_status() -> None:
+    p = parse(
+        "# 9. 日志\n\n## 状态\n\n## 背景\n\n说明。\n\n"
+        "# 9. Logging\n\n## Status\n\nAccepted\n\nSupersedes ADR-0004\n"
+    )
+    assert (p.status, p.raw_status, p.status_line) == ("accepted", "Accepted", 13)
+    assert rels(p) == [("supersedes", "ADR-0004", "", "status-section", 15)]
+    assert problems(p) == []

@@ -35,9 +35,15 @@ def detect(ctx: Context) -> Hit | None:
         return None
     hit = _read(doc, headed[0][0])
     # a bilingual (or pasted twice) record: each further half under its own H1
-    # has its own status section; its relations count, its status is compared
-    for section in _other_halves(doc, [sec for sec, _key in headed]):
-        half = _read(doc, section)
+    # has its own status section; its relations count, its status is compared,
+    # and the first half that states a status gives the record's
+    halves = [_read(doc, sec) for sec in _other_halves(doc, [sec for sec, _key in headed])]
+    if halves and not hit.raw:
+        stated = next((h for h in halves if h.raw), None)
+        if stated is not None:
+            halves = [hit, *(h for h in halves if h is not stated)]
+            hit = stated
+    for half in halves:
         hit.relations.extend(half.relations)
         hit.halves.append(half)
     return hit
