@@ -847,3 +847,18 @@ def test_bilingual_record_whose_first_half_states_no_status() -> None:
     assert (p.status, p.raw_status, p.status_line) == ("accepted", "Accepted", 13)
     assert rels(p) == [("supersedes", "ADR-0004", "", "status-section", 15)]
     assert problems(p) == []
+
+
+def test_every_declared_verb_holds_a_hint() -> None:
+    # declarations() skips a record without any hint before running a pattern
+    from mkdocs_adr.parsing import status
+
+    declared = [
+        v
+        for v, kind in VERBS.items()
+        if kind in status.DECLARED_KINDS and v not in status.LOCALIZED_VERBS
+    ]
+    assert declared
+    for verb in declared:
+        assert any(h in verb for h in status.DECLARATION_HINTS), verb
+        assert any(h in verb.upper() for h in status.DECLARATION_HINTS), verb

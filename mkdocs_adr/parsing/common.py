@@ -13,6 +13,8 @@ import re
 from ..model import Relation
 from .markdown import Document, heading_key
 from .status import (
+    DECLARATION,
+    DECLARATION_HINTS,
     FRONTMATTER_KEYS,
     declaration,
     frontmatter_refs,
@@ -106,7 +108,11 @@ def declarations(doc: Document, status_headings: frozenset[str]) -> list[Relatio
     prose, and its links are mentions.
     """
     out: list[Relation] = []
-    candidates = doc.lines_matching(_DECLARATION_LINE)
+    text = doc.body_text if doc.body_text is not None else doc.text
+    if not ("This" in text or "THIS" in text) or not any(h in text for h in DECLARATION_HINTS):
+        return out  # a declaration starts "This" and names a succession verb
+    # "This page ...", "This is ..." start lines too: only a declaration's verb counts
+    candidates = [(n, t) for n, t in doc.lines_matching(_DECLARATION_LINE) if DECLARATION.match(t)]
     if not candidates:
         return out
     base = doc.offset + 1

@@ -154,15 +154,15 @@ _REFS_AT = re.compile(_REF_LIST)
 
 
 def _verb_alternatives(verbs: list[str]) -> str:
-    """Longest first; a Latin verb is a whole word, a CJK one may touch its neighbours."""
-    out = []
-    for verb in sorted(verbs, key=len, reverse=True):
-        escaped = re.escape(verb)
-        out.append(rf"\b{escaped}\b" if verb[:1].isascii() else escaped)
-    return "|".join(out)
+    return "|".join(sorted((re.escape(v) for v in verbs), key=len, reverse=True))
 
 
-VERB_PHRASE = re.compile(rf"(?i)({_verb_alternatives(list(VERBS))})\s*[:：]?\s*({_REF_LIST})")
+_LATIN_VERBS = [v for v in VERBS if v[:1].isascii()]
+VERB_PHRASE = re.compile(rf"(?i)\b({_verb_alternatives(_LATIN_VERBS)})\b\s*[:：]?\s*({_REF_LIST})")
+#: A CJK verb may touch its neighbours (``取代ADR-3``): no word boundaries. Tried
+#: only on text that is not ASCII (a pattern without a boundary is tried everywhere).
+_CJK_VERBS = [v for v in VERBS if not v[:1].isascii()]
+_CJK_VERB_PHRASE = re.compile(rf"({_verb_alternatives(_CJK_VERBS)})\s*[:：]?\s*({_REF_LIST})")
 #: ``被 <refs> 取代`` and ``<refs> に置き換えられた``: group 1 the words before,
 #: 2 the references, 3 the words after.
 _WRAPPED_BEFORE = "|".join(sorted({re.escape(b) for b, _ in WRAPPED_VERBS if b}, key=len))
@@ -179,13 +179,16 @@ _LINE_LEAD = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*|__|\*|_)?")
 #: superseded by:**", "This supersedes", "This decision replaces", optionally
 #: after a ``>`` quote, a bullet or a "Note:" label. Its references follow on
 #: the line, or as a list on the next lines (:func:`declaration`).
-_DECLARED_VERBS = [v for v, k in VERBS.items() if k in DECLARED_KINDS and v[:1].isascii()]
+_DECLARED_VERBS = [v for v, k in VERBS.items() if k in DECLARED_KINDS and v not in LOCALIZED_VERBS]
+#: Every verb of a declaration holds one of these (a cheap test before any pattern;
+#: tests/test_fidelity_relparse.py checks it against the verbs).
+DECLARATION_HINTS = ("upersed", "uperced", "eplace", "UPERSED", "UPERCED", "EPLACE")
 DECLARATION = re.compile(
     r"(?i)^[^\S\n]*(?:>[^\S\n]*)*(?:[-*+][^\S\n]+)?(?:\*\*|__)?"
     r"(?:(?:note|notice|warning|important|update|info)(?:\*\*|__)?\s*[:：]?\s*(?:\*\*|__)?\s*)?"
     r"this(?:\s+(?:adr|document|decision|record))?"
     r"(?:\s+(?:is\s+now|is|was|has\s+been|have\s+been))?\s+"
-    rf"(?P<verb>{_verb_alternatives(_DECLARED_VERBS)})"
+    rf"(?P<verb>{_verb_alternatives(_DECLARED_VERBS)})\b"
     r"(?:\*\*|__)?\s*[:：]?\s*(?:\*\*|__)?\s*"
 )
 #: What may end a line whose reference list goes on on the next line.
@@ -264,8 +267,13 @@ def relations_in_text(text: str, origin: str, line: int | None) -> Iterator[Rela
     The localized phrases whose references are inside them (``被 ADR-045 取代``)
     are read first; their words are not read again as a verb of their own.
     """
+    if text.isascii():
+        for m in VERB_PHRASE.finditer(text):
+            verb = m.group(1)
+            yield from _refs(m.group(2), VERBS[verb.lower()], origin, line, verb)
+        return
     taken: list[tuple[int, int]] = []
-    if not text.isascii() and any(h in text for h in _WRAPPED_HINT):
+    if any(h in text for h in _WRAPPED_HINT):
         for m in WRAPPED_PHRASE.finditer(text):
             kind = WRAPPED_VERBS.get((m.group(1), m.group(3)))
             if kind is None:
@@ -273,12 +281,12 @@ def relations_in_text(text: str, origin: str, line: int | None) -> Iterator[Rela
             taken.append(m.span())
             verb = f"{m.group(1)} … {m.group(3)}".strip()
             yield from _refs(m.group(2), kind, origin, line, verb)
-    for m in VERB_PHRASE.finditer(text):
-        if taken and any(a <= m.start() < b for a, b in taken):
-            continue
-        verb = m.group(1)
-        kind = VERBS[verb.lower()]
-        yield from _refs(m.group(2), kind, origin, line, verb)
+    for pattern in (VERB_PHRASE, _CJK_VERB_PHRASE):
+        for m in pattern.finditer(text):
+            if taken and any(a <= m.start() < b for a, b in taken):
+                continue
+            verb = m.group(1)
+            yield from _refs(m.group(2), VERBS[verb.lower()], origin, line, verb)
 
 
 def _refs(text: str, kind: str, origin: str, line: int | None, verb: str) -> Iterator[Relation]:
@@ -330,7 +338,7 @@ def relation_line(text: str, origin: str, line: int | None) -> list[Relation]:
     rest = text[lead.end() :] if lead else text
     m = VERB_PHRASE.match(rest)
     if m is None and not rest.isascii():
-        m = WRAPPED_PHRASE.match(rest)
+        m = _CJK_VERB_PHRASE.match(rest) or WRAPPED_PHRASE.match(rest)
     if m is None:
         return []
     return list(relations_in_text(rest, origin, line))
