@@ -16,6 +16,10 @@ from typing import Any
 #: creation date, then, only when neither is written, the last update.
 DATE_KEYS: tuple[str, ...] = (
     "date",
+    "日期",
+    "日付",
+    "fecha",
+    "datum",
     "decision date",
     "date of decision",
     "decision-date",
