@@ -534,3 +534,27 @@ def test_check_and_plan_cli_on_a_log_without_statuses() -> None:
         timeout=120,
     )
     assert run.returncode == 1  # the note is there for whoever asks for it
+
+
+def test_the_alias_table_of_formats_md_is_the_built_in_table() -> None:
+    """Every word the guide's alias table names maps to its row's status."""
+    import re
+
+    from mkdocs_adr.config import DEFAULT_ALIASES
+
+    guide = (REPO / "docs" / "guide" / "formats.md").read_text("utf-8")
+    part = guide[guide.index("### Status words") : guide.index("## Dates")]
+    rows = re.findall(r"^\| `([a-z]+)` \| (.+) \|$", part, re.M)
+    assert [status for status, _ in rows] == [
+        "accepted",
+        "proposed",
+        "draft",
+        "rejected",
+        "deprecated",
+        "superseded",
+    ]
+    for status, words in rows:
+        named = re.findall(r"`([^`]+)`", words)
+        assert len(named) >= 5, status
+        for word in named:
+            assert DEFAULT_ALIASES.get(word) == status, (word, status)
