@@ -21,15 +21,24 @@ INLINE_FIELD = re.compile(
     r"^\s*(?:[-*+]\s+)?\**([^\W\d_][\w \-]*?)"
     r"(?:\**\s*(?:[:：]|\s[-–—]\s)|(?<=[^\s*])\*\*(?=\s))\s*\**\s*(.+?)\s*$"
 )
-#: What a line holds if :data:`INLINE_FIELD` can match it; tested first, as it is cheaper.
-_FIELD_MARKS = (":", "：", "**", " - ", " – ", " — ")
+
+
+def may_hold_fields(text: str) -> bool:
+    """Whether ``text`` (a line or a whole record) holds what :data:`INLINE_FIELD`
+    needs: a colon, a bold key or a spaced dash. Cheaper than the pattern."""
+    return (
+        ":" in text
+        or "**" in text
+        or "：" in text
+        or " - " in text
+        or " – " in text
+        or " — " in text
+    )
 
 
 def field_match(text: str) -> re.Match[str] | None:
     """:data:`INLINE_FIELD` on one line, skipping the lines that cannot match."""
-    if not any(mark in text for mark in _FIELD_MARKS):
-        return None
-    return INLINE_FIELD.match(text)
+    return INLINE_FIELD.match(text) if may_hold_fields(text) else None
 
 
 LINKS_HEADINGS = ("links", "related", "related decisions", "relations")
@@ -67,6 +76,8 @@ def frontmatter_relations(doc: Document) -> list[Relation]:
 def inline_fields(doc: Document) -> dict[str, tuple[str, int]]:
     """``Key: value`` lines before the first second-level heading (Date, Deciders)."""
     out: dict[str, tuple[str, int]] = {}
+    if not may_hold_fields(doc.text):
+        return out
     limit = next((h.line for h in doc.headings if h.level == 2), None)
     for lineno, text in doc.unfenced_before(limit):
         if text.lstrip().startswith("#"):

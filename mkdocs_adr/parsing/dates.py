@@ -73,24 +73,28 @@ def _make(year: int, month: int, day: int) -> str | None:
         return None
 
 
-def pick_date(frontmatter: Mapping[str, Any], fields: Mapping[str, tuple[str, int]]) -> Any:
-    """The raw date of a record: the value of the first of :data:`DATE_KEYS` it has.
+def pick_date(
+    frontmatter: Mapping[str, Any], fields: Mapping[str, tuple[str, int]]
+) -> tuple[Any, str | None]:
+    """A record's raw date and its ISO reading: the first of :data:`DATE_KEYS` it has.
 
     For each key, frontmatter (``date:``, ``created:``) before a field under
     the title (``Date: ...``, ``- **Created**: ...``, a ``| Date |`` row). A
-    key whose value reads as no date is passed over for the next one. None
-    when the record writes no date key.
+    key whose value reads as no date is passed over for the next one; when
+    none reads, the first value found is the raw date. ``(None, None)`` when
+    the record writes no date key.
     """
     first: Any = None
     for key in DATE_KEYS:
         for value in (frontmatter.get(key), fields[key][0] if key in fields else None):
             if value is None or value == "":
                 continue
-            if parse_date(value) is not None:
-                return value
+            iso = parse_date(value)
+            if iso is not None:
+                return value, iso
             if first is None:
                 first = value
-    return first
+    return first, None
 
 
 def parse_date(value: object) -> str | None:

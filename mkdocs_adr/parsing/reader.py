@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterator
-from typing import Any
 
 from ..model import Parsed, Problem, Relation, Severity
 from .common import frontmatter_relations, inline_fields, links_section
@@ -195,10 +194,10 @@ def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:
     for key, value in inline_fields(doc).items():
         fields.setdefault(key, value)
 
-    raw_date: Any = pick_date(fm, fields)
+    raw_date, date = pick_date(fm, fields)
     if raw_date is None and style in DATE_FROM_STATUS and raw_status:
-        raw_date = raw_status if parse_date(raw_status) else None
-    date = parse_date(raw_date)
+        date = parse_date(raw_status)
+        raw_date = raw_status if date else None
     raw_date_text = None if raw_date is None else str(raw_date)
 
     deciders = _as_list(fm.get("decision-makers") or fm.get("deciders"))
