@@ -508,6 +508,10 @@ def test_mkdocs_build_strict_passes_on_a_log_without_statuses(tmp_path: Path) ->
     assert "admonition warning" not in page
     index = (site / "site/decisions/INDEX/index.html").read_text("utf-8")
     assert "<td>not recorded</td>" in index
+    graph = (site / "site/decisions/GRAPH/index.html").read_text("utf-8")
+    assert "5 records (5 not recorded)." in graph
+    assert "ADR-0003 Use Stripe for payments (not recorded)" in graph
+    assert "(missing)" not in graph
 
 
 def test_check_and_plan_cli_on_a_log_without_statuses() -> None:
