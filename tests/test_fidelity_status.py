@@ -192,6 +192,20 @@ def test_template_guidance_is_the_unfilled_placeholder(words: Log) -> None:
     assert p.message.startswith("status 'Perhaps later' is not a known status")
 
 
+def test_page_banner_of_a_placeholder_says_it_is_not_filled_in(words: Log) -> None:
+    ctx = page_view.PageContext.build(words)
+    got = by_file(words)
+    [banner] = page_view.banners(ctx, got["0029-use-terraform.md"], lambda rid: None)
+    assert banner == (
+        '<div class="admonition warning adr-banner adr-banner--unknown">'
+        '<p class="admonition-title">Status not filled in</p><p>The status is still the '
+        "template's placeholder <code>{status}</code>, so this page cannot say whether the "
+        "decision is in effect.</p></div>"
+    )
+    [banner] = page_view.banners(ctx, got["0021-try-a-service-mesh.md"], lambda rid: None)
+    assert '<p class="admonition-title">Unknown status</p>' in banner
+
+
 def test_guidance_above_the_real_word_reads_the_word(words: Log) -> None:
     rec = by_file(words)["0027-rotate-secrets-monthly.md"]
     assert (rec.status, rec.raw_status, rec.parsed.status_line) == ("accepted", "Accepted", 9)

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from ..graph import Succession
 from ..log import Log
 from ..model import OUT_OF_EFFECT, Problem, Record, status_label
+from ..parsing.status import is_guidance
 from . import graphdata
 from .graphdata import FORWARD_LABEL, INVERSE_LABEL, DrawnEdge, GraphData
 from .hrefs import RecordHref
@@ -281,6 +282,14 @@ BANNERS: dict[str, Banner] = {
         "The status <code>{raw}</code> is not one mkdocs-adr knows, so this page cannot say "
         "whether the decision is in effect.",
     ),
+    # an unknown status that is still the template's text (parsing.status.is_guidance)
+    "placeholder": Banner(
+        "warning",
+        "unknown",
+        "Status not filled in",
+        "The status is still the template's placeholder <code>{raw}</code>, so this page "
+        "cannot say whether the decision is in effect.",
+    ),
     # a quiet note, not an alarm: many logs never write a status (ADR020)
     "missing": Banner(
         "note",
@@ -430,7 +439,8 @@ def _replaced_by(ctx: PageContext, rec: Record, href: RecordHref) -> str:
 
 
 def _unknown(ctx: PageContext, rec: Record, href: RecordHref) -> str:
-    return BANNERS["unknown"].render(raw=esc(rec.raw_status))
+    key = "placeholder" if is_guidance(rec.raw_status) else "unknown"
+    return BANNERS[key].render(raw=esc(rec.raw_status))
 
 
 #: How the ``missing_status`` option counts a record without a status, as its page says.
