@@ -38,6 +38,8 @@ LAYOUTS = ("auto", "flat", "layered")
 NAV_MODES = ("auto", "full", "index")
 READ_GUARDS = ("off", "warn", "guard")
 FAIL_ON = ("error", "warning", "info", "never")
+#: How views and retrieval count a record that states no status (status ``missing``).
+MISSING_STATUS = ("missing", "accepted", "proposed")
 #: ``auto`` and the formats the ``style`` option can force (the format registry's order).
 STYLES = ("auto", *FORCED)
 
@@ -47,6 +49,24 @@ DEFAULT_ALIASES: dict[str, str] = {
     "agreed": "accepted",
     "adopted": "accepted",
     "decided": "accepted",
+    "implemented": "accepted",
+    "valid": "accepted",
+    "done": "accepted",
+    "已实施": "accepted",
+    "已实现": "accepted",
+    "已通过": "accepted",
+    "已實施": "accepted",
+    "採用": "accepted",
+    "採択": "accepted",
+    "aprobado": "accepted",
+    "aprobada": "accepted",
+    "implementado": "accepted",
+    "aprovado": "accepted",
+    "aprovada": "accepted",
+    "approuvé": "accepted",
+    "approuvée": "accepted",
+    "genehmigt": "accepted",
+    "umgesetzt": "accepted",
     "已接受": "accepted",
     "已采纳": "accepted",
     "接受": "accepted",
@@ -67,6 +87,16 @@ DEFAULT_ALIASES: dict[str, str] = {
     "in review": "proposed",
     "under review": "proposed",
     "open": "proposed",
+    "review": "proposed",
+    "under discussion": "proposed",
+    "提議": "proposed",
+    "审核中": "proposed",
+    "评审中": "proposed",
+    "en revisión": "proposed",
+    "em revisão": "proposed",
+    "proposta": "proposed",
+    "en revue": "proposed",
+    "in prüfung": "proposed",
     "提议": "proposed",
     "提案": "proposed",
     "已提议": "proposed",
@@ -84,6 +114,8 @@ DEFAULT_ALIASES: dict[str, str] = {
     "rascunho": "draft",
     "brouillon": "draft",
     "entwurf": "draft",
+    "草案": "draft",
+    "下書き": "draft",
     "declined": "rejected",
     "refused": "rejected",
     "已拒绝": "rejected",
@@ -95,6 +127,12 @@ DEFAULT_ALIASES: dict[str, str] = {
     "rejeté": "rejected",
     "rejetée": "rejected",
     "abgelehnt": "rejected",
+    "已否决": "rejected",
+    "已拒絕": "rejected",
+    "rejeitada": "rejected",
+    "refusé": "rejected",
+    "refusée": "rejected",
+    "verworfen": "rejected",
     "obsolete": "deprecated",
     "retired": "deprecated",
     "已废弃": "deprecated",
@@ -107,6 +145,12 @@ DEFAULT_ALIASES: dict[str, str] = {
     "obsolète": "deprecated",
     "déprécié": "deprecated",
     "veraltet": "deprecated",
+    "非推奨": "deprecated",
+    "已过时": "deprecated",
+    "已廢棄": "deprecated",
+    "deprecado": "deprecated",
+    "descontinuado": "deprecated",
+    "dépréciée": "deprecated",
     "replaced": "superseded",
     "已取代": "superseded",
     "已替代": "superseded",
@@ -122,6 +166,7 @@ DEFAULT_ALIASES: dict[str, str] = {
     "remplacé": "superseded",
     "remplacée": "superseded",
     "ersetzt": "superseded",
+    "substituída": "superseded",
 }
 
 
@@ -174,6 +219,7 @@ class Config:
     work_dir: Path | None = None
     status_headings: tuple[str, ...] = field(default_factory=_default("status_headings"))
     status_aliases: Mapping[str, str] = field(default_factory=_default("status_aliases"))
+    missing_status: str = field(default_factory=_default("missing_status"))
     max_file_bytes: int = 1024 * 1024
     config_file: Path | None = None
 
@@ -511,6 +557,13 @@ OPTIONS: tuple[Option, ...] = (
         MappingProxyType({}),
         "Extra words that mean a status, e.g. {approved: accepted}.",
         reader=_aliases,
+    ),
+    Option(
+        "missing_status",
+        str,
+        "missing",
+        "How a record without a status counts: missing (not in effect), accepted, proposed.",
+        choices=MISSING_STATUS,
     ),
 )
 

@@ -77,16 +77,27 @@ class RelationGraph:
 
     ``statuses`` maps each record id that names one record to its status;
     ``unit_statuses`` maps each container's id to its units' statuses, in the
-    record's order.
+    record's order. ``missing_as`` is what a record without a status counts as
+    in succession and effect (the ``missing_status`` option: ``missing``,
+    ``accepted`` or ``proposed``); ``statuses`` keep what the records say.
     """
 
     def __init__(
         self,
         statuses: dict[str, str],
         unit_statuses: dict[str, dict[str, str]] | None = None,
+        *,
+        missing_as: str = "missing",
     ) -> None:
         self.statuses = statuses
         self.unit_statuses = unit_statuses if unit_statuses is not None else {}
+        self.missing_as = missing_as
+        #: the statuses succession reads: ``statuses`` with ``missing`` counted as ``missing_as``
+        self._counted = (
+            statuses
+            if missing_as == "missing"
+            else {rid: missing_as if st == "missing" else st for rid, st in statuses.items()}
+        )
         self._by_key: dict[tuple[str, str, tuple[str, str, str | None, str | None]], Edge] = {}
         self._edges: list[Edge] = []
         self._sorted = True
@@ -139,6 +150,10 @@ class RelationGraph:
             if kind is None or edge.kind == kind:
                 yield edge
 
+    def counted_status(self, status: str | None) -> str | None:
+        """``status`` as succession and effect count it: ``missing`` is ``missing_as``."""
+        return self.missing_as if status == "missing" else status
+
     # ------------------------------------------------------------------ who says so
 
     def direct_successors(
@@ -151,14 +166,14 @@ class RelationGraph:
         """
         found = self._newer.get(rid, ()) if unit is None else self._unit_newer.get((rid, unit), ())
         if accepted_only:
-            return sorted(s for s in found if self.statuses.get(s) == "accepted")
+            return sorted(s for s in found if self._counted.get(s) == "accepted")
         return sorted(found)
 
     def effective_successors(self, rid: str) -> list[str]:
         """Direct successors of the whole record that took effect (:data:`TOOK_EFFECT`):
         the ones succession follows. None of them means a superseded record stays
         in effect."""
-        return [s for s in self.direct_successors(rid) if self.statuses.get(s) in TOOK_EFFECT]
+        return [s for s in self.direct_successors(rid) if self._counted.get(s) in TOOK_EFFECT]
 
     def supersedes(self, new: str, old: str) -> bool:
         """Whether ``new`` supersedes ``old`` as a whole, directly or through others."""
@@ -198,10 +213,10 @@ class RelationGraph:
         """
         units = self.unit_statuses.get(rid, _NO_UNITS) if unit_statuses is None else unit_statuses
         if unit is not None:
-            return units.get(unit) == "accepted"
+            return self.counted_status(units.get(unit)) == "accepted"
         if units:
-            return any(s == "accepted" for s in units.values())
-        status = self.statuses.get(rid) if status is None else status
+            return any(self.counted_status(s) == "accepted" for s in units.values())
+        status = self.counted_status(self.statuses.get(rid) if status is None else status)
         if status == "accepted":
             return True
         if status == "superseded":
@@ -241,7 +256,7 @@ class RelationGraph:
             return Succession(None, "none")
         current: dict[str, tuple[str, ...]] = {}
         for succ in direct:
-            status = self.statuses.get(succ)
+            status = self._counted.get(succ)
             if status == "accepted":
                 current[succ] = (succ,)
             elif status == "superseded":
@@ -270,7 +285,7 @@ class RelationGraph:
             if not fresh:
                 return Succession(None, "cycle", tuple(chain), tuple(succ))
             # a superseded successor may itself lead on to an accepted one
-            onward = [s for s in fresh if self.statuses.get(s) in TOOK_EFFECT]
+            onward = [s for s in fresh if self._counted.get(s) in TOOK_EFFECT]
             if not onward:
                 break  # only proposed, draft or rejected successors
             if len(onward) > 1:
@@ -278,7 +293,7 @@ class RelationGraph:
             node = onward[0]
             seen.add(node)
             chain.append(node)
-        status = self.statuses.get(node)
+        status = self._counted.get(node)
         if node != rid and (
             status == "accepted" or (status == "superseded" and self.direct_successors(node))
         ):

@@ -100,6 +100,13 @@ class Log:
         """What replaced ``rid`` (or its unit): :meth:`RelationGraph.successor`."""
         return self.graph.successor(rid, unit)
 
+    def status_of(self, rec: Record, unit: Unit | None = None) -> str:
+        """The status ``rec`` (or its unit) counts as in views and retrieval: its own, or
+        for a record without one what ``missing_status`` says
+        (:meth:`RelationGraph.counted_status`)."""
+        status = unit.status if unit is not None else rec.status
+        return self.graph.counted_status(status) or status
+
     def in_effect(self, rec: Record, unit: Unit | None = None) -> bool:
         """Whether ``rec`` (or its unit) binds now: :meth:`RelationGraph.in_effect`."""
         return self.graph.in_effect(
@@ -273,6 +280,7 @@ def analyse(
     graph = RelationGraph(
         {r.id: r.status for r in unique},
         {r.id: {u.key: u.status for u in r.parsed.units} for r in unique if r.parsed.units},
+        missing_as=config.missing_status,
     )
     prefixes = {r.path: r.prefix for r in config.roots}
     resolving = _Resolution(Resolver(records, prefixes), by_id, graph, problems)

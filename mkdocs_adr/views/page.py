@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 
 from ..graph import Succession
 from ..log import Log
-from ..model import OUT_OF_EFFECT, Problem, Record
+from ..model import OUT_OF_EFFECT, Problem, Record, status_label
+from ..parsing.status import is_guidance
 from . import graphdata
 from .graphdata import FORWARD_LABEL, INVERSE_LABEL, DrawnEdge, GraphData
 from .hrefs import RecordHref
@@ -86,9 +87,10 @@ def sort_key(rec: Record) -> tuple[object, ...]:
 
 
 def badge(status: str, raw: str = "") -> str:
-    tip = f"Status: {status}" + (f" (written: {raw})" if raw and raw.lower() != status else "")
+    shown = status_label(status)
+    tip = f"Status: {shown}" + (f" (written: {raw})" if raw and raw.lower() != status else "")
     return (
-        f'<span class="adr-badge adr-badge--{esc(status)}" title="{esc(tip)}">{esc(status)}</span>'
+        f'<span class="adr-badge adr-badge--{esc(status)}" title="{esc(tip)}">{esc(shown)}</span>'
     )
 
 
@@ -280,11 +282,20 @@ BANNERS: dict[str, Banner] = {
         "The status <code>{raw}</code> is not one mkdocs-adr knows, so this page cannot say "
         "whether the decision is in effect.",
     ),
-    "missing": Banner(
+    # an unknown status that is still the template's text (parsing.status.is_guidance)
+    "placeholder": Banner(
         "warning",
+        "unknown",
+        "Status not filled in",
+        "The status is still the template's placeholder <code>{raw}</code>, so this page "
+        "cannot say whether the decision is in effect.",
+    ),
+    # a quiet note, not an alarm: many logs never write a status (ADR020)
+    "missing": Banner(
+        "note",
         "missing",
-        "No status",
-        "This record states no status, so it is not treated as in effect.",
+        "Status not recorded",
+        "This record does not state its status.{counted}",
     ),
     # where a superseded record's successor chain leads (graph.py decides it)
     "superseded-current": Banner(
@@ -428,7 +439,21 @@ def _replaced_by(ctx: PageContext, rec: Record, href: RecordHref) -> str:
 
 
 def _unknown(ctx: PageContext, rec: Record, href: RecordHref) -> str:
-    return BANNERS["unknown"].render(raw=esc(rec.raw_status))
+    key = "placeholder" if is_guidance(rec.raw_status) else "unknown"
+    return BANNERS[key].render(raw=esc(rec.raw_status))
+
+
+#: How the ``missing_status`` option counts a record without a status, as its page says.
+_COUNTED_AS = {
+    "missing": " It is not counted as in effect.",
+    "accepted": " This site counts such records as accepted, in effect (missing_status).",
+    "proposed": " This site counts such records as proposals, not in effect (missing_status).",
+}
+
+
+def _missing(ctx: PageContext, rec: Record, href: RecordHref) -> str:
+    counted = ctx.log.status_of(rec)
+    return BANNERS["missing"].render(counted=_COUNTED_AS.get(counted, _COUNTED_AS["missing"]))
 
 
 def _superseded(ctx: PageContext, rec: Record, href: RecordHref) -> str:
@@ -511,6 +536,7 @@ _SITUATIONS: dict[str, _Situation] = {
     "superseded": _superseded,
     "deprecated": _deprecated,
     "unknown": _unknown,
+    "missing": _missing,
 }
 #: What a superseded record's banner says when its chain does not end in a decision.
 _SUCCESSION: dict[str, Callable[[PageContext, Succession, RecordHref], str]] = {

@@ -19,6 +19,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from ..model import status_label
 from .graphdata import EDGE_KINDS, FORWARD_LABEL, DrawnEdge, GraphData, Node, components
 from .hrefs import RecordHref
 
@@ -375,7 +376,8 @@ def _node(
 ) -> str:
     fill = STATUS_FILL.get(node.status, STATUS_FILL["unknown"])
     label = short(node.id, 21) + (" · archived" if node.archived else "")
-    full = f"{node.id} {node.title} ({node.status}{', archived' if node.archived else ''})"
+    shown = status_label(node.status)
+    full = f"{node.id} {node.title} ({shown}{', archived' if node.archived else ''})"
     stroke = ""
     if focus:
         stroke = ' stroke="currentColor" stroke-width="3"'
@@ -465,12 +467,12 @@ def legend(*, uid: str, statuses: Sequence[str], kinds: Sequence[str]) -> str:
     sw = 0.0
     row1: list[str] = []
     for status in statuses:
-        width = 22 + 7 * len(status)
+        width = 22 + 7 * len(status_label(status))
         row1.append(
             f'<rect x="{x:.0f}" y="2" width="14" height="14" rx="3" '
             f'fill="{STATUS_FILL.get(status, STATUS_FILL["unknown"])}"/>'
             f'<text x="{x + 19:.0f}" y="13.5" font-size="12" fill="currentColor">'
-            f"{esc(status)}</text>"
+            f"{esc(status_label(status))}</text>"
         )
         x += width + 10
     sw = max(sw, x)
