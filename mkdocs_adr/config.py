@@ -397,7 +397,7 @@ def place_roots(
     docs = Path(os.path.relpath(docs_dir.resolve(), project)).as_posix()
     docs = "" if docs == "." else docs
     placed: list[RootConfig] = []
-    if not any(r.path.startswith("..") or is_glob(r.path) for r in roots):
+    if not any(r.path.startswith("..") or is_glob(r.path) or r.url for r in roots):
         return roots
     for root in roots:
         try:
