@@ -350,6 +350,41 @@ def test_adrtools_supersede_and_archive_keep_every_link_working(tmp_path: Path) 
     assert_local_links_resolve(site)
 
 
+def test_adrtools_current_view_is_published_beside_the_records(tmp_path: Path) -> None:
+    folder = project(tmp_path, "adrtools")
+    proc = run_cli("plan", "--mode", "summary", "--json", cwd=folder)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    plan_id = json.loads(proc.stdout)["plan_id"]
+    proc = run_cli("plan", "--confirm", plan_id, cwd=folder)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    manifest = json.loads((folder / "doc/adr/CURRENT.sources.json").read_text("utf-8"))
+    assert manifest["scope"]["root"] == "../doc/adr"  # as configured
+    proc = run_cli("check", cwd=folder)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "CURRENT  doc/adr/CURRENT.md: fresh" in proc.stdout
+    assert "Problems: 0 errors, 0 warnings, 0 info" in proc.stdout
+    site = built(folder)
+    assert "adr-banner--current-fresh" in page(site, "doc/adr/CURRENT")
+    # a record edited after publishing: the banner turns stale and links the record
+    record = folder / "doc/adr/0003-keep-ledger-entries-in-postgresql.md"
+    record.write_text(record.read_text("utf-8") + "\nThe cluster runs version 16.\n", "utf-8")
+    stale = run_cli("check", cwd=folder)
+    assert "CURRENT  doc/adr/CURRENT.md: stale" in stale.stdout
+    proc = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build"],
+        cwd=folder,
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    current = page(site, "doc/adr/CURRENT")
+    assert "adr-banner--current-stale" in current
+    assert 'href="../0003-keep-ledger-entries-in-postgresql/"' in current
+
+
 def test_the_url_key_publishes_the_root_elsewhere(tmp_path: Path) -> None:
     folder = project(tmp_path, "adrtools")
     cfg = folder / "mkdocs.yml"
