@@ -31,6 +31,7 @@ from .paths import (
     normalize,
     site_src,
     to_docs,
+    within,
 )
 
 DEFAULT_MIRRORS: tuple[str, ...] = ("zh", "ja", "ko", "es", "pt", "fr", "de")
@@ -148,7 +149,7 @@ class RootConfig:
 
     @property
     def display_title(self) -> str:
-        return self.title or f"Decisions ({self.path})"
+        return self.title or f"Decisions ({self.url or default_mount(self.path)})"
 
 
 def _default(name: str) -> Callable[[], Any]:
@@ -384,6 +385,15 @@ def is_glob(path: str) -> bool:
     return any(ch in path for ch in "*?[")
 
 
+def _no_link_out(typed: str, folder: Path, project: Path) -> None:
+    """Refuse a root folder that a symlink takes outside the (resolved) project."""
+    if folder.exists() and not within(folder.resolve(), project):
+        raise ConfigError(
+            f"root {typed!r} resolves outside the project folder {project} (through a symlink)",
+            fix="roots are folders inside the project (the folder of mkdocs.yml)",
+        )
+
+
 def place_roots(
     roots: tuple[RootConfig, ...], *, project_dir: Path, docs_dir: Path
 ) -> tuple[RootConfig, ...]:
@@ -408,6 +418,7 @@ def place_roots(
                 fix="roots are folders inside the project (the folder of mkdocs.yml)",
             ) from None
         if not is_glob(root.path):
+            _no_link_out(root.path, project / inside, project)
             placed.append(root)
             continue
         found = sorted(p for p in project.glob(inside) if p.is_dir())
@@ -418,6 +429,7 @@ def place_roots(
                 "project folder)",
             )
         for match in found:
+            _no_link_out(root.path, match, project)
             rel = match.relative_to(project).as_posix()
             placed.append(dataclasses.replace(root, path=to_docs(rel, docs)))
     _once(placed)

@@ -188,6 +188,15 @@ def test_roots_that_cannot_be_published_are_config_errors(
     assert message in err.value.format()
 
 
+def test_a_root_linked_out_of_the_project_is_refused(tmp_path: Path) -> None:
+    folder = project(tmp_path, "adrtools")
+    (tmp_path / "elsewhere").mkdir()
+    (folder / "decisions").symlink_to(tmp_path / "elsewhere")
+    with pytest.raises(ConfigError) as err:
+        _config(folder, ["../decisions"])
+    assert "root '../decisions' resolves outside the project folder" in err.value.format()
+
+
 @pytest.mark.parametrize(
     ("root", "message"),
     [
@@ -494,7 +503,10 @@ def test_packages_site_publishes_each_package_log(tmp_path: Path) -> None:
     assert home["catalog decisions"] == (
         "packages/catalog/docs/adr/20231115-index-products-in-opensearch"
     )
-    assert (site / "packages/catalog/docs/adr/INDEX/index.html").exists()
+    assert (
+        '<h1 id="decision-index-packagescatalogdocsadr">Decision index: packages/catalog/docs/adr'
+        in page(site, "packages/catalog/docs/adr/INDEX")
+    )
     assert_local_links_resolve(site)
 
 
