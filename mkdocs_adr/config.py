@@ -11,6 +11,7 @@ import builtins
 import dataclasses
 import functools
 import os
+import posixpath
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -394,6 +395,44 @@ def _no_link_out(typed: str, folder: Path, project: Path) -> None:
         )
 
 
+def _check_urls(roots: list[RootConfig], docs: str, docs_dir: Path) -> None:
+    """Each root outside docs_dir gets a site path of its own: not one docs_dir has, not
+    another root's (a root nested in another may sit at the same place below it)."""
+    urls: dict[str, tuple[str, str]] = {}  # url -> (root as typed, project-relative folder)
+    for root in roots:
+        folder = from_docs(root.path, docs)
+        if docs_relative(folder, docs) is not None:
+            if root.url:
+                raise ConfigError(
+                    f"root {root.path!r} is inside docs_dir and has a url",
+                    fix="url is for roots outside docs_dir; the site publishes this one "
+                    "at its own path",
+                )
+            continue
+        url = root.url or default_mount(root.path)
+        if not url:
+            raise ConfigError(
+                f"root {root.path!r} has no path of its own in the site",
+                fix="give it a url: {path: ..., url: decisions}",
+            )
+        if (docs_dir / url).exists():
+            raise ConfigError(
+                f"root {root.path!r} would be published at {url!r}, which docs_dir already has",
+                fix="give the root another url: {path: ..., url: decisions}",
+            )
+        for other, (other_root, other_folder) in urls.items():
+            if url == other or not (url.startswith(other + "/") or other.startswith(url + "/")):
+                clash = url == other
+            else:  # nested: the same place below the other root on disk and in the site
+                clash = posixpath.relpath(url, other) != posixpath.relpath(folder, other_folder)
+            if clash:
+                raise ConfigError(
+                    f"roots {other_root!r} and {root.path!r} would share the site path {url!r}",
+                    fix="give one of them another url",
+                )
+        urls[url] = (root.path, folder)
+
+
 def place_roots(
     roots: tuple[RootConfig, ...], *, project_dir: Path, docs_dir: Path
 ) -> tuple[RootConfig, ...]:
@@ -433,34 +472,7 @@ def place_roots(
             rel = match.relative_to(project).as_posix()
             placed.append(dataclasses.replace(root, path=to_docs(rel, docs)))
     _once(placed)
-    urls: dict[str, str] = {}
-    for root in placed:
-        if docs_relative(from_docs(root.path, docs), docs) is not None:
-            if root.url:
-                raise ConfigError(
-                    f"root {root.path!r} is inside docs_dir and has a url",
-                    fix="url is for roots outside docs_dir; the site publishes this one "
-                    "at its own path",
-                )
-            continue
-        url = root.url or default_mount(root.path)
-        if not url:
-            raise ConfigError(
-                f"root {root.path!r} has no path of its own in the site",
-                fix="give it a url: {path: ..., url: decisions}",
-            )
-        if (docs_dir / url).exists():
-            raise ConfigError(
-                f"root {root.path!r} would be published at {url!r}, which docs_dir already has",
-                fix="give the root another url: {path: ..., url: decisions}",
-            )
-        for other, other_root in urls.items():
-            if url == other or url.startswith(other + "/") or other.startswith(url + "/"):
-                raise ConfigError(
-                    f"roots {other_root!r} and {root.path!r} would share the site path {url!r}",
-                    fix="give one of them another url",
-                )
-        urls[url] = root.path
+    _check_urls(placed, docs, docs_dir)
     return tuple(placed)
 
 

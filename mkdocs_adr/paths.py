@@ -323,7 +323,8 @@ def site_src(project_rel: str, docs: str, mounts: Sequence[tuple[str, str]]) -> 
     norm = normalize(project_rel)
     if norm is None:
         return None
-    for folder, url in mounts:
+    # the innermost mount: a root nested in another is published where its own url says
+    for folder, url in sorted(mounts, key=lambda m: -len(m[0])):
         if norm == folder or norm.startswith(folder + "/"):
             rest = norm[len(folder) :].lstrip("/")
             return f"{url}/{rest}" if url and rest else url or rest
@@ -337,7 +338,7 @@ def mounted_file(src_uri: str, mounts: Sequence[tuple[str, str]]) -> str | None:
     norm = normalize(src_uri)
     if not norm:
         return None
-    for folder, url in mounts:
+    for folder, url in sorted(mounts, key=lambda m: -len(m[1])):
         if url and norm.startswith(url + "/"):
             return f"{folder}/{norm[len(url) + 1 :]}" if folder else norm[len(url) + 1 :]
     return None

@@ -136,6 +136,10 @@ def test_site_src_puts_a_mounted_file_under_its_url_and_back() -> None:
     assert site_src("src/app.py", "docs", mounts) is None
     assert mounted_file("decisions/0001-x.md", mounts) == "doc/adr/0001-x.md"
     assert mounted_file("guide.md", mounts) is None
+    nested = [("doc/adr", "decisions"), ("doc/adr/payments", "doc/adr/payments")]
+    assert site_src("doc/adr/payments/0001-x.md", "docs", nested) == "doc/adr/payments/0001-x.md"
+    assert site_src("doc/adr/0001-x.md", "docs", nested) == "decisions/0001-x.md"
+    assert mounted_file("doc/adr/payments/0001-x.md", nested) == "doc/adr/payments/0001-x.md"
 
 
 # ------------------------------------------------------------------ config
@@ -177,6 +181,10 @@ def test_a_glob_root_becomes_one_root_per_folder_it_matches(tmp_path: Path) -> N
         ),
         ([{"path": "adr", "url": "decisions"}], "root 'adr' is inside docs_dir and has a url"),
         ([{"path": "../doc/adr", "url": "../x"}], "root '../doc/adr' has url '../x'"),
+        (
+            [{"path": "../packages", "url": "p"}, {"path": "../packages/catalog", "url": "p"}],
+            "roots '../packages' and '../packages/catalog' would share the site path 'p'",
+        ),
     ],
 )
 def test_roots_that_cannot_be_published_are_config_errors(
