@@ -215,12 +215,13 @@ class Config:
     def mounts(self) -> tuple[tuple[str, str], ...]:
         """``(project-relative folder, URL prefix)`` of each root outside ``docs_dir``:
         the site publishes its files as ``<url>/<path in the root>``."""
-        docs = self.rel(self.docs_dir)
+        docs = Path(os.path.normpath(self.docs_dir))
         out = []
         for root in self.roots:
-            folder = self.rel(self.root_dir(root))
-            if docs_relative(folder, docs) is None:
-                out.append((folder, root.url or default_mount(root.path)))
+            folder = self.root_dir(root)
+            rel = normalize(self.rel(folder))
+            if rel and not within(folder, docs):
+                out.append((rel, root.url or default_mount(root.path)))
         return tuple(out)
 
     def src_uri(self, project_rel: str) -> str | None:
