@@ -410,6 +410,11 @@ def _check_urls(roots: list[RootConfig], docs: str, docs_dir: Path) -> None:
                     "at its own path",
                 )
             continue
+        if docs_relative(docs, folder) is not None:
+            raise ConfigError(
+                f"root {root.path!r} holds docs_dir; a root outside docs_dir sits beside it",
+                fix="point the root at the folder of the records, such as ../doc/adr",
+            )
         url = root.url or default_mount(root.path)
         if not url:
             raise ConfigError(

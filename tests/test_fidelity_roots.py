@@ -181,6 +181,7 @@ def test_a_glob_root_becomes_one_root_per_folder_it_matches(tmp_path: Path) -> N
         ),
         ([{"path": "adr", "url": "decisions"}], "root 'adr' is inside docs_dir and has a url"),
         ([{"path": "../doc/adr", "url": "../x"}], "root '../doc/adr' has url '../x'"),
+        ([{"path": "..", "url": "all"}], "root '..' holds docs_dir"),
         (
             [{"path": "../packages", "url": "p"}, {"path": "../packages/catalog", "url": "p"}],
             "roots '../packages' and '../packages/catalog' would share the site path 'p'",
