@@ -4,9 +4,11 @@ A :class:`SiteBuild` holds what one build knows about the ADR log and decides, f
 host that renders Markdown pages (MkDocs through ``plugin.py``, the only module that
 imports it):
 
-- which pages the build adds: the INDEX and graph page of each root, the CURRENT
+- which pages the build adds: the files of roots outside docs_dir under their URL
+  prefix (:func:`mounted_files`), the INDEX and graph page of each root, the CURRENT
   page's banner (or, under serve, the draft previewed in its place), redirect pages
   for records that moved, the stylesheet (:meth:`SiteBuild.add_pages`);
+- where links written for the files on disk point in the site (:func:`site_links`);
 - which problems fail the build (``fail_on``, :func:`failure`), returned as data for
   the host to log (:meth:`SiteBuild.read_log`);
 - the navigation: ``nav: full/index/auto`` (:func:`nav_mode`), views first in a
