@@ -102,7 +102,8 @@ def heading(log: Log, root: RootInfo, what: str) -> str:
     title, name = "", root.path
     for cfg, info in zip(log.config.roots, log.roots, strict=True):
         if info.path == root.path:
-            title, name = cfg.title, cfg.path
+            # a root outside docs_dir is named by its place in the site (doc/adr)
+            title, name = cfg.title, log.config.src_uri(info.path) or cfg.path
     if title:
         return f"{md_text(title)}: decision {what}"
     if len(log.roots) > 1:
