@@ -35,8 +35,9 @@ _FILE_NUMBER = re.compile(r"^0*(\d{1,6})(?=[-_ .]|$)")
 _ID = re.compile(r"^([A-Za-z][A-Za-z0-9_]*)[- ]?0*(\d{1,6})$")
 _UNIT = re.compile(r"^(.*?)#([Dd]\d{1,3})$")
 _URL = re.compile(r"^[a-z][a-z0-9+.-]*:", re.IGNORECASE)
-#: The number a link's text gives: "3. Use X" (adr-tools) or "ADR-0003: Use X".
-_LINK_TEXT_NUMBER = re.compile(r"^\s*0*(\d{1,6})[.:]")
+#: The number a link's text gives: "3. Use X" (adr-tools), "0003 - Use X" or "0003: Use X";
+#: "ADR-0003: Use X" is read by :func:`_label_number` with the root's prefix.
+_LINK_TEXT_NUMBER = re.compile(r"^\s*0*(\d{1,6})(?:[.:]|\s+[-\u2013\u2014]\s|\s*$)")
 
 
 def file_number(name: str) -> int | None:
@@ -62,6 +63,9 @@ class Resolution:
     unit: str | None = None
     external: bool = False  # a URL or free text: not an ADR
     escapes: bool = False  # a relative link that leaves the project
+    #: Another record the link's text names (``[ADR-0012](0011-x.md)``): the file name
+    #: won, and the caller reports the conflict (ADR022).
+    text_id: str | None = None
 
     @property
     def id(self) -> str | None:
@@ -125,21 +129,26 @@ class Resolver:
             target = posixpath.normpath(posixpath.join(posixpath.dirname(source.path), text))
             if target.startswith("../") or target == "..":
                 return Resolution(escapes=True), True
+            # the file name first; then, for a file that does not exist, the number in
+            # its name; then the number the link's text names
             rec = self.by_path.get(target)
-            if rec is not None:
-                return Resolution((rec.id,), unit), True
             name = posixpath.basename(target)
             stem = name.rsplit(".", 1)[0].lower()
+            if rec is None and len(self.by_stem.get(stem, ())) == 1:
+                rec = self.by_stem[stem][0]
+            if rec is not None:
+                return Resolution((rec.id,), unit, text_id=self._text_id(rec, label)), True
             if stem in self.by_stem:
                 return Resolution(tuple(sorted({r.id for r in self.by_stem[stem]})), unit), True
             # adr-tools reads the target as the number in the file name; a
             # misspelled name still names its number, and so may the link text
-            number = file_number(name)
-            if number is None and label:
-                number = _label_number(label, prefix)
-            if number is not None:
-                return Resolution(self._ids(canonical(prefix, number)), unit), True
-            return Resolution(()), True
+            found: tuple[str, ...] = ()
+            for number in (file_number(name), _label_number(label, prefix) if label else None):
+                if number is not None:
+                    found = self._ids(canonical(prefix, number))
+                    if found:
+                        break
+            return Resolution(found, unit), True
         # an id: ADR-0012, ADR 12, PAY-3, a bare number, or a stem
         parsed = parse_id(text)
         if parsed is not None:
@@ -154,6 +163,20 @@ class Resolver:
             return Resolution(self._ids(text), unit), False
         # free text ("the payments feature"): not an ADR reference
         return Resolution(external=" " in text or not re.search(r"\d", text)), False
+
+    def _text_id(self, rec: Record, label: str) -> str | None:
+        """The other record ``label`` names by number, when it is not ``rec``."""
+        if not label or rec.number is None:
+            return None
+        prefix = self.prefixes.get(rec.root, "ADR")
+        pid = parse_id(rec.id)
+        if pid is not None and pid[1] == rec.number:
+            prefix = pid[0]
+        number = _label_number(label, prefix)
+        if number is None or number == rec.number:
+            return None
+        other = self._ids(canonical(prefix, number))
+        return other[0] if len(other) == 1 and other[0] != rec.id else None
 
 
 def _label_number(label: str, prefix: str) -> int | None:
