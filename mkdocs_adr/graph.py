@@ -148,7 +148,8 @@ class RelationGraph:
                 return existing
             # the record states what it also declared in prose: the statement counts
             self._edges.remove(existing)
-            self._declared.remove(existing)
+            if existing in self._declared:
+                self._declared.remove(existing)
         edge = Edge(source, dest, fwd, declared_by, origin, unit, source_unit, not declared)
         self._by_key[key] = edge
         self._edges.append(edge)
@@ -179,6 +180,7 @@ class RelationGraph:
             if e.kind == "supersedes" and e.origin not in MENTION_ORIGINS
         }
         pending, self._declared = self._declared, []
+        where = {id(e): i for i, e in enumerate(self._edges)}
         for edge in pending:
             other = edge.target if edge.declared_by == edge.source else edge.source
             old_status = (
@@ -201,7 +203,7 @@ class RelationGraph:
             detail = (edge.kind, edge.declared_by, edge.unit, edge.source_unit)
             key = (edge.source, edge.target, detail)
             self._by_key[key] = agreed
-            self._edges[self._edges.index(edge)] = agreed
+            self._edges[where[id(edge)]] = agreed
             self._follow(agreed)
 
     def edges(self, kind: str | None = None) -> Iterator[Edge]:
