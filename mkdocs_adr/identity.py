@@ -63,9 +63,9 @@ class Resolution:
     unit: str | None = None
     external: bool = False  # a URL or free text: not an ADR
     escapes: bool = False  # a relative link that leaves the project
-    #: Another record the link's text names (``[ADR-0012](0011-x.md)``): the file name
-    #: won, and the caller reports the conflict (ADR022).
-    text_id: str | None = None
+    #: Resolved from the name of a file that exists: the file name won over the link's
+    #: text, which :meth:`Resolver.text_id` reads when the caller asks (ADR022).
+    by_file: bool = False
 
     @property
     def id(self) -> str | None:
@@ -137,7 +137,7 @@ class Resolver:
             if rec is None and len(self.by_stem.get(stem, ())) == 1:
                 rec = self.by_stem[stem][0]
             if rec is not None:
-                return Resolution((rec.id,), unit, text_id=self._text_id(rec, label)), True
+                return Resolution((rec.id,), unit, by_file=True), True
             if stem in self.by_stem:
                 return Resolution(tuple(sorted({r.id for r in self.by_stem[stem]})), unit), True
             # adr-tools reads the target as the number in the file name; a
@@ -164,10 +164,13 @@ class Resolver:
         # free text ("the payments feature"): not an ADR reference
         return Resolution(external=" " in text or not re.search(r"\d", text)), False
 
-    def _text_id(self, rec: Record, label: str) -> str | None:
-        """The other record ``label`` names by number, when it is not ``rec``."""
-        if not label or rec.number is None:
+    def text_id(self, rid: str, label: str) -> str | None:
+        """Another record that a link's text ``label`` names by number, when the link's file
+        name named record ``rid`` (``[ADR-0012](0011-x.md)``); None when they agree."""
+        recs = self.by_id.get(rid.upper(), [])
+        if not label or len(recs) != 1 or recs[0].number is None:
             return None
+        rec = recs[0]
         prefix = self.prefixes.get(rec.root, "ADR")
         pid = parse_id(rec.id)
         if pid is not None and pid[1] == rec.number:
@@ -180,7 +183,8 @@ class Resolver:
 
 
 def _label_number(label: str, prefix: str) -> int | None:
-    """The record number a link's text names, for links to a misspelled file.
+    """The record number a link's text names: for a link to a misspelled file, and to
+    compare with the file a link names (:meth:`Resolver.text_id`).
 
     Only the root's own prefix (``ADR-0004``, ``ADR 4``) or a leading
     ``4.`` counts: words that merely end in digits (``t112``) are not ids.

@@ -419,8 +419,10 @@ class _Resolution:
         target_id = self._target(rec, rel, res)
         if target_id is None:
             return rel
-        if res.text_id is not None:
-            self.problems.append(checks.link_text_conflict(rec, rel, target_id, res.text_id))
+        if res.by_file and rel.label:
+            text_id = self.resolver.text_id(target_id, rel.label)
+            if text_id is not None:
+                self.problems.append(checks.link_text_conflict(rec, rel, target_id, text_id))
         target_unit = self._target_unit(rec, rel, target_id, res.unit)
         if target_id == rec.id and unit is None:
             return None
