@@ -343,7 +343,7 @@ def _root_info(
 class _Resolution:
     """Resolves each record's relations, adds them to the graph, notes what fails.
 
-    Resolution problems (ADR002 ambiguous, ADR003, ADR008, ADR015) are noted
+    Resolution problems (ADR002 ambiguous, ADR003, ADR008, ADR015, ADR022) are noted
     here, where the answer is known, in :mod:`mkdocs_adr.checks`' words:
     finding them again afterwards would mean resolving every reference twice.
     """
@@ -417,7 +417,8 @@ class _Resolution:
     def _authoritative(
         self, rec: Record, rel: Relation, unit: str | None, named: set[str], shared: bool
     ) -> Relation | None:
-        """A relation stated as metadata (of the record, or of its unit ``unit``).
+        """A relation stated as metadata (of the record, or of its unit ``unit``), or
+        declared in a sentence (origin ``declaration``: the graph judges whether it binds).
 
         Unresolved, it is kept as written; a record naming itself is dropped.
         """
@@ -428,6 +429,10 @@ class _Resolution:
         target_id = self._target(rec, rel, res)
         if target_id is None:
             return rel
+        if res.by_file and rel.label:
+            text_id = self.resolver.text_id(target_id, rel.label)
+            if text_id is not None:
+                self.problems.append(checks.link_text_conflict(rec, rel, target_id, text_id))
         target_unit = self._target_unit(rec, rel, target_id, res.unit)
         if target_id == rec.id and unit is None:
             return None

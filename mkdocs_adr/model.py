@@ -40,6 +40,9 @@ OUT_OF_EFFECT = frozenset({"superseded", "deprecated", "rejected"})
 INVERSE: dict[str, str] = {
     "supersedes": "superseded-by",
     "superseded-by": "supersedes",
+    # a successor that replaces parts of a record: it never retires the record
+    "partially-supersedes": "partially-superseded-by",
+    "partially-superseded-by": "partially-supersedes",
     "amends": "amended-by",
     "amended-by": "amends",
     "extends": "extended-by",
@@ -54,7 +57,10 @@ RELATION_KINDS: tuple[str, ...] = (*INVERSE, "mentions")
 AUTHORITATIVE_ORIGINS = frozenset(
     {"frontmatter", "status-section", "links-section", "metadata-table"}
 )
-ORIGINS: tuple[str, ...] = (*sorted(AUTHORITATIVE_ORIGINS), "link", "prose")
+#: ``declaration``: a sentence such as "This ADR supersedes [..](..)". It binds only
+#: when the other record agrees (:meth:`mkdocs_adr.graph.RelationGraph.add`), else it is
+#: reported (ADR005) and shown as declared in prose.
+ORIGINS: tuple[str, ...] = (*sorted(AUTHORITATIVE_ORIGINS), "declaration", "link", "prose")
 
 
 class Severity(enum.IntEnum):

@@ -48,6 +48,8 @@ FRONTMATTER_KEYS: dict[str, str] = {
     "superseded-by": "superseded-by",
     "superseded_by": "superseded-by",
     "supersededby": "superseded-by",
+    "partially-supersedes": "partially-supersedes",
+    "partially-superseded-by": "partially-superseded-by",
     "amends": "amends",
     "amended-by": "amended-by",
     "amended_by": "amended-by",

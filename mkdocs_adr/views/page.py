@@ -21,12 +21,12 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..graph import Succession
+from ..graph import Edge, Succession
 from ..log import Log
 from ..model import OUT_OF_EFFECT, Problem, Record, status_label
 from ..parsing.status import is_guidance
 from . import graphdata
-from .graphdata import FORWARD_LABEL, INVERSE_LABEL, DrawnEdge, GraphData
+from .graphdata import DECLARED_LABEL, FORWARD_LABEL, INVERSE_LABEL, DrawnEdge, GraphData
 from .hrefs import RecordHref
 
 #: Admonition type per banner; these four are styled by both themes.
@@ -53,6 +53,9 @@ class PageContext:
     position: dict[str, int] = field(default_factory=dict)  # record path -> index
     #: record id -> its ADR017 problem (review-by date passed), judged when the log loaded
     reviews: dict[str, Problem] = field(default_factory=dict)
+    #: record id -> the supersessions declared in prose about it, or by it, that the other
+    #: record does not agree with (shown as a quiet note on both pages)
+    declared: dict[str, list[Edge]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, log: Log) -> PageContext:
@@ -66,7 +69,21 @@ class PageContext:
             order[rec.root].append(rec)
         position = {r.path: i for recs in order.values() for i, r in enumerate(recs)}
         reviews = {p.ids[0]: p for p in log.problems if p.code == "ADR017" and p.ids}
-        return cls(log, graph, dict(edges), graph.adjacency(), dict(order), position, reviews)
+        declared: dict[str, list[Edge]] = defaultdict(list)
+        for edge in log.graph.edges("supersedes"):
+            if edge.one_sided_declaration:
+                declared[edge.source].append(edge)
+                declared[edge.target].append(edge)
+        return cls(
+            log,
+            graph,
+            dict(edges),
+            graph.adjacency(),
+            dict(order),
+            position,
+            reviews,
+            dict(declared),
+        )
 
     def neighbours_in_order(self, rec: Record) -> tuple[Record | None, Record | None]:
         recs = self.order.get(rec.root, [])
@@ -155,6 +172,8 @@ def _field(label: str, value: str) -> str:
 RELATION_ORDER = {
     "superseded by": 1,
     "supersedes": 2,
+    "partially superseded by": 2,
+    "partially supersedes": 2,
     "amended by": 3,
     "amends": 4,
     "extended by": 5,
@@ -203,7 +222,10 @@ def _record_rows(ctx: PageContext, rec: Record, href: RecordHref) -> list[_Row]:
         if (label, other + unit) in seen or ((label, other) in seen and not unit):
             continue
         seen.add((label, other + unit))
-        rows.append((RELATION_ORDER[label], label.capitalize(), link(ctx, other, href) + esc(unit)))
+        value = link(ctx, other, href) + esc(unit)
+        if e.declared:
+            value += f' <span class="adr-note">({esc(DECLARED_LABEL)})</span>'
+        rows.append((RELATION_ORDER[label], label.capitalize(), value))
     return rows
 
 
@@ -354,6 +376,28 @@ BANNERS: dict[str, Banner] = {
         "Some decision units of this record are no longer in effect: {units}. The others "
         "still are.",
     ),
+    # quiet notes, whatever the status: relations that retire nothing
+    "partially-superseded": Banner(
+        "note",
+        "partially-superseded",
+        "Partially superseded",
+        "Partially superseded by {names}: parts of this decision were replaced; the rest "
+        "stays in effect.",
+    ),
+    "partially-supersedes": Banner(
+        "note",
+        "partially-supersedes",
+        "Partially supersedes",
+        "Partially supersedes {names}: this decision replaces parts of {them}, which "
+        "otherwise {stay} in effect.",
+    ),
+    "declared": Banner(
+        "note",
+        "declared",
+        "Declared in prose",
+        "{who} declares in prose that {new} supersedes {old}, but {other} does not say so; "
+        "{old} stays in effect until both records agree.",
+    ),
     # whatever the status
     "review": Banner("warning", "review", "Review overdue", "{message}. {fix}."),
     "archived": Banner(
@@ -398,6 +442,7 @@ STATUS_BANNER: dict[str, str | None] = {
 def banners(ctx: PageContext, rec: Record, href: RecordHref) -> list[str]:
     """Every banner the record needs, most important first (none when in effect)."""
     out = _unit_banners(ctx, rec, href) if rec.units else _status_banners(ctx, rec, href)
+    out.extend(_notes(ctx, rec, href))
     review = ctx.reviews.get(rec.id)
     if review is not None:
         out.append(_review(review))
@@ -415,6 +460,40 @@ def _status_banners(ctx: PageContext, rec: Record, href: RecordHref) -> list[str
         found = situation(ctx, rec, href)
         return [found] if found else []
     return [BANNERS[key].render()] if key else []
+
+
+def _notes(ctx: PageContext, rec: Record, href: RecordHref) -> list[str]:
+    """Quiet notes on relations that retire nothing: partial supersession both ways,
+    and a supersession only one record declares in prose (naming who declares it)."""
+    edges = ctx.edges_by_node.get(rec.id, [])
+    out = []
+    older = sorted({e.source for e in edges if e.kind == _PARTIAL and e.target == rec.id})
+    if older:
+        names = _list([link(ctx, r, href) for r in older])
+        out.append(BANNERS["partially-superseded"].render(names=names))
+    newer = sorted({e.target for e in edges if e.kind == _PARTIAL and e.source == rec.id})
+    if newer:
+        out.append(
+            BANNERS["partially-supersedes"].render(
+                names=_list([link(ctx, r, href) for r in newer]),
+                them="it" if len(newer) == 1 else "them",
+                stay="stays" if len(newer) == 1 else "stay",
+            )
+        )
+    for e in ctx.declared.get(rec.id, ()):
+        other = e.target if e.declared_by == e.source else e.source
+        out.append(
+            BANNERS["declared"].render(
+                who=link(ctx, e.declared_by, href, with_title=False),
+                new=link(ctx, e.source, href, with_title=False),
+                old=link(ctx, e.target, href, with_title=False),
+                other=link(ctx, other, href, with_title=False),
+            )
+        )
+    return out
+
+
+_PARTIAL = "partially-supersedes"
 
 
 def _contested(ctx: PageContext, rec: Record, href: RecordHref) -> str | None:
