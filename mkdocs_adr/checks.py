@@ -8,7 +8,7 @@ or compete (ADR007), and review-by dates (ADR017). Succession is the graph's
 (:class:`~mkdocs_adr.graph.RelationGraph`): no rule here works it out again.
 
 The problems of one reference (ADR002 ambiguous target, ADR003, ADR008,
-ADR015) are found while :mod:`mkdocs_adr.log` resolves it, which calls the
+ADR015, ADR022) are found while :mod:`mkdocs_adr.log` resolves it, which calls the
 constructors below, so that their wording lives here too. Pure: no I/O.
 """
 
@@ -166,6 +166,23 @@ def not_a_unit(rec: Record, rel: Relation, target: Record, unit: str) -> Problem
     )
 
 
+def link_text_conflict(rec: Record, rel: Relation, file_id: str, text_id: str) -> Problem:
+    """ADR022: a link whose file name names one record and whose text another.
+
+    The file name wins (it is what the link opens); the text is what a reader sees.
+    """
+    return Problem(
+        "ADR022",
+        Severity.WARNING,
+        f"'{_what(rel)}' link {rel.target!r} names {file_id} by its file name but "
+        f"{text_id} by its text {rel.label!r}; read as {file_id}",
+        path=rec.path,
+        line=rel.line,
+        ids=(rec.id, file_id, text_id),
+        fix="make the link text and the file name name the same record",
+    )
+
+
 # --------------------------------------------------------------------- succession
 
 
@@ -197,7 +214,9 @@ def declared_supersession(log: Log, on_cycle: set[str]) -> Iterator[Problem]:
     """ADR005 and ADR016 for each accepted record that supersedes a whole record.
 
     A proposal may name what it would supersede; a container's units are
-    checked one by one (:func:`contested_units`); a cycle is ADR004's.
+    checked one by one (:func:`contested_units`); a cycle is ADR004's. A
+    supersession declared in prose that the other record does not agree with
+    binds nothing, so it is only ever ADR005 (:func:`declared_in_prose`).
     """
     for (new, old), who in sorted(_declared(log).items()):
         new_rec, old_rec = log.get(new), log.get(old)
@@ -209,30 +228,85 @@ def declared_supersession(log: Log, on_cycle: set[str]) -> Iterator[Problem]:
             found = one_sided(new_rec, old_rec)
             if found is not None:
                 yield found
+        elif who == {old}:
+            yield not_stated_back(new_rec, old_rec)
         found = contested(new_rec, old_rec)
         if found is not None:
             yield found
+    yield from declared_in_prose(log)
+
+
+def _line(rec: Record, kinds: tuple[str, ...], target: str) -> int | None:
+    return next((r.line for r in rec.relations if r.target_id == target and r.kind in kinds), None)
 
 
 def one_sided(new: Record, old: Record) -> Problem | None:
     """ADR005: only ``new`` says it supersedes ``old``, which does not say so."""
     if old.status == "superseded":
         return None
-    line = next(
-        (r.line for r in new.relations if r.target_id == old.id and r.kind == "supersedes"),
-        None,
-    )
     return Problem(
         "ADR005",
         Severity.WARNING,
         f"{new.id} says it supersedes {old.id}, but {old.id} does not say it is superseded "
         f"(its status is {old.status})",
         path=new.path,
-        line=line,
+        line=_line(new, ("supersedes",), old.id),
         ids=(new.id, old.id),
         fix=f"add 'Superseded by {new.id}' to {old.id} "
         f"(mkdocs-adr supersede {old.id} --by {new.id})",
     )
+
+
+def not_stated_back(new: Record, old: Record) -> Problem:
+    """ADR005 the other way round: only ``old`` says accepted ``new`` supersedes it.
+
+    The relation is followed (``old`` is out of effect when its status says
+    superseded), so the log reads consistently: an info, unless ``old``'s own
+    status disagrees with what it says (then a warning; ADR016 when accepted).
+    """
+    consistent = old.status == "superseded"
+    return Problem(
+        "ADR005",
+        Severity.INFO if consistent else Severity.WARNING,
+        f"{old.id} says it is superseded by {new.id}, but {new.id} does not say it "
+        f"supersedes {old.id}",
+        path=old.path,
+        line=_line(old, ("superseded-by",), new.id) or old.parsed.status_line,
+        ids=(old.id, new.id),
+        fix=f"add 'Supersedes {old.id}' to {new.id}",
+    )
+
+
+def declared_in_prose(log: Log) -> Iterator[Problem]:
+    """ADR005: a supersession declared in a sentence that the other record does not agree
+    with (:attr:`~mkdocs_adr.graph.Edge.one_sided_declaration`); it retires nothing.
+
+    A proposal may declare what it would supersede: only the declarations of an
+    accepted successor, or of the old record itself, are reported.
+    """
+    for edge in log.graph.edges("supersedes"):
+        if not edge.one_sided_declaration:
+            continue
+        new, old, by = log.get(edge.source), log.get(edge.target), log.get(edge.declared_by)
+        if new is None or old is None or by is None:
+            continue
+        if by is new and new.status != "accepted":
+            continue
+        other = old if by is new else new
+        target = f"{old.id}#{edge.unit}" if edge.unit else old.id
+        said = f"it supersedes {target}" if by is new else f"it is superseded by {new.id}"
+        line = _line(by, ("supersedes", "superseded-by"), other.id)
+        yield Problem(
+            "ADR005",
+            Severity.WARNING,
+            f"{by.id} declares in prose that {said}, but {other.id} does not say so "
+            f"(the status of {old.id} is {old.status}); {old.id} stays in effect",
+            path=by.path,
+            line=line,
+            ids=(by.id, other.id),
+            fix=f"mark {old.id} 'Superseded by {new.id}' "
+            f"(mkdocs-adr supersede {old.id} --by {new.id}), or remove the sentence",
+        )
 
 
 def contested(new: Record, old: Record) -> Problem | None:

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import builtins
 import dataclasses
+import functools
 import os
+import posixpath
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,7 +23,17 @@ import yaml
 from .errors import ConfigError
 from .model import STATUSES
 from .parsing.formats import FORCED
-from .paths import normalize
+from .paths import (
+    UnsafePath,
+    climbing,
+    default_mount,
+    docs_relative,
+    from_docs,
+    normalize,
+    site_src,
+    to_docs,
+    within,
+)
 
 DEFAULT_MIRRORS: tuple[str, ...] = ("zh", "ja", "ko", "es", "pt", "fr", "de")
 DEFAULT_STATUS_HEADINGS: tuple[str, ...] = (
@@ -38,6 +50,8 @@ LAYOUTS = ("auto", "flat", "layered")
 NAV_MODES = ("auto", "full", "index")
 READ_GUARDS = ("off", "warn", "guard")
 FAIL_ON = ("error", "warning", "info", "never")
+#: How views and retrieval count a record that states no status (status ``missing``).
+MISSING_STATUS = ("missing", "accepted", "proposed")
 #: ``auto`` and the formats the ``style`` option can force (the format registry's order).
 STYLES = ("auto", *FORCED)
 
@@ -47,6 +61,27 @@ DEFAULT_ALIASES: dict[str, str] = {
     "agreed": "accepted",
     "adopted": "accepted",
     "decided": "accepted",
+    "implemented": "accepted",
+    "valid": "accepted",
+    "done": "accepted",
+    # still in effect: a part was replaced (the relation, when named, is partially-superseded-by)
+    "partially superseded": "accepted",
+    "partly superseded": "accepted",
+    "已实施": "accepted",
+    "已实现": "accepted",
+    "已通过": "accepted",
+    "已實施": "accepted",
+    "採用": "accepted",
+    "採択": "accepted",
+    "aprobado": "accepted",
+    "aprobada": "accepted",
+    "implementado": "accepted",
+    "aprovado": "accepted",
+    "aprovada": "accepted",
+    "approuvé": "accepted",
+    "approuvée": "accepted",
+    "genehmigt": "accepted",
+    "umgesetzt": "accepted",
     "已接受": "accepted",
     "已采纳": "accepted",
     "接受": "accepted",
@@ -67,6 +102,17 @@ DEFAULT_ALIASES: dict[str, str] = {
     "in review": "proposed",
     "under review": "proposed",
     "open": "proposed",
+    "review": "proposed",
+    "under discussion": "proposed",
+    "on hold": "proposed",
+    "提議": "proposed",
+    "审核中": "proposed",
+    "评审中": "proposed",
+    "en revisión": "proposed",
+    "em revisão": "proposed",
+    "proposta": "proposed",
+    "en revue": "proposed",
+    "in prüfung": "proposed",
     "提议": "proposed",
     "提案": "proposed",
     "已提议": "proposed",
@@ -84,6 +130,8 @@ DEFAULT_ALIASES: dict[str, str] = {
     "rascunho": "draft",
     "brouillon": "draft",
     "entwurf": "draft",
+    "草案": "draft",
+    "下書き": "draft",
     "declined": "rejected",
     "refused": "rejected",
     "已拒绝": "rejected",
@@ -95,8 +143,15 @@ DEFAULT_ALIASES: dict[str, str] = {
     "rejeté": "rejected",
     "rejetée": "rejected",
     "abgelehnt": "rejected",
+    "已否决": "rejected",
+    "已拒絕": "rejected",
+    "rejeitada": "rejected",
+    "refusé": "rejected",
+    "refusée": "rejected",
+    "verworfen": "rejected",
     "obsolete": "deprecated",
     "retired": "deprecated",
+    "reverted": "deprecated",
     "已废弃": "deprecated",
     "废弃": "deprecated",
     "已弃用": "deprecated",
@@ -107,6 +162,12 @@ DEFAULT_ALIASES: dict[str, str] = {
     "obsolète": "deprecated",
     "déprécié": "deprecated",
     "veraltet": "deprecated",
+    "非推奨": "deprecated",
+    "已过时": "deprecated",
+    "已廢棄": "deprecated",
+    "deprecado": "deprecated",
+    "descontinuado": "deprecated",
+    "dépréciée": "deprecated",
     "replaced": "superseded",
     "已取代": "superseded",
     "已替代": "superseded",
@@ -122,22 +183,26 @@ DEFAULT_ALIASES: dict[str, str] = {
     "remplacé": "superseded",
     "remplacée": "superseded",
     "ersetzt": "superseded",
+    "substituída": "superseded",
 }
 
 
 @dataclass(frozen=True)
 class RootConfig:
-    """One ADR root, relative to ``docs_dir`` (POSIX separators)."""
+    """One ADR root, relative to ``docs_dir`` (POSIX separators; ``../doc/adr`` for a
+    root outside it, still inside the project). ``url``: where the site publishes a
+    root outside ``docs_dir`` (``""``: :func:`mkdocs_adr.paths.default_mount`)."""
 
     path: str
     prefix: str = "ADR"
     title: str = ""
     #: This root's own ``exclude`` globs, beside the global option's.
     exclude: tuple[str, ...] = ()
+    url: str = ""
 
     @property
     def display_title(self) -> str:
-        return self.title or f"Decisions ({self.path})"
+        return self.title or f"Decisions ({self.url or default_mount(self.path)})"
 
 
 def _default(name: str) -> Callable[[], Any]:
@@ -174,6 +239,7 @@ class Config:
     work_dir: Path | None = None
     status_headings: tuple[str, ...] = field(default_factory=_default("status_headings"))
     status_aliases: Mapping[str, str] = field(default_factory=_default("status_aliases"))
+    missing_status: str = field(default_factory=_default("missing_status"))
     max_file_bytes: int = 1024 * 1024
     config_file: Path | None = None
 
@@ -197,7 +263,25 @@ class Config:
             return Path(os.path.relpath(path, self.project_dir)).as_posix()
 
     def root_dir(self, root: RootConfig) -> Path:
-        return self.docs_dir / root.path
+        return Path(os.path.normpath(self.docs_dir / root.path)) if root.path else self.docs_dir
+
+    @functools.cached_property
+    def mounts(self) -> tuple[tuple[str, str], ...]:
+        """``(project-relative folder, URL prefix)`` of each root outside ``docs_dir``:
+        the site publishes its files as ``<url>/<path in the root>``."""
+        docs = Path(os.path.normpath(self.docs_dir))
+        out = []
+        for root in self.roots:
+            folder = self.root_dir(root)
+            rel = normalize(self.rel(folder))
+            if rel and not within(folder, docs):
+                out.append((rel, root.url or default_mount(root.path)))
+        return tuple(out)
+
+    def src_uri(self, project_rel: str) -> str | None:
+        """The site's ``src_uri`` of a project-relative file (:func:`paths.site_src`);
+        ``None`` when the site does not publish that file."""
+        return site_src(project_rel, self.rel(self.docs_dir), self.mounts)
 
     def replace(self, **changes: Any) -> Config:
         return dataclasses.replace(self, **changes)
@@ -300,18 +384,21 @@ def _roots(opt: Option, value: Any) -> tuple[RootConfig, ...]:
                 f"roots entry {item!r} has no 'path'",
                 fix="give each root as a folder name or {path: ..., prefix: ..., title: ...}",
             )
-        unknown = set(item) - {"path", "prefix", "title", "exclude"}
+        unknown = set(item) - {"path", "prefix", "title", "exclude", "url"}
         if unknown:
             raise ConfigError(
                 f"roots entry {item['path']!r} has unknown keys: {', '.join(sorted(unknown))}",
-                fix="a root takes only path, prefix, title and exclude",
+                fix="a root takes only path, prefix, title, exclude and url",
             )
-        path = normalize_rel(str(item["path"]))
-        if path is None:
+        try:
+            path = climbing(item["path"].strip())
+        except UnsafePath as exc:
             raise ConfigError(
-                f"root {item['path']!r} leaves docs_dir",
-                fix="roots are folders inside docs_dir, without '..' or absolute paths",
-            )
+                f"root {item['path']!r} {exc.reason}",
+                fix="roots are folders relative to docs_dir (../doc/adr for one beside it), "
+                "inside the project folder",
+            ) from None
+        url = _root_url(path, item.get("url"))
         prefix = str(item.get("prefix") or "ADR")
         if not prefix.replace("_", "").isalnum():
             raise ConfigError(
@@ -319,15 +406,135 @@ def _roots(opt: Option, value: Any) -> tuple[RootConfig, ...]:
                 fix="use a prefix such as ADR or PAY",
             )
         excluded = _read_exclude(OPTION["exclude"], item.get("exclude") or [])
-        roots.append(
-            RootConfig(
-                path=path, prefix=prefix, title=str(item.get("title") or ""), exclude=excluded
-            )
-        )
+        title = str(item.get("title") or "")
+        roots.append(RootConfig(path=path, prefix=prefix, title=title, exclude=excluded, url=url))
+    _once(roots)
+    return tuple(roots)
+
+
+def _once(roots: list[RootConfig]) -> None:
     paths = [r.path for r in roots]
     if len(set(paths)) != len(paths):
         raise ConfigError("option 'roots' lists the same folder twice", fix="list each root once")
-    return tuple(roots)
+
+
+def _root_url(path: str, value: Any) -> str:
+    """A root's ``url`` key, normalized (``""`` when absent)."""
+    if value is None:
+        return ""
+    url = normalize(value.strip()) if isinstance(value, str) else None
+    if not url:
+        raise ConfigError(
+            f"root {path!r} has url {value!r}; expected a folder path of the site",
+            fix="write url: adr (no '..', not absolute)",
+        )
+    if is_glob(path):
+        raise ConfigError(
+            f"root {path!r} is a pattern and has a url; each folder it matches is "
+            "published at its own path",
+            fix="drop url, or list each folder as its own root",
+        )
+    return url
+
+
+def is_glob(path: str) -> bool:
+    """Whether a root's path is a pattern (``../packages/*/docs/adr``)."""
+    return any(ch in path for ch in "*?[")
+
+
+def _no_link_out(typed: str, folder: Path, project: Path) -> None:
+    """Refuse a root folder that a symlink takes outside the (resolved) project."""
+    if folder.exists() and not within(folder.resolve(), project):
+        raise ConfigError(
+            f"root {typed!r} resolves outside the project folder {project} (through a symlink)",
+            fix="roots are folders inside the project (the folder of mkdocs.yml)",
+        )
+
+
+def _check_urls(roots: list[RootConfig], docs: str, docs_dir: Path) -> None:
+    """Each root outside docs_dir gets a site path of its own: not one docs_dir has, not
+    another root's (a root nested in another may sit at the same place below it)."""
+    urls: dict[str, tuple[str, str]] = {}  # url -> (root as typed, project-relative folder)
+    for root in roots:
+        folder = from_docs(root.path, docs)
+        if docs_relative(folder, docs) is not None:
+            if root.url:
+                raise ConfigError(
+                    f"root {root.path!r} is inside docs_dir and has a url",
+                    fix="url is for roots outside docs_dir; the site publishes this one "
+                    "at its own path",
+                )
+            continue
+        if docs_relative(docs, folder) is not None:
+            raise ConfigError(
+                f"root {root.path!r} holds docs_dir; a root outside docs_dir sits beside it",
+                fix="point the root at the folder of the records, such as ../doc/adr",
+            )
+        url = root.url or default_mount(root.path)
+        if not url:
+            raise ConfigError(
+                f"root {root.path!r} has no path of its own in the site",
+                fix="give it a url: {path: ..., url: decisions}",
+            )
+        if (docs_dir / url).exists():
+            raise ConfigError(
+                f"root {root.path!r} would be published at {url!r}, which docs_dir already has",
+                fix="give the root another url: {path: ..., url: decisions}",
+            )
+        for other, (other_root, other_folder) in urls.items():
+            if url == other or not (url.startswith(other + "/") or other.startswith(url + "/")):
+                clash = url == other
+            else:  # nested: the same place below the other root on disk and in the site
+                clash = posixpath.relpath(url, other) != posixpath.relpath(folder, other_folder)
+            if clash:
+                raise ConfigError(
+                    f"roots {other_root!r} and {root.path!r} would share the site path {url!r}",
+                    fix="give one of them another url",
+                )
+        urls[url] = (root.path, folder)
+
+
+def place_roots(
+    roots: tuple[RootConfig, ...], *, project_dir: Path, docs_dir: Path
+) -> tuple[RootConfig, ...]:
+    """The roots with each pattern replaced by the folders it matches (sorted), every
+    root checked to stay inside the project, and each published URL checked.
+
+    A root outside ``docs_dir`` is published under its ``url``; that URL must not be a
+    folder or file of ``docs_dir`` already, nor another root's.
+    """
+    project = project_dir.resolve()
+    docs = Path(os.path.relpath(docs_dir.resolve(), project)).as_posix()
+    docs = "" if docs == "." else docs
+    placed: list[RootConfig] = []
+    if not any(r.path.startswith("..") or is_glob(r.path) or r.url for r in roots):
+        return roots
+    for root in roots:
+        try:
+            inside = from_docs(root.path, docs)
+        except UnsafePath:
+            raise ConfigError(
+                f"root {root.path!r} leaves the project folder {project}",
+                fix="roots are folders inside the project (the folder of mkdocs.yml)",
+            ) from None
+        if not is_glob(root.path):
+            _no_link_out(root.path, project / inside, project)
+            placed.append(root)
+            continue
+        found = sorted(p for p in project.glob(inside) if p.is_dir())
+        if not found:
+            raise ConfigError(
+                f"root pattern {root.path!r} matches no folder",
+                fix=f"create a folder it matches, or change the pattern ({inside} from the "
+                "project folder)",
+            )
+        for match in found:
+            _no_link_out(root.path, match, project)
+            rel = match.relative_to(project).as_posix()
+            placed.append(dataclasses.replace(root, path=to_docs(rel, docs)))
+    _once(placed)
+    _check_urls(placed, docs, docs_dir)
+    return tuple(placed)
 
 
 def normalize_rel(path: str) -> str | None:
@@ -512,6 +719,13 @@ OPTIONS: tuple[Option, ...] = (
         "Extra words that mean a status, e.g. {approved: accepted}.",
         reader=_aliases,
     ),
+    Option(
+        "missing_status",
+        str,
+        "missing",
+        "How a record without a status counts: missing (not in effect), accepted, proposed.",
+        choices=MISSING_STATUS,
+    ),
 )
 
 OPTION: Mapping[str, Option] = MappingProxyType({o.name: o for o in OPTIONS})
@@ -532,6 +746,7 @@ def from_options(
             fix=f"known options: {', '.join(sorted(KNOWN_OPTIONS - {'enabled'}))}",
         )
     values = {opt.name: opt.read(options) for opt in OPTIONS}
+    values["roots"] = place_roots(values["roots"], project_dir=project_dir, docs_dir=docs_dir)
     work_dir = project_dir / values.pop("work_dir")
     return Config(
         project_dir=project_dir,

@@ -12,6 +12,16 @@ for the decision units of a container:
 Nodes are record ids. Every edge is stored once in its forward direction
 (``A supersedes B`` whether A said it or B said ``superseded by A``), with the
 record that declared it, so one-sided statements stay visible.
+
+Two kinds of statement never retire a record by themselves:
+
+- ``partially-supersedes``: its own kind, never a supersession (the record it
+  names stays in effect, and it is nobody's successor);
+- a supersession of origin ``declaration`` (a sentence such as "This ADR
+  supersedes X"): it binds only once the other side agrees, that is the old
+  record's status is ``superseded``, or the other record states the same
+  supersession itself (any origin but a body link or prose mention). Until then
+  the edge is kept with ``agreed`` false: drawn, listed, reported (ADR005).
 """
 
 from __future__ import annotations
@@ -35,6 +45,11 @@ FORWARD: dict[str, tuple[str, bool]] = {
     "mentions": ("mentions", False),
 }
 
+#: Origins that are no statement of a relation, only evidence of one.
+MENTION_ORIGINS = frozenset({"link", "prose"})
+#: The origin of a supersession declared in a sentence; it binds once the other side agrees.
+DECLARATION = "declaration"
+
 #: Statuses of a successor that took effect: accepted, or accepted once and
 #: superseded since (it may lead on to the record in effect now). A proposed,
 #: draft or rejected successor never retires what it names (ADR006, ADR-0025).
@@ -55,10 +70,18 @@ class Edge:
     unit: str | None = None
     #: The unit of ``source`` that states or makes the relation, if any.
     source_unit: str | None = None
+    #: False for a declaration (origin ``declaration``) the other record does not agree
+    #: with: shown as declared in prose, never followed (module docstring).
+    agreed: bool = True
 
     @property
     def authoritative(self) -> bool:
-        return self.kind != "mentions" and self.origin not in ("link", "prose")
+        return self.kind != "mentions" and self.origin not in MENTION_ORIGINS and self.agreed
+
+    @property
+    def one_sided_declaration(self) -> bool:
+        """A declaration in prose that the other record does not agree with."""
+        return self.origin == DECLARATION and not self.agreed
 
 
 @dataclass(frozen=True)
@@ -79,16 +102,27 @@ class RelationGraph:
 
     ``statuses`` maps each record id that names one record to its status;
     ``unit_statuses`` maps each container's id to its units' statuses, in the
-    record's order.
+    record's order. ``missing_as`` is what a record without a status counts as
+    in succession and effect (the ``missing_status`` option: ``missing``,
+    ``accepted`` or ``proposed``); ``statuses`` keep what the records say.
     """
 
     def __init__(
         self,
         statuses: dict[str, str],
         unit_statuses: dict[str, dict[str, str]] | None = None,
+        *,
+        missing_as: str = "missing",
     ) -> None:
         self.statuses = statuses
         self.unit_statuses = unit_statuses if unit_statuses is not None else {}
+        self.missing_as = missing_as
+        #: the statuses succession reads: ``statuses`` with ``missing`` counted as ``missing_as``
+        self._counted = (
+            statuses
+            if missing_as == "missing"
+            else {rid: missing_as if st == "missing" else st for rid, st in statuses.items()}
+        )
         self._by_key: dict[tuple[str, str, tuple[str, str, str | None, str | None]], Edge] = {}
         self._edges: list[Edge] = []
         self._sorted = True
@@ -97,6 +131,8 @@ class RelationGraph:
         self._newer: dict[str, set[str]] = {}
         # authoritative supersession of one unit: (container, unit) -> new
         self._unit_newer: dict[tuple[str, str], set[str]] = {}
+        # declared supersessions not yet judged (:meth:`_settle`)
+        self._declared: list[Edge] = []
 
     def add(
         self,
@@ -117,21 +153,72 @@ class RelationGraph:
             source, dest, source_unit, unit = declared_by, target, from_unit, to_unit
         key = (source, dest, (fwd, declared_by, unit, source_unit))
         existing = self._by_key.get(key)
+        declared = fwd == "supersedes" and origin == DECLARATION
         if existing is not None:
-            return existing
-        edge = Edge(source, dest, fwd, declared_by, origin, unit, source_unit)
+            if declared or existing.origin != DECLARATION or existing.agreed:
+                return existing
+            # the record states what it also declared in prose: the statement counts
+            self._edges.remove(existing)
+            if existing in self._declared:
+                self._declared.remove(existing)
+        edge = Edge(source, dest, fwd, declared_by, origin, unit, source_unit, not declared)
         self._by_key[key] = edge
         self._edges.append(edge)
         self._sorted = False
-        if fwd == "supersedes" and edge.authoritative:
-            if unit is None:
-                self._older.setdefault(source, set()).add(dest)
-                self._newer.setdefault(dest, set()).add(source)
-            else:
-                self._unit_newer.setdefault((dest, unit), set()).add(source)
+        if declared:
+            self._declared.append(edge)
+        else:
+            self._follow(edge)
         return edge
 
+    def _follow(self, edge: Edge) -> None:
+        """Index an authoritative supersession for succession."""
+        if edge.kind != "supersedes" or not edge.authoritative:
+            return
+        if edge.unit is None:
+            self._older.setdefault(edge.source, set()).add(edge.target)
+            self._newer.setdefault(edge.target, set()).add(edge.source)
+        else:
+            self._unit_newer.setdefault((edge.target, edge.unit), set()).add(edge.source)
+
+    def _settle(self) -> None:
+        """Judge each declared supersession once every relation is in (module docstring)."""
+        if not self._declared:
+            return
+        stated = {
+            (e.source, e.target, e.declared_by)
+            for e in self._edges
+            if e.kind == "supersedes" and e.origin not in MENTION_ORIGINS
+        }
+        pending, self._declared = self._declared, []
+        where = {id(e): i for i, e in enumerate(self._edges)}
+        for edge in pending:
+            other = edge.target if edge.declared_by == edge.source else edge.source
+            old_status = (
+                self.statuses.get(edge.target)
+                if edge.unit is None
+                else self.unit_statuses.get(edge.target, _NO_UNITS).get(edge.unit)
+            )
+            if old_status != "superseded" and (edge.source, edge.target, other) not in stated:
+                continue  # one-sided: kept as declared, never followed
+            agreed = Edge(
+                edge.source,
+                edge.target,
+                edge.kind,
+                edge.declared_by,
+                edge.origin,
+                edge.unit,
+                edge.source_unit,
+                True,
+            )
+            detail = (edge.kind, edge.declared_by, edge.unit, edge.source_unit)
+            key = (edge.source, edge.target, detail)
+            self._by_key[key] = agreed
+            self._edges[where[id(edge)]] = agreed
+            self._follow(agreed)
+
     def edges(self, kind: str | None = None) -> Iterator[Edge]:
+        self._settle()
         if not self._sorted:
             self._edges.sort(
                 key=lambda e: (e.source, e.target, e.kind, e.declared_by, e.unit or "")
@@ -140,6 +227,10 @@ class RelationGraph:
         for edge in self._edges:
             if kind is None or edge.kind == kind:
                 yield edge
+
+    def counted_status(self, status: str | None) -> str | None:
+        """``status`` as succession and effect count it: ``missing`` is ``missing_as``."""
+        return self.missing_as if status == "missing" else status
 
     # ------------------------------------------------------------------ who says so
 
@@ -151,21 +242,23 @@ class RelationGraph:
         What is written, one step away: for views that list it. What binds is
         :meth:`successor`'s answer. ``accepted_only`` keeps the accepted ones.
         """
+        self._settle()
         found = self._newer.get(rid, ()) if unit is None else self._unit_newer.get((rid, unit), ())
         if accepted_only:
-            return sorted(s for s in found if self.statuses.get(s) == "accepted")
+            return sorted(s for s in found if self._counted.get(s) == "accepted")
         return sorted(found)
 
     def effective_successors(self, rid: str) -> list[str]:
         """Direct successors of the whole record that took effect (:data:`TOOK_EFFECT`):
         the ones succession follows. None of them means a superseded record stays
         in effect."""
-        return [s for s in self.direct_successors(rid) if self.statuses.get(s) in TOOK_EFFECT]
+        return [s for s in self.direct_successors(rid) if self._counted.get(s) in TOOK_EFFECT]
 
     def supersedes(self, new: str, old: str) -> bool:
         """Whether ``new`` supersedes ``old`` as a whole, directly or through others."""
         if new not in self.statuses or old not in self.statuses:
             return False
+        self._settle()
         todo, seen = [new], {new}
         while todo:
             node = todo.pop()
@@ -200,10 +293,10 @@ class RelationGraph:
         """
         units = self.unit_statuses.get(rid, _NO_UNITS) if unit_statuses is None else unit_statuses
         if unit is not None:
-            return units.get(unit) == "accepted"
+            return self.counted_status(units.get(unit)) == "accepted"
         if units:
-            return any(s == "accepted" for s in units.values())
-        status = self.statuses.get(rid) if status is None else status
+            return any(self.counted_status(s) == "accepted" for s in units.values())
+        status = self.counted_status(self.statuses.get(rid) if status is None else status)
         if status == "accepted":
             return True
         if status == "superseded":
@@ -218,6 +311,7 @@ class RelationGraph:
         effect), a loop is a ``cycle``. A container is replaced as a whole only
         once none of its units binds, by what replaced its units.
         """
+        self._settle()
         if unit is not None:
             return self._unit_successor(rid, unit)
         units = self.unit_statuses.get(rid)
@@ -243,7 +337,7 @@ class RelationGraph:
             return Succession(None, "none")
         current: dict[str, tuple[str, ...]] = {}
         for succ in direct:
-            status = self.statuses.get(succ)
+            status = self._counted.get(succ)
             if status == "accepted":
                 current[succ] = (succ,)
             elif status == "superseded":
@@ -272,7 +366,7 @@ class RelationGraph:
             if not fresh:
                 return Succession(None, "cycle", tuple(chain), tuple(succ))
             # a superseded successor may itself lead on to an accepted one
-            onward = [s for s in fresh if self.statuses.get(s) in TOOK_EFFECT]
+            onward = [s for s in fresh if self._counted.get(s) in TOOK_EFFECT]
             if not onward:
                 break  # only proposed, draft or rejected successors
             if len(onward) > 1:
@@ -280,7 +374,7 @@ class RelationGraph:
             node = onward[0]
             seen.add(node)
             chain.append(node)
-        status = self.statuses.get(node)
+        status = self._counted.get(node)
         if node != rid and (
             status == "accepted" or (status == "superseded" and self.direct_successors(node))
         ):
@@ -293,6 +387,7 @@ class RelationGraph:
 
     def cycles(self) -> list[list[str]]:
         """Supersession cycles of whole records, each sorted (networkx only if one may exist)."""
+        self._settle()
         # Only records with both a newer and an older record can be on a cycle;
         # peel off the others until none is left, then enumerate what remains.
         core = set(self._older) & set(self._newer)

@@ -48,8 +48,9 @@ GENERIC_PREFIX = "ADR"
 _ID = re.compile(r"^([A-Za-z][A-Za-z0-9_]*)[- ]?0*(\d{1,6})$")
 _UNIT = re.compile(r"^(.*?)#([Dd]\d{1,3})$")
 _URL = re.compile(r"^[a-z][a-z0-9+.-]*:", re.IGNORECASE)
-#: The number a link's text gives: "3. Use X" (adr-tools) or "ADR-0003: Use X".
-_LINK_TEXT_NUMBER = re.compile(r"^\s*0*(\d{1,6})[.:]")
+#: The number a link's text gives: "3. Use X" (adr-tools), "0003 - Use X" or "0003: Use X";
+#: "ADR-0003: Use X" is read by :func:`_label_number` with the root's prefix.
+_LINK_TEXT_NUMBER = re.compile(r"^\s*0*(\d{1,6})(?:[.:]|\s+[-\u2013\u2014]\s|\s*$)")
 
 
 @dataclass(frozen=True)
@@ -141,6 +142,9 @@ class Resolution:
     unit: str | None = None
     external: bool = False  # a URL or free text: not an ADR
     escapes: bool = False  # a relative link that leaves the project
+    #: Resolved from the name of a file that exists: the file name won over the link's
+    #: text, which :meth:`Resolver.text_id` reads when the caller asks (ADR022).
+    by_file: bool = False
 
     @property
     def id(self) -> str | None:
@@ -215,18 +219,24 @@ class Resolver:
             target = posixpath.normpath(posixpath.join(posixpath.dirname(source.path), text))
             if target.startswith("../") or target == "..":
                 return Resolution(escapes=True), True
+            # the file name first; then, for a file that does not exist, the number in
+            # its name; then the number the link's text names
             rec = self.by_path.get(target)
-            if rec is not None:
-                return Resolution((rec.id,), unit), True
             name = posixpath.basename(target)
             stem = name.rsplit(".", 1)[0].lower()
+            if rec is None and len(self.by_stem.get(stem, ())) == 1:
+                rec = self.by_stem[stem][0]
+            if rec is not None:
+                return Resolution((rec.id,), unit, by_file=True), True
             if stem in self.by_stem:
                 return Resolution(tuple(sorted({r.id for r in self.by_stem[stem]})), unit), True
             # adr-tools reads the target as the number in the file name; a
             # misspelled name still names its number, and so may the link text
             named = file_id(name, prefix)
             if named is not None:
-                return Resolution(self._ids(canonical(*named)), unit), True
+                found = self._ids(canonical(*named))
+                if found:
+                    return Resolution(found, unit), True
             number = _label_number(label, prefix) if label else None
             if number is not None:
                 return Resolution(self._number(number, prefix, source.root), unit), True
@@ -247,9 +257,27 @@ class Resolver:
         # free text ("the payments feature"): not an ADR reference
         return Resolution(external=" " in text or not re.search(r"\d", text)), False
 
+    def text_id(self, rid: str, label: str) -> str | None:
+        """Another record that a link's text ``label`` names by number, when the link's file
+        name named record ``rid`` (``[ADR-0012](0011-x.md)``); None when they agree."""
+        recs = self.by_id.get(rid.upper(), [])
+        if not label or len(recs) != 1 or recs[0].number is None:
+            return None
+        rec = recs[0]
+        prefix = self.prefixes.get(rec.root, "ADR")
+        pid = parse_id(rec.id)
+        if pid is not None and pid[1] == rec.number:
+            prefix = pid[0]
+        number = _label_number(label, prefix)
+        if number is None or number == rec.number:
+            return None
+        other = self._ids(canonical(prefix, number))
+        return other[0] if len(other) == 1 and other[0] != rec.id else None
+
 
 def _label_number(label: str, prefix: str) -> int | None:
-    """The record number a link's text names, for links to a misspelled file.
+    """The record number a link's text names: for a link to a misspelled file, and to
+    compare with the file a link names (:meth:`Resolver.text_id`).
 
     Only the root's own prefix (``ADR-0004``, ``ADR 4``) or a leading
     ``4.`` counts: words that merely end in digits (``t112``) are not ids.

@@ -100,6 +100,13 @@ class Log:
         """What replaced ``rid`` (or its unit): :meth:`RelationGraph.successor`."""
         return self.graph.successor(rid, unit)
 
+    def status_of(self, rec: Record, unit: Unit | None = None) -> str:
+        """The status ``rec`` (or its unit) counts as in views and retrieval: its own, or
+        for a record without one what ``missing_status`` says
+        (:meth:`RelationGraph.counted_status`)."""
+        status = unit.status if unit is not None else rec.status
+        return self.graph.counted_status(status) or status
+
     def in_effect(self, rec: Record, unit: Unit | None = None) -> bool:
         """Whether ``rec`` (or its unit) binds now: :meth:`RelationGraph.in_effect`."""
         return self.graph.in_effect(
@@ -273,6 +280,7 @@ def analyse(
     graph = RelationGraph(
         {r.id: r.status for r in unique},
         {r.id: {u.key: u.status for u in r.parsed.units} for r in unique if r.parsed.units},
+        missing_as=config.missing_status,
     )
     prefixes = {r.path: r.prefix for r in config.roots}
     resolving = _Resolution(Resolver(records, prefixes), by_id, graph, problems)
@@ -335,7 +343,7 @@ def _root_info(
 class _Resolution:
     """Resolves each record's relations, adds them to the graph, notes what fails.
 
-    Resolution problems (ADR002 ambiguous, ADR003, ADR008, ADR015) are noted
+    Resolution problems (ADR002 ambiguous, ADR003, ADR008, ADR015, ADR022) are noted
     here, where the answer is known, in :mod:`mkdocs_adr.checks`' words:
     finding them again afterwards would mean resolving every reference twice.
     """
@@ -409,7 +417,8 @@ class _Resolution:
     def _authoritative(
         self, rec: Record, rel: Relation, unit: str | None, named: set[str], shared: bool
     ) -> Relation | None:
-        """A relation stated as metadata (of the record, or of its unit ``unit``).
+        """A relation stated as metadata (of the record, or of its unit ``unit``), or
+        declared in a sentence (origin ``declaration``: the graph judges whether it binds).
 
         Unresolved, it is kept as written; a record naming itself is dropped.
         """
@@ -420,6 +429,10 @@ class _Resolution:
         target_id = self._target(rec, rel, res)
         if target_id is None:
             return rel
+        if res.by_file and rel.label:
+            text_id = self.resolver.text_id(target_id, rel.label)
+            if text_id is not None:
+                self.problems.append(checks.link_text_conflict(rec, rel, target_id, text_id))
         target_unit = self._target_unit(rec, rel, target_id, res.unit)
         if target_id == rec.id and unit is None:
             return None

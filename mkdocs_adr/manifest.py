@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 from . import __version__
 from .config import Config, RootConfig
-from .paths import is_normalized
+from .paths import UnsafePath, climbing, is_normalized
 
 SCHEMA_NAME = "mkdocs-adr/current-sources"
 VERSION = 1
@@ -276,6 +276,14 @@ def _pointer(parts: Iterable[object]) -> str:
     return out or "(top level)"
 
 
+def _root_form(value: str) -> bool:
+    """Whether ``value`` is a root path as configured (:func:`paths.climbing` form)."""
+    try:
+        return value != "" and climbing(value) == value
+    except UnsafePath:
+        return False
+
+
 def _path_errors(data: Mapping[str, Any]) -> list[str]:
     """Paths that leave the root, checked before the schema for a precise message."""
     found: list[tuple[str, object]] = []
@@ -292,6 +300,8 @@ def _path_errors(data: Mapping[str, Any]) -> list[str]:
         found.append(("summary.path", summary["path"]))
     errors = []
     for where, value in found:
+        if where == "scope.root" and isinstance(value, str) and _root_form(value):
+            continue  # the root as configured: '../doc/adr' for one outside docs_dir
         if isinstance(value, str) and not is_normalized(value):
             errors.append(
                 f"{where} {value!r} is absolute or leaves the ADR root; it is never followed"

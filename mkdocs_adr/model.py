@@ -22,6 +22,16 @@ STATUSES: tuple[str, ...] = (
     "missing",
 )
 
+#: How views show a status whose own word would mislead: a record without a
+#: status has status ``missing`` in data, and views say it is not recorded.
+STATUS_LABELS: dict[str, str] = {"missing": "not recorded"}
+
+
+def status_label(status: str) -> str:
+    """A status as the INDEX and record pages show it."""
+    return STATUS_LABELS.get(status, status)
+
+
 #: Statuses that take a decision out of effect for good. Whether a record is in
 #: effect also depends on its successors: :meth:`mkdocs_adr.graph.RelationGraph.in_effect`.
 OUT_OF_EFFECT = frozenset({"superseded", "deprecated", "rejected"})

@@ -24,7 +24,14 @@ gives the file to open, refusing a path that escapes through a symlink.
 
 The docs folder is a project-relative path too (``docs``, or ``""`` when it is
 the project folder): :func:`docs_relative` and :func:`project_relative`
-convert between project-relative paths and MkDocs' ``src_uri``;
+convert between project-relative paths and MkDocs' ``src_uri``.
+
+A root may lie outside the docs folder but never outside the project
+(``roots: [../doc/adr]``): :func:`climbing` is the rule for a path typed
+relative to the docs folder (leading ``..`` kept, refused when it leaves the
+project, :func:`from_docs`); such a root is *mounted* in the site under a URL
+prefix (:func:`default_mount` by default), and :func:`site_src` gives the
+``src_uri`` of any project-relative file, inside the docs folder or in a mount;
 :func:`page_url` is MkDocs' URL scheme for a page, with and without
 ``use_directory_urls``.
 
@@ -38,6 +45,7 @@ import functools
 import os
 import posixpath
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
 from urllib.parse import quote
@@ -250,6 +258,90 @@ def docs_relative(project_rel: str, docs: str) -> str | None:
         return norm
     prefix = folder + "/"
     return norm[len(prefix) :] if norm.startswith(prefix) else None
+
+
+def climbing(path: str) -> str:
+    """``path`` in normal form, where leading ``..`` segments are kept (``../doc/adr``).
+
+    The rule of :func:`relative` otherwise: absolute paths, drives, ``~``, NUL and
+    over-long paths are refused (:class:`UnsafePath`). A ``..`` after a name goes
+    back up (``a/../../b`` is ``../b``).
+    """
+    if "\x00" in path:
+        raise UnsafePath(path, "nul")
+    if is_absolute(path):
+        relative(path)  # raises, saying how it is absolute
+    ups = 0
+    parts: list[str] = []
+    for part in path.replace("\\", "/").split("/"):
+        if part == "..":
+            if parts:
+                parts.pop()
+            else:
+                ups += 1
+        elif part not in ("", "."):
+            parts.append(part)
+    try:
+        below = relative("/".join(parts))
+    except UnsafePath as exc:
+        raise UnsafePath(path, exc.kind) from None
+    return "/".join([".."] * ups + ([below] if below else []))
+
+
+def from_docs(path: str, docs: str) -> str:
+    """The project-relative form of ``path``, typed relative to the docs folder ``docs``
+    (project-relative); :class:`UnsafePath` (``outside``) when it leaves the project."""
+    norm = climbing(path)
+    try:
+        return relative(posixpath.join(docs, norm) if docs else norm)
+    except UnsafePath:
+        raise UnsafePath(path, "outside", "leaves the project folder") from None
+
+
+def to_docs(project_rel: str, docs: str) -> str:
+    """A project-relative path relative to the docs folder (``../doc/adr``)."""
+    rel = posixpath.relpath(project_rel or ".", docs or ".")
+    return "" if rel == "." else rel
+
+
+def default_mount(path: str) -> str:
+    """Where a root outside the docs folder is published: its path typed relative to
+    the docs folder without the leading ``..`` segments (``../doc/adr`` -> ``doc/adr``)."""
+    parts = climbing(path).split("/")
+    while parts and parts[0] == "..":
+        parts.pop(0)
+    return "/".join(parts)
+
+
+def site_src(project_rel: str, docs: str, mounts: Sequence[tuple[str, str]]) -> str | None:
+    """The ``src_uri`` a project-relative file has in the site: below the docs folder
+    as :func:`docs_relative` says, or in a mounted root ``(folder, url)`` as
+    ``<url>/<path in the folder>``; ``None`` when the site does not publish it."""
+    inside = docs_relative(project_rel, docs)
+    if inside is not None:
+        return inside
+    norm = normalize(project_rel)
+    if norm is None:
+        return None
+    # the innermost mount: a root nested in another is published where its own url says
+    for folder, url in sorted(mounts, key=lambda m: -len(m[0])):
+        if norm == folder or norm.startswith(folder + "/"):
+            rest = norm[len(folder) :].lstrip("/")
+            return f"{url}/{rest}" if url and rest else url or rest
+    return None
+
+
+def mounted_file(src_uri: str, mounts: Sequence[tuple[str, str]]) -> str | None:
+    """The project-relative file a mounted ``src_uri`` names (the inverse of
+    :func:`site_src` for mounts: ``doc/adr/0001-x.md`` -> ``doc/adr/0001-x.md`` with
+    the mount ``("doc/adr", "doc/adr")``); ``None`` when no mount holds it."""
+    norm = normalize(src_uri)
+    if not norm:
+        return None
+    for folder, url in sorted(mounts, key=lambda m: -len(m[1])):
+        if url and norm.startswith(url + "/"):
+            return f"{folder}/{norm[len(url) + 1 :]}" if folder else norm[len(url) + 1 :]
+    return None
 
 
 def project_relative(src_uri: str, docs: str) -> str | None:

@@ -8,7 +8,8 @@ it MkDocs' objects and give back what it returns:
 - ``on_files``: the log is loaded (parse results cached by content hash across
   ``mkdocs serve`` rebuilds) and every problem logged through MkDocs' logger, so
   ``--strict`` counts warnings; the generated pages become virtual files
-  (``File.generated``; nothing is written into ``docs_dir``), and records under
+  (``File.generated``; nothing is written into ``docs_dir``), the files of roots
+  outside ``docs_dir`` are added under their URL prefix, and records under
   ``nav: index`` are kept out of the navigation;
 - ``on_nav``: views first, records pruned, previous/next links;
 - ``on_page_markdown`` / ``on_page_content``: titles, header and banners (indexed by
@@ -107,6 +108,14 @@ class _Files:
         if old is not None:
             self.files.remove(old)
         self.files.append(File.generated(self.config, src, content=content))
+
+    def mount(self, src: str, path: Path, edit: str) -> None:
+        old = self.files.get_file_from_path(src)
+        if old is not None:
+            self.files.remove(old)
+        found = File.generated(self.config, src, abs_src_path=str(path))
+        found.edit_uri = edit
+        self.files.append(found)
 
     def probe(self, src: str) -> File:
         return File(

@@ -16,7 +16,6 @@ from . import manifest as mf
 from .config import Config
 from .journal import read_journal
 from .log import Log
-from .paths import docs_relative
 from .plans import Plan, is_current, list_plans, plan_dir, staged_path
 from .views.current import draft_banner
 
@@ -144,7 +143,7 @@ def preview_pages(log: Log, preview: str) -> tuple[list[PreviewPage], list[str]]
         return [], [note] if note else []
     pages = []
     for root in plan.review.get("roots", []):
-        src_uri = docs_relative(str(root["current"]), config.rel(config.docs_dir))
+        src_uri = config.src_uri(str(root["current"]))
         if src_uri is None:
             continue
         found = _draft_text(config, plan, root)

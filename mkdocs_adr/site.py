@@ -4,9 +4,11 @@ A :class:`SiteBuild` holds what one build knows about the ADR log and decides, f
 host that renders Markdown pages (MkDocs through ``plugin.py``, the only module that
 imports it):
 
-- which pages the build adds: the INDEX and graph page of each root, the CURRENT
+- which pages the build adds: the files of roots outside docs_dir under their URL
+  prefix (:func:`mounted_files`), the INDEX and graph page of each root, the CURRENT
   page's banner (or, under serve, the draft previewed in its place), redirect pages
   for records that moved, the stylesheet (:meth:`SiteBuild.add_pages`);
+- where links written for the files on disk point in the site (:func:`site_links`);
 - which problems fail the build (``fail_on``, :func:`failure`), returned as data for
   the host to log (:meth:`SiteBuild.read_log`);
 - the navigation: ``nav: full/index/auto`` (:func:`nav_mode`), views first in a
@@ -35,13 +37,14 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMappin
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
+from urllib.parse import unquote
 
-from . import freshness
+from . import freshness, links
 from .config import Config
 from .journal import receipt_moves
 from .log import Log, ParseCache, load
 from .model import Problem, Record, Severity
-from .paths import within
+from .paths import project_relative, within
 from .preview import preview_pages
 from .views import assets, graphdata, graphpage, mirrors, redirects, search, svg
 from .views import current as current_view
@@ -97,6 +100,11 @@ class FileHost(Protocol):
 
     def probe(self, src: str) -> SiteFile:
         """Where a page at ``src`` would be published, without adding it."""
+
+    def mount(self, src: str, path: Path, edit: str) -> None:
+        """The file at ``path`` (outside the docs folder) published as ``src``, replacing
+        any file there; ``edit`` is its path relative to the docs folder (``../doc/x.md``),
+        for the host's "edit this page" link."""
 
 
 @dataclass(frozen=True)
@@ -293,6 +301,55 @@ def watched_folders(engine: Config) -> list[Path]:
     return out
 
 
+def mounted_files(engine: Config) -> dict[str, Path]:
+    """The files of every root outside docs_dir, by the ``src_uri`` the site gives them
+    (:meth:`Config.src_uri`), sorted. Hidden files and folders and the work folder are
+    left out."""
+    out: dict[str, Path] = {}
+    work = engine.work_path.resolve()
+    for folder_rel, _url in engine.mounts:
+        folder = engine.project_dir / folder_rel
+        for here, dirs, names in os.walk(folder):
+            dirs[:] = sorted(
+                d for d in dirs if not d.startswith(".") and (Path(here) / d).resolve() != work
+            )
+            for name in sorted(names):
+                if name.startswith("."):
+                    continue
+                path = Path(here) / name
+                src = engine.src_uri(engine.rel(path))
+                if src:
+                    out[src] = path
+    return out
+
+
+def site_links(engine: Config, src: str, page: str, markdown: str) -> str | None:
+    """``markdown`` of the page ``src`` (project-relative path ``page``) with each
+    relative link that names a file on disk the site publishes elsewhere rewritten to
+    that file's place in the site (None: nothing to rewrite).
+
+    A root outside docs_dir is published under its URL prefix, so a link written
+    relative to the file on disk (``../../docs/guide.md`` in ``doc/adr/0001-x.md``, or
+    ``../doc/adr/0001-x.md`` in ``docs/index.md``) would miss in the site; it is
+    pointed at the published page. Links MkDocs already resolves (``0002-x.md`` between
+    records of one root) and links to files the site does not publish are left as
+    written (MkDocs reports the latter, as for any page).
+    """
+    docs = engine.rel(engine.docs_dir)
+    edits = []
+    for link in links.find_links(markdown):
+        path = unquote(link.path)
+        if not links.is_local(link.path) or path.startswith("/"):
+            continue
+        target = links.resolve(page, link.path, docs)
+        new_src = engine.src_uri(target) if not links.escapes(target) else None
+        as_written = posixpath.normpath(posixpath.join(posixpath.dirname(src), path))
+        if not new_src or as_written == new_src:
+            continue
+        edits.append((link.start, link.end, links.rewrite_destination(link, new_src, src, "")))
+    return links.apply_edits(markdown, edits) if edits else None
+
+
 def after_h1(html: str, block: str) -> str:
     """``block`` right after the page's first ``<h1>`` (at the top without one)."""
     end = html.find("</h1>")
@@ -331,6 +388,7 @@ class SiteBuild:
         self.file_at_path: dict[str, SiteFile] = {}  # record path -> file
         self.layouts: dict[tuple[str, ...], svg.Placed] = {}  # local graphs
         self.previews: dict[str, str] = {}  # src -> DRAFT banner (serve)
+        self.mounted: dict[str, str] = {}  # src -> project-relative path, roots outside docs
 
     # ------------------------------------------------------------------ files
 
@@ -351,6 +409,10 @@ class SiteBuild:
         adr_log, engine = self.log, self.engine
         self.ctx = page_view.PageContext.build(adr_log)
         self.files = files
+        docs = engine.docs_dir
+        for at, path in mounted_files(engine).items():
+            files.mount(at, path, Path(os.path.relpath(path, docs)).as_posix())
+            self.mounted[at] = engine.rel(path)
         for rec in adr_log.records:
             src = redirects.docs_rel(adr_log, rec.path)
             found = files.get(src) if src else None
@@ -402,7 +464,7 @@ class SiteBuild:
             pages.current_src = current
             self.view_at[current] = ("current", key)
         if engine.graph:
-            folder = key.rstrip("/")
+            folder = (engine.src_uri(rv.root.path) or key).rstrip("/")
             taken = {
                 f.src_uri.rsplit("/", 1)[-1]
                 for f in files
@@ -510,7 +572,11 @@ class SiteBuild:
     ) -> str | None:
         """A page's Markdown before rendering (None: unchanged); sets ``meta["title"]``.
 
-        ``markdown_title`` is the host's own title detection."""
+        ``markdown_title`` is the host's own title detection. Links written relative
+        to files on disk are pointed at their published pages (:func:`site_links`)."""
+        rewritten = self._site_links(src, markdown)
+        if rewritten is not None:
+            markdown = rewritten
         rec = self.record_at.get(src)
         if rec is not None:
             current = meta.get("title")
@@ -537,7 +603,16 @@ class SiteBuild:
             # costs more than the rest of the page, and the INDEX should not outrank a
             # record when its id is searched.
             return self.roots[view[1]].index_slotted
-        return None
+        return rewritten
+
+    def _site_links(self, src: str, markdown: str) -> str | None:
+        engine = self.engine
+        page: str | None = self.mounted.get(src)
+        if page is None:
+            if not engine.mounts or ".." not in markdown:
+                return None
+            page = project_relative(src, engine.rel(engine.docs_dir))
+        return site_links(engine, src, page, markdown) if page else None
 
     def page_content(self, html: str, at: SiteFile, url: str) -> str | None:
         """A page's HTML before search indexing (None: unchanged): a record's header and

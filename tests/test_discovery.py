@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -146,12 +147,30 @@ def test_missing_root_is_a_problem_not_a_crash(tmp_path: Path) -> None:
     assert [p.code for p in log.problems] == ["ADR013"]
 
 
-@pytest.mark.parametrize("bad", ["../outside", "/etc", "a/../../b"])
-def test_roots_that_leave_docs_dir_are_refused(tmp_path: Path, bad: str) -> None:
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        ("/etc", "root '/etc' is absolute"),
+        ("../../outside", "root '../../outside' leaves the project folder"),
+        ("a/../../../b", "root '../../b' leaves the project folder"),
+    ],
+)
+def test_roots_that_leave_the_project_are_refused(tmp_path: Path, bad: str, message: str) -> None:
+    # issue 11 item 8: a root may leave docs_dir (../doc/adr), never the project
     from mkdocs_adr.errors import ConfigError
 
-    with pytest.raises(ConfigError, match="leaves docs_dir"):
+    with pytest.raises(ConfigError, match=re.escape(message)):
         config(tmp_path, roots=[bad])
+
+
+@pytest.mark.parametrize(("typed", "path"), [("../outside", "../outside"), ("a/../../b", "../b")])
+def test_roots_beside_docs_dir_are_read_where_they_are(
+    tmp_path: Path, typed: str, path: str
+) -> None:
+    write(tmp_path, f"{path[3:]}/0001-a.md")
+    cfg = config(tmp_path, roots=[typed])
+    assert [r.path for r in cfg.roots] == [path]
+    assert [r.path for r in load(cfg).records] == [f"{path[3:]}/0001-a.md"]
 
 
 def test_prefix_per_root_and_explicit_ids(tmp_path: Path) -> None:

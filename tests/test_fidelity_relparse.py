@@ -495,9 +495,10 @@ def test_partial_frontmatter_keys(key: str) -> None:
 
 
 def test_partially_superseded_alone_does_not_retire_the_status() -> None:
-    # a status paragraph that only says "partially superseded by" states no status
+    # "partially superseded by" as the whole status: the record stays in effect (the
+    # built-in alias reads it as accepted) and the relation is the partial one
     p = parse("# 9. X\n\n## Status\n\nPartially superseded by [10. Y](0010-y.md)\n")
-    assert p.status == "missing"
+    assert (p.status, p.alias) == ("accepted", "partially superseded")
     assert rels(p) == [("partially-superseded-by", "0010-y.md", "10. Y", "status-section", 5)]
 
 

@@ -232,8 +232,9 @@ def test_status_section_at_the_end_of_the_file() -> None:
 def test_no_status_at_all_is_missing_not_unknown() -> None:
     p = parse("# T\n\nJust some text.\n")
     assert p.status == "missing"
-    assert codes(p) == ["ADR001"]
-    assert "no status" in p.problems[0].message
+    assert codes(p) == ["ADR020"]  # issue 11: "status not recorded", info, not ADR001
+    assert p.problems[0].message == "status not recorded"
+    assert p.problems[0].severity.label == "info"
 
 
 def test_empty_status_section_is_missing() -> None:
@@ -304,7 +305,7 @@ def test_bad_frontmatter_names_the_line_and_the_body_still_counts() -> None:
         ("2024/1/5", "2024-01-05"),
         ("15/03/2023", "2023-03-15"),
         ("15.03.2023", "2023-03-15"),
-        ("03/04/2023", None),  # day-first or month-first? never guessed
+        ("03/04/2023", "2023-04-03"),  # issue 11: ambiguous numeric dates are day-first
         ("March 5, 2023", "2023-03-05"),
         ("5 March 2023", "2023-03-05"),
         ("sometime in spring 2022", None),

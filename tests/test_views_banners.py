@@ -28,7 +28,7 @@ STATUS_SHOWS: dict[str, tuple[str, str, str] | None] = {
     "deprecated": ("warning", "deprecated", "Deprecated"),
     "rejected": ("danger", "rejected", "Rejected"),
     "unknown": ("warning", "unknown", "Unknown status"),
-    "missing": ("warning", "missing", "No status"),
+    "missing": ("note", "missing", "Status not recorded"),  # issue 11: a quiet note
 }
 
 #: Status line of a record of each status (``unknown``: a status no table knows).

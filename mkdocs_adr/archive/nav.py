@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ..config import Config
 from ..errors import RefusedError
@@ -13,13 +14,23 @@ from .rewrite import LinkEdit, MoveMap
 _YAML_PATH_EDGE = r"[\w./-]"
 
 
-def nav_edits(text: str, cfg_rel: str, moves: MoveMap, docs_rel: str) -> tuple[list[LinkEdit], str]:
+def nav_edits(
+    text: str,
+    cfg_rel: str,
+    moves: MoveMap,
+    docs_rel: str,
+    src_uri: Callable[[str], str | None] | None = None,
+) -> tuple[list[LinkEdit], str]:
     """Each whole docs-relative path of a moved page in ``text`` (the mkdocs.yml at
-    ``cfg_rel``), outside YAML comments, as an edit to its new path; and the edited text."""
+    ``cfg_rel``), outside YAML comments, as an edit to its new path; and the edited text.
+
+    ``src_uri`` gives a page's path as the config names it (default: relative to
+    ``docs_rel``; :meth:`Config.src_uri` also knows the roots outside docs_dir)."""
     edits: list[LinkEdit] = []
     spans: list[tuple[int, int, str]] = []
     for source, target in sorted(moves.mapping.items()):
-        old, new = docs_relative(source, docs_rel), docs_relative(target, docs_rel)
+        to_src = src_uri or (lambda path: docs_relative(path, docs_rel))
+        old, new = to_src(source), to_src(target)
         if not old or not new:
             continue
         pattern = re.compile(f"(?<!{_YAML_PATH_EDGE}){re.escape(old)}(?!{_YAML_PATH_EDGE})")

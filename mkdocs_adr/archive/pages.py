@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ..config import Config, read_mkdocs_yml
 from ..errors import AdrError
-from ..paths import site_url
+from ..paths import page_url as site_page_url
 from ..views import index as index_view
 
 
@@ -20,7 +20,8 @@ class Page:
 
 
 def scan_pages(config: Config) -> list[Page]:
-    """Every Markdown page under ``docs_dir`` as MkDocs would see it, sorted.
+    """Every Markdown page under ``docs_dir`` and under the roots outside it (which the
+    site publishes too, :attr:`Config.mounts`) as MkDocs would see it, sorted.
 
     Hidden files and folders are left out (MkDocs leaves them out too), and
     so is the work dir; symlinked folders are not followed. With ``--root`` the
@@ -28,8 +29,9 @@ def scan_pages(config: Config) -> list[Page]:
     a virtualenv) are not pages of it.
     """
     work = config.work_path.resolve()
-    out: list[Page] = []
-    for folder, dirs, files in os.walk(config.docs_dir):
+    out: dict[str, Page] = {}
+    folders = [config.docs_dir, *(config.project_dir / f for f, _url in config.mounts)]
+    for folder, dirs, files in (step for top in folders for step in os.walk(top)):
         here = Path(folder)
         dirs[:] = sorted(
             d
@@ -44,8 +46,8 @@ def scan_pages(config: Config) -> list[Page]:
             if name.startswith(".") or not name.lower().endswith((".md", ".markdown")):
                 continue
             path = here / name
-            out.append(Page(config.rel(path), path, path.is_symlink()))
-    return sorted(out, key=lambda p: p.path)
+            out[config.rel(path)] = Page(config.rel(path), path, path.is_symlink())
+    return sorted(out.values(), key=lambda p: p.path)
 
 
 def pages_to_read(config: Config, moved: list[str]) -> list[Page]:
@@ -76,8 +78,10 @@ def generated_indexes(config: Config) -> set[str]:
 
 
 def page_url(config: Config, path: str, directory_urls: bool) -> str | None:
-    """The site URL (relative to the site root) MkDocs gives the page at ``path``."""
-    return site_url(path, config.rel(config.docs_dir), directory_urls)
+    """The site URL (relative to the site root) MkDocs gives the page at ``path``
+    (in a root outside ``docs_dir``: under its URL prefix)."""
+    src = config.src_uri(path)
+    return None if src is None else site_page_url(src, directory_urls)
 
 
 def directory_urls(config: Config) -> bool:

@@ -90,7 +90,9 @@ def relocate(
     draft.conflicts.extend(move_conflicts(config, draft.moves))
     move_map = MoveMap.of(draft.moves)
     dir_urls = directory_urls(config)
-    rewriter = Rewriter(move_map, docs_rel, config.project_dir, dir_urls, config.redirects)
+    rewriter = Rewriter(
+        move_map, docs_rel, config.project_dir, dir_urls, config.redirects, config.mounts
+    )
     current = _rewrite_pages(config, draft, rewriter, prefer or {}, originals or {})
     _rewrite_nav(config, draft, move_map, docs_rel)
     _move_steps(draft)
@@ -154,7 +156,7 @@ def _rewrite_nav(config: Config, draft: Draft, moves: MoveMap, docs_rel: str) ->
     if found is None:
         return
     cfg_rel, text = found
-    edits, new = nav_edits(text, cfg_rel, moves, docs_rel)
+    edits, new = nav_edits(text, cfg_rel, moves, docs_rel, config.src_uri)
     draft.edits.extend(edits)
     if edits:
         draft.inputs[cfg_rel] = sha256_bytes(text.encode("utf-8"))

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import links as mdlinks
-from ..paths import site_url
+from ..paths import docs_relative, mounted_file, site_src, site_url
 from .findings import Conflict, Risk
 from .moves import FileMove
 from .pages import Page
@@ -92,6 +92,8 @@ class Rewriter:
     project_dir: Path  # to tell whether a link's target exists
     directory_urls: bool
     redirects: bool  # whether old URLs of moved records get a redirect page
+    #: roots outside the docs folder and their URL prefixes (:attr:`Config.mounts`)
+    mounts: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -137,11 +139,18 @@ def rewrite_page(
                 found.conflicts.append(_escaping(rw, page, link))
             continue
         target_after = rw.moves.after(target)
-        if not moving and target_after == target:
+        site_form = _site_form(rw, target, target_after)
+        if site_form is not None:
+            target, target_after, new = site_form[0], site_form[1], ""
+            src_after = docs_relative(path_after, rw.docs_rel)
+            if src_after is not None:
+                new = mdlinks.rewrite_destination(link, site_form[2], src_after, "")
+        elif not moving and target_after == target:
             _url_form(rw, found, page, link, target)
             continue
-        new = _preferred(rw, link, path_after, target_after, wanted)
-        if new is None:
+        else:
+            new = _preferred(rw, link, path_after, target_after, wanted) or ""
+        if not new:
             new = mdlinks.rewrite_destination(link, target_after, path_after, rw.docs_rel)
         if new == link.raw:
             continue
@@ -167,6 +176,21 @@ def rewrite_page(
         found.spans.append((link.start, link.end, new))
     content = mdlinks.apply_edits(text, found.spans).encode("utf-8") if found.spans else None
     return PageRewrite(tuple(found.edits), content, tuple(found.conflicts), tuple(found.risks))
+
+
+def _site_form(rw: Rewriter, target: str, target_after: str) -> tuple[str, str, str] | None:
+    """A link from a docs page to a record of a root outside the docs folder written by
+    its path in the site (``doc/adr/0001-x.md``, under the root's URL prefix) rather
+    than on disk: the moved file it names, where it goes, and that place in the site."""
+    if target_after != target or not rw.mounts or (rw.project_dir / target).exists():
+        return None
+    src = docs_relative(target, rw.docs_rel)
+    named = mounted_file(src, rw.mounts) if src is not None else None
+    if named is None or rw.moves.after(named) == named:
+        return None
+    after = rw.moves.after(named)
+    after_src = site_src(after, rw.docs_rel, rw.mounts)
+    return (named, after, after_src) if after_src else None
 
 
 def _direction(page_moves: bool, target_moves: bool) -> str:

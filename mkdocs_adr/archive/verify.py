@@ -16,7 +16,7 @@ from ..errors import RefusedError
 from ..fsops import sha256_file
 from ..links import resolve, split_target
 from ..log import Log, load
-from ..paths import inside_project
+from ..paths import docs_relative, inside_project, mounted_file
 from ..plans import Plan, PlanKind
 from .review import ReviewRecord, SavedReview, relations_snapshot
 from .rewrite import LinkEdit
@@ -108,6 +108,9 @@ def _link_problems(config: Config, links: Sequence[LinkEdit]) -> list[str]:
         if edit.form == "nav":
             continue
         target = resolve(edit.page_after, split_target(edit.new)[0], docs_rel)
+        src = docs_relative(target, docs_rel) if target != edit.target else None
+        if src is not None and mounted_file(src, config.mounts) == edit.target:
+            target = edit.target  # written by its path in the site (a root outside docs)
         if target != edit.target:
             problems.append(
                 f"{edit.page_after}:{edit.line}: link {edit.new!r} reaches {target}, "

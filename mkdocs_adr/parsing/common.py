@@ -22,8 +22,33 @@ from .status import (
     relations_in_text,
 )
 
-#: A ``Key: value`` line (``Date: 2024-01-01``, ``**Status:** accepted``, ``状态：接受``).
-INLINE_FIELD = re.compile(r"^\s*\**([^\W\d_][\w \-]*?)\**\s*[:：]\s*\**\s*(.+?)\s*$")
+#: A ``Key: value`` line (``Date: 2024-01-01``, ``**Status:** accepted``, ``状态：接受``),
+#: also with a bold key and no colon (``- **Status** deprecated``) or a dash
+#: (``Status - Accepted``): group 1 is the key, group 2 the value.
+INLINE_FIELD = re.compile(
+    r"^\s*(?:[-*+]\s+)?\**([^\W\d_][\w \-]*?)"
+    r"(?:\**\s*(?:[:：]|\s[-–—]\s)|(?<=[^\s*])\*\*(?=\s))\s*\**\s*(.+?)\s*$"
+)
+
+
+def may_hold_fields(text: str) -> bool:
+    """Whether ``text`` (a line or a whole record) holds what :data:`INLINE_FIELD`
+    needs: a colon, a bold key or a spaced dash. Cheaper than the pattern."""
+    return (
+        ":" in text
+        or "**" in text
+        or "：" in text
+        or " - " in text
+        or " – " in text
+        or " — " in text
+    )
+
+
+def field_match(text: str) -> re.Match[str] | None:
+    """:data:`INLINE_FIELD` on one line, skipping the lines that cannot match."""
+    return INLINE_FIELD.match(text) if may_hold_fields(text) else None
+
+
 LINKS_HEADINGS = ("links", "related", "related decisions", "relations")
 #: Lines that may open a declared succession (see :data:`.status.DECLARATION`).
 _DECLARATION_LINE = re.compile(
@@ -67,13 +92,13 @@ def frontmatter_relations(doc: Document) -> list[Relation]:
 def inline_fields(doc: Document) -> dict[str, tuple[str, int]]:
     """``Key: value`` lines before the first second-level heading (Date, Deciders)."""
     out: dict[str, tuple[str, int]] = {}
-    if ":" not in doc.text:
-        return out  # no "key: value" anywhere
+    if not may_hold_fields(doc.text):
+        return out
     limit = next((h.line for h in doc.headings if h.level == 2), None)
     for lineno, text in doc.unfenced_before(limit):
-        if text.lstrip().startswith("#") or ":" not in text:
+        if text.lstrip().startswith("#"):
             continue
-        m = INLINE_FIELD.match(text.lstrip("-*+ ") if not text.startswith("**") else text)
+        m = field_match(text)
         if m:
             out.setdefault(heading_key(m.group(1)), (m.group(2).strip("* "), lineno))
     return out

@@ -1,9 +1,40 @@
-"""Dates as ADRs write them: ISO, day-first, month names, or free text."""
+"""Dates as ADRs write them: ISO, day-first, month names, or free text.
+
+Which key holds a record's date is :func:`pick_date`'s rule; what a date text
+means is :func:`parse_date`'s. Both are stated, with examples, in
+docs/guide/formats.md ("Dates").
+"""
 
 from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Mapping
+from typing import Any
+
+#: Keys that hold a record's date, the first found wins: the decision date, then the
+#: creation date, then, only when neither is written, the last update.
+DATE_KEYS: tuple[str, ...] = (
+    "date",
+    "日期",
+    "日付",
+    "fecha",
+    "datum",
+    "decision date",
+    "date of decision",
+    "decision-date",
+    "decision_date",
+    "decided",
+    "created",
+    "created on",
+    "created at",
+    "date created",
+    "updated",
+    "last updated",
+    "last-updated",
+    "last_updated",
+    "last modified",
+)
 
 _ISO = re.compile(r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})")
 _DMY = re.compile(r"(\d{1,2})([/.\-])(\d{1,2})\2(\d{4})")
@@ -27,8 +58,12 @@ _MONTHS = {
     )
     for m in names
 }
-_NAMED_DMY = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+([A-Za-z]{3,9})\.?,?\s+(\d{4})\b")
+_NAMED_DMY = re.compile(
+    r"\b(\d{1,2})(?:st|nd|rd|th)?(?:\s+|[-/])([A-Za-z]{3,9})\.?,?(?:\s+|[-/])(\d{4})\b"
+)
 _NAMED_MDY = re.compile(r"\b([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b")
+#: ``January 2026``, ``January, 2026``: a month, read as its first day.
+_NAMED_MY = re.compile(r"\b([A-Za-z]{3,9})\.?,?\s+(\d{4})\b")
 
 
 def _make(year: int, month: int, day: int) -> str | None:
@@ -38,8 +73,40 @@ def _make(year: int, month: int, day: int) -> str | None:
         return None
 
 
+def pick_date(
+    frontmatter: Mapping[str, Any], fields: Mapping[str, tuple[str, int]]
+) -> tuple[Any, str | None]:
+    """A record's raw date and its ISO reading: the first of :data:`DATE_KEYS` it has.
+
+    For each key, frontmatter (``date:``, ``created:``) before a field under
+    the title (``Date: ...``, ``- **Created**: ...``, a ``| Date |`` row). A
+    key whose value reads as no date is passed over for the next one; when
+    none reads, the first value found is the raw date. ``(None, None)`` when
+    the record writes no date key.
+    """
+    first: Any = None
+    for key in DATE_KEYS:
+        for value in (frontmatter.get(key), fields[key][0] if key in fields else None):
+            if value is None or value == "":
+                continue
+            iso = parse_date(value)
+            if iso is not None:
+                return value, iso
+            if first is None:
+                first = value
+    return first, None
+
+
 def parse_date(value: object) -> str | None:
-    """ISO ``YYYY-MM-DD`` when the text names one day unambiguously, else None."""
+    """ISO ``YYYY-MM-DD`` for the day a text names, else None.
+
+    ISO (``2021-03-04``, ``2021/03/04``) wins wherever it is in the text.
+    Numeric day, month and year (``02/09/2020``, ``02.09.2020``) are day-first:
+    2 September 2020; month-first only when the second number cannot be a
+    month (``09/25/2020``). Month names in English (``11-April-2023``,
+    ``4 Sept 2019``, ``April 11, 2023``); a month and year alone
+    (``January, 2026``) is the first of that month.
+    """
     if isinstance(value, dt.datetime):
         return value.date().isoformat()
     if isinstance(value, dt.date):
@@ -57,11 +124,14 @@ def parse_date(value: object) -> str | None:
             return _make(year, second, first)
         if second > 12:  # month-first, unambiguous
             return _make(year, first, second)
-        return None  # 03/04/2023: which is the month? Keep the raw text.
+        return _make(year, second, first)  # 02/09/2020: day-first
     m = _NAMED_DMY.search(text)
     if m and m.group(2).lower() in _MONTHS:
         return _make(int(m.group(3)), _MONTHS[m.group(2).lower()], int(m.group(1)))
     m = _NAMED_MDY.search(text)
     if m and m.group(1).lower() in _MONTHS:
         return _make(int(m.group(3)), _MONTHS[m.group(1).lower()], int(m.group(2)))
+    m = _NAMED_MY.search(text)
+    if m and m.group(1).lower() in _MONTHS:
+        return _make(int(m.group(2)), _MONTHS[m.group(1).lower()], 1)
     return None

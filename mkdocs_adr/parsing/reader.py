@@ -10,12 +10,11 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterator
-from typing import Any
 
 from ..model import Parsed, Problem, Relation, Severity
 from . import titles
 from .common import declarations, frontmatter_relations, inline_fields, links_section
-from .dates import parse_date
+from .dates import parse_date, pick_date
 from .formats import DATE_FROM_STATUS, DETECTORS, FORCED, VARIANTS, Context, Hit, container
 from .markdown import Document, LineCounter, links, scan
 from .options import ParseOptions
@@ -154,14 +153,17 @@ def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:
     relations: list[Relation] = []
     relations.extend(frontmatter_relations(doc))
     alias: str | None = None
+    placeholder = False
     if hit is None:
         style = "frontmatter" if doc.frontmatter else "unknown"
         status, raw_status, status_line = "missing", "", None
     else:
         style = hit.style
         raw_status, status_line = hit.raw, hit.line
-        relations.extend(hit.relations)
         status, alias = _status_of(hit, options)
+        placeholder = options.read_status(raw_status).placeholder
+        # a template's "superseded by ADR-0005" is an example, not a relation
+        relations.extend(r for r in hit.relations if not (placeholder and r.line == status_line))
         problems.extend(_halves_disagree(hit, status, options, path))
     relations.extend(links_section(doc))
     relations.extend(declarations(doc, options.status_headings))
@@ -173,12 +175,10 @@ def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:
     for key, value in inline_fields(doc).items():
         fields.setdefault(key, value)
 
-    raw_date: Any = fm.get("date")
-    if raw_date is None and "date" in fields:
-        raw_date = fields["date"][0]
+    raw_date, date = pick_date(fm, fields)
     if raw_date is None and style in DATE_FROM_STATUS and raw_status:
-        raw_date = raw_status if parse_date(raw_status) else None
-    date = parse_date(raw_date)
+        date = parse_date(raw_status)
+        raw_date = raw_status if date else None
     raw_date_text = None if raw_date is None else str(raw_date)
 
     deciders = _as_list(fm.get("decision-makers") or fm.get("deciders"))
@@ -203,7 +203,18 @@ def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:
     elif units:
         style = "container"
 
-    if hit is not None and status == "unknown":
+    if hit is not None and status == "unknown" and placeholder:
+        problems.append(
+            Problem(
+                "ADR001",
+                Severity.WARNING,
+                f"status {raw_status!r} is the template's unfilled placeholder, not a status",
+                path=path,
+                line=status_line,
+                fix="replace the template's text with the status, for example 'Accepted'",
+            )
+        )
+    elif hit is not None and status == "unknown":
         problems.append(
             Problem(
                 "ADR001",
@@ -218,12 +229,14 @@ def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:
     elif status == "missing" and not units:
         problems.append(
             Problem(
-                "ADR001",
-                Severity.WARNING,
-                "record has no status",
+                "ADR020",
+                Severity.INFO,
+                "status not recorded",
                 path=path,
                 line=status_line or (h1.line if h1 is not None else doc.offset + 1),
-                fix="add a '## Status' section, a 'Status:' line or 'status:' frontmatter",
+                fix="add a '## Status' section with a word such as 'Accepted', a "
+                "'Status: accepted' line under the title or 'status: accepted' frontmatter; "
+                "the missing_status option says how such records count meanwhile",
             )
         )
     if alias is not None:

@@ -200,6 +200,34 @@ _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\*\*|__)?")
 class StatusReading:
     status: str
     alias: str | None = None
+    #: The text is template guidance or a placeholder, not a status (status ``unknown``).
+    placeholder: bool = False
+
+
+#: Canonical words a template's guidance lists (``proposed | accepted | ...``).
+_GUIDANCE_WORDS = re.compile(r"(?i)\b(proposed|accepted|rejected|deprecated|superseded)\b")
+#: ``{status}``, ``{proposed | accepted}``, ``[proposed | rejected | ...]``: a slot to fill.
+_PLACEHOLDER = re.compile(r"^(?:\{|\[[^\]]*\||[\w ]+\|)")
+#: Field names that start with a status word but are no status (``Review by: 2026-01-01``).
+_NOT_A_STATUS = ("review by", "review-by")
+
+
+def is_guidance(text: str) -> bool:
+    """Whether a status text is a template's placeholder or guidance, not a status.
+
+    A slot (``{status}``, ``[proposed | rejected | accepted | ...]``,
+    ``proposed | accepted``), or a sentence that does not start with a status
+    word and names two or more statuses (``What is the status, such as
+    proposed, accepted, ...?``), or a quote that names one (``> A decision may
+    be "proposed" if ...``).
+    """
+    body = _strip_decoration(text)
+    if _PLACEHOLDER.match(body):
+        return True
+    named = {w.lower() for w in _GUIDANCE_WORDS.findall(body)}
+    if not named or _GUIDANCE_WORDS.match(body):
+        return False
+    return len(named) >= 2 or text.lstrip().startswith(">")
 
 
 def _strip_decoration(text: str) -> str:
@@ -222,18 +250,23 @@ def normalize_status(
 ) -> StatusReading:
     """Map a status text to a normalized status; never guess.
 
-    ``Accepted. 2026-10-01 (...)``, ``⌛️ Superseded by [..](..)``,
-    ``accepted; supersedes ADR-0045`` and ``Approved by @x`` all read; a
-    template placeholder such as ``{Proposed|Accepted}`` is ``unknown``.
-    ``alias_lengths`` is :func:`word_lengths` of ``aliases`` when the caller
-    keeps it.
+    The word that starts the text decides, so trailing punctuation and an
+    attribution never count: ``Approved.``, ``Accepted!``, ``Approved by @x``,
+    ``Accepted (2021-03-04)``, ``Accepted on 2021-03-04``, ``⌛️ Superseded by
+    [..](..)`` and ``accepted; supersedes ADR-0045`` all read. A template
+    placeholder or guidance (:func:`is_guidance`) is ``unknown`` with
+    ``placeholder`` set, never a status word picked out of it; any other text
+    is ``unknown``. ``alias_lengths`` is :func:`word_lengths` of ``aliases``
+    when the caller keeps it.
     """
     text = _strip_decoration(raw)
     if not text:
         return StatusReading("missing")
-    if text.startswith("{") or re.match(r"^\[?[\w ]+\|", text):
-        return StatusReading("unknown")
+    if _PLACEHOLDER.match(text):
+        return StatusReading("unknown", placeholder=True)
     lower = text.lower()
+    if lower.startswith(_NOT_A_STATUS):
+        return StatusReading("unknown")
     for table, is_alias in ((CANONICAL, False), (aliases, True)):
         # the longest word that starts the text and ends at a word boundary; a
         # word that starts it is the prefix of its length, so look those up
@@ -250,7 +283,7 @@ def normalize_status(
                 continue
             status = table[word]
             return StatusReading(status, word if is_alias else None)
-    return StatusReading("unknown")
+    return StatusReading("unknown", placeholder=is_guidance(text))
 
 
 def word_lengths(table: Mapping[str, str]) -> list[int]:

@@ -161,7 +161,7 @@ class _Finder(Collector):
             return self.log.in_effect(rec, unit)
         if "all" in self.statuses:
             return True
-        return status_of(rec, unit) in self.statuses
+        return self.log.status_of(rec, unit) in self.statuses
 
     def warn_filtered(self) -> None:
         """Say how many matches the default status filter left out."""

@@ -72,7 +72,7 @@ def disposition(log: Log, entry: Entry, candidates: set[str]) -> tuple[str, str]
         unit = next(u for u in rec.units if u.key == entry.unit)  # entries come from rec.units
         if log.in_effect(rec, unit):
             return "summarized", SECTION_DECISIONS
-        if status in ("proposed", "draft"):
+        if log.graph.counted_status(status) in ("proposed", "draft"):
             return "open", SECTION_PROPOSALS
         if status in OUT_OF_EFFECT:
             return "retained", ""
@@ -87,7 +87,7 @@ def disposition(log: Log, entry: Entry, candidates: set[str]) -> tuple[str, str]
         return "open", ""
     if log.in_effect(rec):
         return "summarized", SECTION_DECISIONS
-    if rec.status in ("proposed", "draft"):
+    if log.status_of(rec) in ("proposed", "draft"):
         return "open", SECTION_PROPOSALS
     if rec.status in OUT_OF_EFFECT:
         return ("archive-candidate" if rec.path in candidates else "retained"), ""

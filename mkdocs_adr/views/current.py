@@ -18,7 +18,6 @@ import time
 from ..config import Config
 from ..freshness import Freshness
 from ..log import Log
-from ..paths import docs_relative
 from .hrefs import SourceHref
 
 #: Admonition type and title of the banner of each state of the CURRENT page.
@@ -34,7 +33,7 @@ def _link(href: SourceHref, config: Config, project_rel: str | None, text: str) 
     label = html.escape(text)
     if project_rel is None:
         return label
-    src = docs_relative(project_rel, config.rel(config.docs_dir))
+    src = config.src_uri(project_rel)
     target = href(src) if src is not None else None
     return f'<a href="{html.escape(target, quote=True)}">{label}</a>' if target else label
 

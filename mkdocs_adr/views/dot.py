@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .graphdata import FORWARD_LABEL, GraphData
+from .graphdata import GraphData
 from .svg import STATUS_FILL
 
 _STYLE = {
     "supersedes": "bold",
+    "partially-supersedes": '"bold,dashed"',
     "amends": "dashed",
     "extends": "solid",
     "depends-on": "dotted",
@@ -42,11 +43,11 @@ def render(data: GraphData, *, href: Callable[[str], str | None] | None = None) 
             attrs.append(f"URL={quote(url)}")
         lines.append(f"  {quote(node.id)} [{', '.join(attrs)}];")
     for e in data.edges:
-        text = FORWARD_LABEL[e.kind] + (f" {e.unit}" if e.unit else "")
         arrow = ", dir=none" if e.kind == "relates-to" else ""
+        style = "dotted" if e.declared else _STYLE[e.kind]
         lines.append(
             f"  {quote(e.source)} -> {quote(e.target)} "
-            f"[label={quote(text)}, style={_STYLE[e.kind]}{arrow}];"
+            f"[label={quote(e.label)}, style={style}{arrow}];"
         )
     lines.append("}")
     return "\n".join(lines) + "\n"

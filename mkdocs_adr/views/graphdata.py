@@ -16,11 +16,22 @@ from ..log import Log
 from ..model import Record
 
 #: Edge kinds drawn, in legend order.
-EDGE_KINDS: tuple[str, ...] = ("supersedes", "amends", "extends", "depends-on", "relates-to")
+EDGE_KINDS: tuple[str, ...] = (
+    "supersedes",
+    "partially-supersedes",
+    "amends",
+    "extends",
+    "depends-on",
+    "relates-to",
+)
+
+#: How an edge that is only declared in prose (:attr:`DrawnEdge.declared`) reads.
+DECLARED_LABEL = "declared in prose"
 
 #: How each kind reads from the other end (``B is superseded by A``).
 INVERSE_LABEL: dict[str, str] = {
     "supersedes": "superseded by",
+    "partially-supersedes": "partially superseded by",
     "amends": "amended by",
     "extends": "extended by",
     "depends-on": "depended on by",
@@ -28,6 +39,7 @@ INVERSE_LABEL: dict[str, str] = {
 }
 FORWARD_LABEL: dict[str, str] = {
     "supersedes": "supersedes",
+    "partially-supersedes": "partially supersedes",
     "amends": "amends",
     "extends": "extends",
     "depends-on": "depends on",
@@ -55,6 +67,17 @@ class DrawnEdge:
     target: str
     kind: str
     unit: str | None = None
+    #: Only declared in prose, and the other record does not agree: never followed
+    #: (:attr:`mkdocs_adr.graph.Edge.one_sided_declaration`); it is drawn apart.
+    declared: bool = False
+
+    @property
+    def label(self) -> str:
+        """What the arrow says: ``supersedes``, ``amends D2``,
+        ``supersedes (declared in prose)``."""
+        unit = f" {self.unit}" if self.unit else ""
+        tail = f" ({DECLARED_LABEL})" if self.declared else ""
+        return FORWARD_LABEL[self.kind] + unit + tail
 
 
 @dataclass
@@ -101,18 +124,16 @@ def node_of(rec: Record) -> Node:
 def build(log: Log) -> GraphData:
     """The whole log's graph (every root)."""
     nodes = {r.id: node_of(r) for r in log.records if log.get(r.id) is r}
-    seen: set[tuple[str, str, str, str | None]] = set()
-    edges: list[DrawnEdge] = []
+    # an edge is drawn as declared only when no record states it as metadata
+    declared: dict[tuple[str, str, str, str | None], bool] = {}
     for e in log.graph.edges():
         if e.kind not in EDGE_KINDS or e.source not in nodes or e.target not in nodes:
             continue
         if e.source == e.target:
             continue
         key = (e.source, e.target, e.kind, e.unit)
-        if key in seen:
-            continue
-        seen.add(key)
-        edges.append(DrawnEdge(e.source, e.target, e.kind, e.unit))
+        declared[key] = declared.get(key, True) and e.one_sided_declaration
+    edges = [DrawnEdge(*key, declared=only) for key, only in declared.items()]
     edges.sort(key=lambda e: (e.source, e.target, EDGE_KINDS.index(e.kind), e.unit or ""))
     return GraphData(nodes=dict(sorted(nodes.items())), edges=edges)
 
@@ -203,6 +224,8 @@ def to_json(data: GraphData) -> dict[str, object]:
         ],
         "edges": [
             {"source": e.source, "target": e.target, "kind": e.kind, "unit": e.unit}
+            # only an edge declared in prose and not agreed says so (schema version 1)
+            | ({"declared": True} if e.declared else {})
             for e in data.edges
         ],
     }

@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
-from ..model import STATUSES, RootInfo
+from ..model import STATUSES, RootInfo, status_label
 from . import svg
 from .graphdata import EDGE_KINDS, GraphData, components, root_view
 from .hrefs import RecordHref
@@ -53,7 +53,7 @@ def build(
     mine = [n for n in data.nodes.values() if n.root == root_key]
     counts = Counter(n.status for n in mine)
     lines = [f"# {title}", ""]
-    summary = ", ".join(f"{counts[s]} {s}" for s in STATUSES if counts[s])
+    summary = ", ".join(f"{counts[s]} {status_label(s)}" for s in STATUSES if counts[s])
     lines.append(
         f"{len(mine)} records ({summary or 'none'}). Each box is a record, coloured by its "
         "status and linked to its page; each line a relation, drawn from the newer record "
@@ -123,11 +123,11 @@ def _isolated(data: GraphData, isolated: list[str], root: RootInfo, index_name: 
         for n in alone:
             lines.append(
                 f"- [{md_text(n.id)}]({_link(root.path, n.path)}) {md_text(n.title)} "
-                f"({n.status}{', archived' if n.archived else ''})"
+                f"({status_label(n.status)}{', archived' if n.archived else ''})"
             )
     else:
         c = Counter(n.status for n in alone)
-        by = ", ".join(f"{c[s]} {s}" for s in STATUSES if c[s])
+        by = ", ".join(f"{c[s]} {status_label(s)}" for s in STATUSES if c[s])
         lines.append(
             f"{len(alone)} records ({by}) neither name nor are named by another record; "
             f"they are left out of the drawing. The [index]({index_name}) lists them all."

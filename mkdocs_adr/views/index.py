@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from urllib.parse import quote
 
 from ..log import Log
-from ..model import Record, RootInfo
+from ..model import Record, RootInfo, status_label
 
 #: First line of every generated INDEX; its presence marks the file as ours.
 MARKER = "<!-- mkdocs-adr:generated index. Do not edit: run `mkdocs-adr index` to update. -->"
@@ -102,7 +102,8 @@ def heading(log: Log, root: RootInfo, what: str) -> str:
     title, name = "", root.path
     for cfg, info in zip(log.config.roots, log.roots, strict=True):
         if info.path == root.path:
-            title, name = cfg.title, cfg.path
+            # a root outside docs_dir is named by its place in the site (doc/adr)
+            title, name = cfg.title, log.config.src_uri(info.path) or cfg.path
     if title:
         return f"{md_text(title)}: decision {what}"
     if len(log.roots) > 1:
@@ -124,7 +125,7 @@ def tables(log: Log, root: RootInfo) -> tuple[list[Record], list[Table]]:
     )
 
     def row(rec: Record) -> tuple[Cell, ...]:
-        status = rec.status + (" (archived)" if rec.archived else "")
+        status = status_label(rec.status) + (" (archived)" if rec.archived else "")
         cells: list[Cell] = [
             [(rec.id, rec)],
             [(rec.title, None)],
@@ -181,7 +182,8 @@ def _render(
     lines = [MARKER, "", f"# {heading(log, root, 'index')}", ""]
     counts: dict[str, int] = {}
     for rec in records:
-        counts[rec.status] = counts.get(rec.status, 0) + 1
+        label = status_label(rec.status)
+        counts[label] = counts.get(label, 0) + 1
     summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
     archived = sum(1 for r in records if r.archived)
     lines.append(

@@ -5,16 +5,20 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from .graphdata import EDGE_KINDS, FORWARD_LABEL, GraphData
+from .graphdata import EDGE_KINDS, GraphData
 from .svg import STATUS_FILL
 
 _ARROW = {
     "supersedes": "==>",
+    "partially-supersedes": "--o",
     "amends": "-.->",
     "extends": "-->",
     "depends-on": "-.->",
     "relates-to": "---",
 }
+
+#: A supersession only declared in prose: dotted, whatever its kind.
+_DECLARED = "-.->"
 
 
 def node_key(rid: str) -> str:
@@ -43,11 +47,8 @@ def render(data: GraphData, *, href: Callable[[str], str | None] | None = None) 
         text = f"{node.id}: {node.title}" + (" (archived)" if node.archived else "")
         lines.append(f'    {node_key(node.id)}["{label(text)}"]')
     for e in data.edges:
-        unit = f" {e.unit}" if e.unit else ""
-        lines.append(
-            f"    {node_key(e.source)} {_ARROW[e.kind]}|{label(FORWARD_LABEL[e.kind] + unit)}| "
-            f"{node_key(e.target)}"
-        )
+        arrow = _DECLARED if e.declared else _ARROW[e.kind]
+        lines.append(f"    {node_key(e.source)} {arrow}|{label(e.label)}| {node_key(e.target)}")
     for node in data.nodes.values():
         status = node.status if node.status in STATUS_FILL else "unknown"
         lines.append(f"    class {node_key(node.id)} {status}")

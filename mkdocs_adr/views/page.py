@@ -21,11 +21,12 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..graph import Succession
+from ..graph import Edge, Succession
 from ..log import Log
-from ..model import OUT_OF_EFFECT, Problem, Record
+from ..model import OUT_OF_EFFECT, Problem, Record, status_label
+from ..parsing.status import is_guidance
 from . import graphdata
-from .graphdata import FORWARD_LABEL, INVERSE_LABEL, DrawnEdge, GraphData
+from .graphdata import DECLARED_LABEL, FORWARD_LABEL, INVERSE_LABEL, DrawnEdge, GraphData
 from .hrefs import RecordHref
 
 #: Admonition type per banner; these four are styled by both themes.
@@ -52,6 +53,9 @@ class PageContext:
     position: dict[str, int] = field(default_factory=dict)  # record path -> index
     #: record id -> its ADR017 problem (review-by date passed), judged when the log loaded
     reviews: dict[str, Problem] = field(default_factory=dict)
+    #: record id -> the supersessions declared in prose about it, or by it, that the other
+    #: record does not agree with (shown as a quiet note on both pages)
+    declared: dict[str, list[Edge]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, log: Log) -> PageContext:
@@ -65,7 +69,21 @@ class PageContext:
             order[rec.root].append(rec)
         position = {r.path: i for recs in order.values() for i, r in enumerate(recs)}
         reviews = {p.ids[0]: p for p in log.problems if p.code == "ADR017" and p.ids}
-        return cls(log, graph, dict(edges), graph.adjacency(), dict(order), position, reviews)
+        declared: dict[str, list[Edge]] = defaultdict(list)
+        for edge in log.graph.edges("supersedes"):
+            if edge.one_sided_declaration:
+                declared[edge.source].append(edge)
+                declared[edge.target].append(edge)
+        return cls(
+            log,
+            graph,
+            dict(edges),
+            graph.adjacency(),
+            dict(order),
+            position,
+            reviews,
+            dict(declared),
+        )
 
     def neighbours_in_order(self, rec: Record) -> tuple[Record | None, Record | None]:
         recs = self.order.get(rec.root, [])
@@ -86,9 +104,10 @@ def sort_key(rec: Record) -> tuple[object, ...]:
 
 
 def badge(status: str, raw: str = "") -> str:
-    tip = f"Status: {status}" + (f" (written: {raw})" if raw and raw.lower() != status else "")
+    shown = status_label(status)
+    tip = f"Status: {shown}" + (f" (written: {raw})" if raw and raw.lower() != status else "")
     return (
-        f'<span class="adr-badge adr-badge--{esc(status)}" title="{esc(tip)}">{esc(status)}</span>'
+        f'<span class="adr-badge adr-badge--{esc(status)}" title="{esc(tip)}">{esc(shown)}</span>'
     )
 
 
@@ -153,6 +172,8 @@ def _field(label: str, value: str) -> str:
 RELATION_ORDER = {
     "superseded by": 1,
     "supersedes": 2,
+    "partially superseded by": 2,
+    "partially supersedes": 2,
     "amended by": 3,
     "amends": 4,
     "extended by": 5,
@@ -201,7 +222,10 @@ def _record_rows(ctx: PageContext, rec: Record, href: RecordHref) -> list[_Row]:
         if (label, other + unit) in seen or ((label, other) in seen and not unit):
             continue
         seen.add((label, other + unit))
-        rows.append((RELATION_ORDER[label], label.capitalize(), link(ctx, other, href) + esc(unit)))
+        value = link(ctx, other, href) + esc(unit)
+        if e.declared:
+            value += f' <span class="adr-note">({esc(DECLARED_LABEL)})</span>'
+        rows.append((RELATION_ORDER[label], label.capitalize(), value))
     return rows
 
 
@@ -280,11 +304,20 @@ BANNERS: dict[str, Banner] = {
         "The status <code>{raw}</code> is not one mkdocs-adr knows, so this page cannot say "
         "whether the decision is in effect.",
     ),
-    "missing": Banner(
+    # an unknown status that is still the template's text (parsing.status.is_guidance)
+    "placeholder": Banner(
         "warning",
+        "unknown",
+        "Status not filled in",
+        "The status is still the template's placeholder <code>{raw}</code>, so this page "
+        "cannot say whether the decision is in effect.",
+    ),
+    # a quiet note, not an alarm: many logs never write a status (ADR020)
+    "missing": Banner(
+        "note",
         "missing",
-        "No status",
-        "This record states no status, so it is not treated as in effect.",
+        "Status not recorded",
+        "This record does not state its status.{counted}",
     ),
     # where a superseded record's successor chain leads (graph.py decides it)
     "superseded-current": Banner(
@@ -343,6 +376,28 @@ BANNERS: dict[str, Banner] = {
         "Some decision units of this record are no longer in effect: {units}. The others "
         "still are.",
     ),
+    # quiet notes, whatever the status: relations that retire nothing
+    "partially-superseded": Banner(
+        "note",
+        "partially-superseded",
+        "Partially superseded",
+        "Partially superseded by {names}: parts of this decision were replaced; the rest "
+        "stays in effect.",
+    ),
+    "partially-supersedes": Banner(
+        "note",
+        "partially-supersedes",
+        "Partially supersedes",
+        "Partially supersedes {names}: this decision replaces parts of {them}, which "
+        "otherwise {stay} in effect.",
+    ),
+    "declared": Banner(
+        "note",
+        "declared",
+        "Declared in prose",
+        "{who} declares in prose that {new} supersedes {old}, but {other} does not say so; "
+        "{old} stays in effect until both records agree.",
+    ),
     # whatever the status
     "review": Banner("warning", "review", "Review overdue", "{message}. {fix}."),
     "archived": Banner(
@@ -387,6 +442,7 @@ STATUS_BANNER: dict[str, str | None] = {
 def banners(ctx: PageContext, rec: Record, href: RecordHref) -> list[str]:
     """Every banner the record needs, most important first (none when in effect)."""
     out = _unit_banners(ctx, rec, href) if rec.units else _status_banners(ctx, rec, href)
+    out.extend(_notes(ctx, rec, href))
     review = ctx.reviews.get(rec.id)
     if review is not None:
         out.append(_review(review))
@@ -404,6 +460,40 @@ def _status_banners(ctx: PageContext, rec: Record, href: RecordHref) -> list[str
         found = situation(ctx, rec, href)
         return [found] if found else []
     return [BANNERS[key].render()] if key else []
+
+
+def _notes(ctx: PageContext, rec: Record, href: RecordHref) -> list[str]:
+    """Quiet notes on relations that retire nothing: partial supersession both ways,
+    and a supersession only one record declares in prose (naming who declares it)."""
+    edges = ctx.edges_by_node.get(rec.id, [])
+    out = []
+    older = sorted({e.source for e in edges if e.kind == _PARTIAL and e.target == rec.id})
+    if older:
+        names = _list([link(ctx, r, href) for r in older])
+        out.append(BANNERS["partially-superseded"].render(names=names))
+    newer = sorted({e.target for e in edges if e.kind == _PARTIAL and e.source == rec.id})
+    if newer:
+        out.append(
+            BANNERS["partially-supersedes"].render(
+                names=_list([link(ctx, r, href) for r in newer]),
+                them="it" if len(newer) == 1 else "them",
+                stay="stays" if len(newer) == 1 else "stay",
+            )
+        )
+    for e in ctx.declared.get(rec.id, ()):
+        other = e.target if e.declared_by == e.source else e.source
+        out.append(
+            BANNERS["declared"].render(
+                who=link(ctx, e.declared_by, href, with_title=False),
+                new=link(ctx, e.source, href, with_title=False),
+                old=link(ctx, e.target, href, with_title=False),
+                other=link(ctx, other, href, with_title=False),
+            )
+        )
+    return out
+
+
+_PARTIAL = "partially-supersedes"
 
 
 def _contested(ctx: PageContext, rec: Record, href: RecordHref) -> str | None:
@@ -428,7 +518,21 @@ def _replaced_by(ctx: PageContext, rec: Record, href: RecordHref) -> str:
 
 
 def _unknown(ctx: PageContext, rec: Record, href: RecordHref) -> str:
-    return BANNERS["unknown"].render(raw=esc(rec.raw_status))
+    key = "placeholder" if is_guidance(rec.raw_status) else "unknown"
+    return BANNERS[key].render(raw=esc(rec.raw_status))
+
+
+#: How the ``missing_status`` option counts a record without a status, as its page says.
+_COUNTED_AS = {
+    "missing": " It is not counted as in effect.",
+    "accepted": " This site counts such records as accepted, in effect (missing_status).",
+    "proposed": " This site counts such records as proposals, not in effect (missing_status).",
+}
+
+
+def _missing(ctx: PageContext, rec: Record, href: RecordHref) -> str:
+    counted = ctx.log.status_of(rec)
+    return BANNERS["missing"].render(counted=_COUNTED_AS.get(counted, _COUNTED_AS["missing"]))
 
 
 def _superseded(ctx: PageContext, rec: Record, href: RecordHref) -> str:
@@ -511,6 +615,7 @@ _SITUATIONS: dict[str, _Situation] = {
     "superseded": _superseded,
     "deprecated": _deprecated,
     "unknown": _unknown,
+    "missing": _missing,
 }
 #: What a superseded record's banner says when its chain does not end in a decision.
 _SUCCESSION: dict[str, Callable[[PageContext, Succession, RecordHref], str]] = {

@@ -19,7 +19,7 @@ from typing import Protocol
 
 from ..log import Log
 from ..model import Record
-from ..paths import docs_relative, normalize
+from ..paths import normalize
 
 
 class Move(Protocol):
@@ -42,8 +42,9 @@ class OldLocation:
 
 
 def docs_rel(log: Log, project_rel: str) -> str | None:
-    """A project-relative path as a ``docs_dir``-relative one, or None outside docs."""
-    return docs_relative(project_rel, log.config.rel(log.config.docs_dir))
+    """A project-relative path as the site's ``src_uri`` (below ``docs_dir``, or in a
+    root outside it, :meth:`Config.src_uri`), or None when the site does not publish it."""
+    return log.config.src_uri(project_rel)
 
 
 def old_locations(log: Log, moves: Sequence[Move]) -> list[OldLocation]:

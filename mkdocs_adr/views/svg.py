@@ -19,7 +19,16 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .graphdata import EDGE_KINDS, FORWARD_LABEL, DrawnEdge, GraphData, Node, components
+from ..model import status_label
+from .graphdata import (
+    DECLARED_LABEL,
+    EDGE_KINDS,
+    FORWARD_LABEL,
+    DrawnEdge,
+    GraphData,
+    Node,
+    components,
+)
 from .hrefs import RecordHref
 
 NODE_W = 158
@@ -46,11 +55,17 @@ STATUS_FILL: dict[str, str] = {
 #: Edge stroke, dash pattern and width per kind. Mid tones read on light and dark.
 EDGE_STYLE: dict[str, tuple[str, str, float]] = {
     "supersedes": ("currentColor", "", 2.0),
+    # the same weight as a supersession, dashed: it replaces parts, and retires nothing
+    "partially-supersedes": ("#2a9d8f", "8 4", 2.0),
     "amends": ("#e67e22", "7 4", 1.6),
     "extends": ("#3b8fd9", "2 0", 1.6),
     "depends-on": ("#9b6bd3", "2 3", 1.6),
     "relates-to": ("#8a9499", "2 3", 1.6),
 }
+
+
+#: The dash of an edge only declared in prose (:attr:`DrawnEdge.declared`), in its kind's colour.
+DECLARED_DASH = "1 4"
 
 
 def esc(text: str) -> str:
@@ -375,7 +390,8 @@ def _node(
 ) -> str:
     fill = STATUS_FILL.get(node.status, STATUS_FILL["unknown"])
     label = short(node.id, 21) + (" · archived" if node.archived else "")
-    full = f"{node.id} {node.title} ({node.status}{', archived' if node.archived else ''})"
+    shown = status_label(node.status)
+    full = f"{node.id} {node.title} ({shown}{', archived' if node.archived else ''})"
     stroke = ""
     if focus:
         stroke = ' stroke="currentColor" stroke-width="3"'
@@ -430,13 +446,18 @@ def render(
     ]
     for e, pts in placed.edges:
         color, dash, width = EDGE_STYLE[e.kind]
+        if e.declared:
+            dash = DECLARED_DASH
         dash_attr = f' stroke-dasharray="{dash}"' if dash and dash != "2 0" else ""
         marker = "" if e.kind == "relates-to" else f' marker-end="url(#{uid}-arrow-{e.kind})"'
         what = f"{e.source} {FORWARD_LABEL[e.kind]} {e.target}" + (
             f" (unit {e.unit})" if e.unit else ""
         )
+        if e.declared:
+            what += f" ({DECLARED_LABEL}, not agreed by the other record)"
+        css = f"adr-edge adr-edge--{e.kind}" + (" adr-edge--declared" if e.declared else "")
         parts.append(
-            f'<path class="adr-edge adr-edge--{e.kind}" d="{_path(pts)}" stroke="{color}" '
+            f'<path class="{css}" d="{_path(pts)}" stroke="{color}" '
             f'stroke-width="{width}"{dash_attr}{marker}><title>{esc(what)}</title></path>'
         )
     parts.append("</g>")
@@ -458,19 +479,22 @@ def render(
     return "".join(parts)
 
 
-def legend(*, uid: str, statuses: Sequence[str], kinds: Sequence[str]) -> str:
-    """A small SVG key: node colours by status, line styles by relation kind."""
+def legend(
+    *, uid: str, statuses: Sequence[str], kinds: Sequence[str], declared: bool = False
+) -> str:
+    """A small SVG key: node colours by status, line styles by relation kind, and the
+    dotted line of a supersession only declared in prose when ``declared``."""
     items: list[str] = []
     x = 0.0
     sw = 0.0
     row1: list[str] = []
     for status in statuses:
-        width = 22 + 7 * len(status)
+        width = 22 + 7 * len(status_label(status))
         row1.append(
             f'<rect x="{x:.0f}" y="2" width="14" height="14" rx="3" '
             f'fill="{STATUS_FILL.get(status, STATUS_FILL["unknown"])}"/>'
             f'<text x="{x + 19:.0f}" y="13.5" font-size="12" fill="currentColor">'
-            f"{esc(status)}</text>"
+            f"{esc(status_label(status))}</text>"
         )
         x += width + 10
     sw = max(sw, x)
@@ -488,6 +512,14 @@ def legend(*, uid: str, statuses: Sequence[str], kinds: Sequence[str]) -> str:
             f"{esc(label)}</text>"
         )
         x += 46 + 7 * len(label) + 10
+    if declared:
+        row2.append(
+            f'<path d="M{x:.0f},31 h30" stroke="currentColor" stroke-width="2" fill="none" '
+            f'stroke-dasharray="{DECLARED_DASH}"/>'
+            f'<text x="{x + 38:.0f}" y="35" font-size="12" fill="currentColor">'
+            f"{esc(DECLARED_LABEL)}</text>"
+        )
+        x += 46 + 7 * len(DECLARED_LABEL) + 10
     sw = max(sw, x)
     items = row1 + row2
     height = 42 if kinds else 20
@@ -513,7 +545,8 @@ def document(
     y = 0.0
     width = 0.0
     body: list[str] = []
-    leg = legend(uid=f"{uid}-legend", statuses=statuses, kinds=kinds)
+    declared = any(e.declared for _, g in groups for e in g.edges)
+    leg = legend(uid=f"{uid}-legend", statuses=statuses, kinds=kinds, declared=declared)
     body.append(
         f'<text x="0" y="16" font-size="16" font-weight="700" fill="currentColor">'
         f"{esc(title)}</text>"

@@ -1,13 +1,17 @@
 """An inline ``Status: accepted`` line before the first second-level heading.
 
+Also ``- **Status** deprecated`` (a bold key without a colon), ``**Status**
+accepted`` and ``Status - Accepted``.
+
 Read only, and the detector of last resort: it is tried after every other.
 Its ``Key: value`` pattern is the one the reader uses for the fields of every
-record (:data:`~mkdocs_adr.parsing.common.INLINE_FIELD`).
+record (:data:`~mkdocs_adr.parsing.common.INLINE_FIELD`, through
+:func:`~mkdocs_adr.parsing.common.field_match`).
 """
 
 from __future__ import annotations
 
-from ..common import INLINE_FIELD
+from ..common import field_match, may_hold_fields
 from ..markdown import heading_key
 from ..status import relations_in_text
 from .base import Context, Format, Hit
@@ -15,15 +19,13 @@ from .base import Context, Format, Hit
 
 def detect(ctx: Context) -> Hit | None:
     doc = ctx.doc
-    if ":" not in doc.text and "：" not in doc.text:
-        return None  # no "key: value" anywhere
+    if not may_hold_fields(doc.text):
+        return None
     limit = next((h.line for h in doc.headings if h.level == 2), None)
     for lineno, text in doc.unfenced_before(limit):
-        if text.lstrip().startswith(("-", "*", "+", "|", "#")) and not text.lstrip().startswith(
-            "**"
-        ):
+        if text.lstrip().startswith(("|", "#")):
             continue
-        m = INLINE_FIELD.match(text) if (":" in text or "：" in text) else None
+        m = field_match(text)
         if m and heading_key(m.group(1)) in ctx.status_headings:
             hit = Hit("inline", m.group(2).strip("* "), lineno)
             hit.relations.extend(relations_in_text(m.group(2), "status-section", lineno))

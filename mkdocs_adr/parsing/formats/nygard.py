@@ -17,7 +17,7 @@ import re
 from ...model import Relation
 from ..editable import Editable, UnsafeEdit
 from ..markdown import Document, Section, heading_key
-from ..status import LINK_LINE, declaration, relation_line, relations_in_text
+from ..status import LINK_LINE, declaration, is_guidance, relation_line, relations_in_text
 from .base import Context, Format, Hit, Ref, Writer, capitalized
 
 #: ``Date: 2024-01-01`` under the title, as the writer replaces its value.
@@ -78,15 +78,13 @@ def _read(doc: Document, section: Section) -> Hit:
         if text.lstrip().startswith("#"):
             break
         lines.append((lineno, text))
-    para: list[tuple[int, str]] = []
-    rest: list[tuple[int, str]] = []
-    for lineno, text in lines:
-        if not text.strip():
-            if para:
-                rest = [(n, t) for n, t in lines if n > lineno]
-                break
-            continue
-        para.append((lineno, text))
+    para, rest = _paragraph(lines)
+    # a template's guidance ("> A decision may be 'proposed' if ...") above the status
+    while rest and para and is_guidance(" ".join(t.strip() for _, t in para)):
+        following, after = _paragraph(rest)
+        if not following:
+            break
+        para, rest = following, after
     hit = Hit("nygard", "", section.heading.line)
     for index, (lineno, text) in enumerate(rest):
         if text.strip() and not declaration(rest, index)[0]:
@@ -140,6 +138,20 @@ def _read(doc: Document, section: Section) -> Hit:
     return hit
 
 
+def _paragraph(
+    lines: list[tuple[int, str]],
+) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+    """The first paragraph of ``lines`` and the lines after it."""
+    para: list[tuple[int, str]] = []
+    for i, (_lineno, text) in enumerate(lines):
+        if not text.strip():
+            if para:
+                return para, lines[i + 1 :]
+            continue
+        para.append(lines[i])
+    return para, []
+
+
 def status_clause(raw: str) -> str:
     """The status value up to the end of its first sentence (links kept whole)."""
     masked = _LINK_SPAN.sub(lambda m: "x" * len(m.group(0)), raw)
@@ -165,15 +177,21 @@ class NygardWriter(Writer):
     def _paragraph(self, ed: Editable) -> tuple[int, int] | None:
         """Line range of the status paragraph (the first one in the section)."""
         head, end = self._status(ed)
+        found: tuple[int, int] | None = None
         i = head + 1
-        while i < end and not ed.lines[i].strip():
-            i += 1
-        if i >= end:
-            return None
-        j = i
-        while j < end and ed.lines[j].strip():
-            j += 1
-        return i, j
+        while True:
+            while i < end and not ed.lines[i].strip():
+                i += 1
+            if i >= end:
+                return found
+            j = i
+            while j < end and ed.lines[j].strip():
+                j += 1
+            found = i, j
+            # skip a template's guidance above the status, as the reader does
+            if not is_guidance(" ".join(ed.lines[i:j])):
+                return found
+            i = j
 
     def set_status(self, ed: Editable, status: str) -> None:
         word = capitalized(status)
