@@ -95,6 +95,11 @@ CASES: dict[str, tuple[dict[str, str], str, Severity]] = {
     ),
     "ADR018": ({"0001-a.md": A.format(n=1, status="Approved")}, "0001-a.md", Severity.INFO),
     "ADR019": ({"0002-a.md": A.format(n=7, status="Accepted")}, "0002-a.md", Severity.INFO),
+    "ADR021": (
+        {"0001-a.md": A.format(n=1, status="已接受") + "\n" + A.format(n=1, status="Rejected")},
+        "0001-a.md",
+        Severity.WARNING,
+    ),
 }
 
 

@@ -12,7 +12,15 @@ import re
 
 from ..model import Relation
 from .markdown import Document, heading_key
-from .status import FRONTMATTER_KEYS, frontmatter_refs, link_line, relations_in_text
+from .status import (
+    DECLARATION,
+    DECLARATION_HINTS,
+    FRONTMATTER_KEYS,
+    declaration,
+    frontmatter_refs,
+    link_line,
+    relations_in_text,
+)
 
 #: A ``Key: value`` line (``Date: 2024-01-01``, ``**Status:** accepted``, ``状态：接受``),
 #: also with a bold key and no colon (``- **Status** deprecated``) or a dash
@@ -42,6 +50,14 @@ def field_match(text: str) -> re.Match[str] | None:
 
 
 LINKS_HEADINGS = ("links", "related", "related decisions", "relations")
+#: Lines that may open a declared succession (see :data:`.status.DECLARATION`).
+_DECLARATION_LINE = re.compile(
+    r"\n[^\S\n]*(?:>[^\S\n]*)*(?:[-*+][^\S\n]+)?[*_]*(?:[A-Za-z]{4,9}[*_]*[:：][*_]*[^\S\n]+)?"
+    r"[*_]*[Tt]his[^\S\n]"
+)
+#: A line a declaration may follow and still open the record: a field
+#: (``Date: 2024-01-01``, ``* Status: superseded``) or a table row.
+_FIELD_LIKE = re.compile(r"^\s*(?:[-*+]\s+)?\**[^\W\d_][\w \-]*?\**\s*[:：]|^\s*\|")
 
 
 def fm_line(doc: Document, key: str) -> int | None:
@@ -95,6 +111,10 @@ def links_section(doc: Document) -> list[Relation]:
         for lineno, text in doc.body(sec):
             if not text.strip() or text.lstrip().startswith("#"):
                 continue
+            declared, _taken = declaration([(lineno, text)], 0)
+            if declared:
+                out.extend(declared)  # "- This ADR is superseded by [..](..)"
+                continue
             rels = list(link_line(text, "links-section", lineno))
             if rels:
                 out.extend(rels)
@@ -102,3 +122,64 @@ def links_section(doc: Document) -> list[Relation]:
                 for rel in relations_in_text(text, "links-section", lineno):
                     out.append(rel)
     return out
+
+
+def declarations(doc: Document, status_headings: frozenset[str]) -> list[Relation]:
+    """Declared successions: "This ADR is superseded by ..." where it opens a block.
+
+    A declaration counts where it starts the record's body (after the title and
+    any ``Key: value`` fields), starts a section, is quoted (``>``) or sits in an
+    admonition, or anywhere in the status section. Elsewhere such a sentence is
+    prose, and its links are mentions.
+    """
+    out: list[Relation] = []
+    text = doc.body_text if doc.body_text is not None else doc.text
+    if not ("This" in text or "THIS" in text) or not any(h in text for h in DECLARATION_HINTS):
+        return out  # a declaration starts "This" and names a succession verb
+    # "This page ...", "This is ..." start lines too: only a declaration's verb counts
+    candidates = [(n, t) for n, t in doc.lines_matching(_DECLARATION_LINE) if DECLARATION.match(t)]
+    if not candidates:
+        return out
+    base = doc.offset + 1
+    lines, fenced = doc.lines, doc.fenced
+    status = [(sec.start, sec.end) for sec, _key in doc.keyed_sections(status_headings)]
+    for lineno, text in candidates:
+        index = lineno - base
+        if not (
+            text.lstrip().startswith(">")
+            or any(a <= index < b for a, b in status)
+            or _opens_block(lines, fenced, index)
+        ):
+            continue
+        window = [
+            (k + base, lines[k]) for k in range(index, min(len(lines), index + 64)) if not fenced[k]
+        ]
+        found, _taken = declaration(window, 0)
+        out.extend(found)
+    return out
+
+
+_SETEXT_UNDERLINE = re.compile(r"^(?:=+|-+)$")
+
+
+def _opens_block(lines: list[str], fenced: list[bool], index: int) -> bool:
+    """Whether the paragraph at ``index`` starts the body, a section or an admonition."""
+    j = index - 1
+    if j >= 0 and lines[j].strip():
+        stripped = lines[j].lstrip()
+        # the line right above: an admonition opener or a heading, else mid-paragraph
+        return stripped.startswith(("!!!", "???", "#")) and not fenced[j]
+    while j >= 0:
+        stripped = lines[j].strip()
+        if fenced[j]:
+            return False  # a code block before it
+        if not stripped:
+            j -= 1
+            continue
+        if stripped.startswith(("#", "!!!", "???")) or _SETEXT_UNDERLINE.match(stripped):
+            return True
+        if _FIELD_LIKE.match(lines[j]):
+            j -= 1
+            continue
+        return False
+    return True

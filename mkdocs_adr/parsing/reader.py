@@ -13,11 +13,12 @@ from collections.abc import Iterator
 
 from ..model import Parsed, Problem, Relation, Severity
 from . import titles
-from .common import frontmatter_relations, inline_fields, links_section
+from .common import declarations, frontmatter_relations, inline_fields, links_section
 from .dates import parse_date, pick_date
 from .formats import DATE_FROM_STATUS, DETECTORS, FORCED, VARIANTS, Context, Hit, container
 from .markdown import Document, LineCounter, links, scan
 from .options import ParseOptions
+from .status import relation_line
 
 #: The detectors tried when the ``style`` option is ``auto``.
 _ALL = tuple(DETECTORS)
@@ -159,15 +160,13 @@ def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:
     else:
         style = hit.style
         raw_status, status_line = hit.raw, hit.line
-        reading = options.read_status(raw_status)
-        status, alias, placeholder = reading.status, reading.alias, reading.placeholder
+        status, alias = _status_of(hit, options)
+        placeholder = options.read_status(raw_status).placeholder
         # a template's "superseded by ADR-0005" is an example, not a relation
         relations.extend(r for r in hit.relations if not (placeholder and r.line == status_line))
-        if hit.links_only and status in ("unknown", "missing"):
-            # adr-tools `new -s` leaves only link lines where the status was
-            kinds = {r.kind for r in hit.relations}
-            status = "superseded" if "superseded-by" in kinds else "missing"
+        problems.extend(_halves_disagree(hit, status, options, path))
     relations.extend(links_section(doc))
+    relations.extend(declarations(doc, options.status_headings))
 
     # fields from wherever the style keeps them
     fields: dict[str, tuple[str, int]] = {}
@@ -280,6 +279,41 @@ def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:
         alias=alias,
         text=text,
     )
+
+
+def _status_of(hit: Hit, options: ParseOptions) -> tuple[str, str | None]:
+    """The status a hit's text reads as, and the alias it was read through."""
+    reading = options.read_status(hit.raw)
+    status = reading.status
+    if status in ("unknown", "missing") and (
+        hit.links_only or (status == "unknown" and relation_line(hit.raw, "", None))
+    ):
+        # only relations where the status was: adr-tools `new -s` leaves link
+        # lines, "被 ADR-045 取代" says "superseded by ADR-045"
+        kinds = {r.kind for r in hit.relations if r.line == hit.line or hit.links_only}
+        status = "superseded" if "superseded-by" in kinds else "missing"
+    return status, reading.alias
+
+
+def _halves_disagree(hit: Hit, status: str, options: ParseOptions, path: str) -> list[Problem]:
+    """ADR021 for each further half of a bilingual record whose status reads otherwise."""
+    out: list[Problem] = []
+    for half in hit.halves:
+        other, _alias = _status_of(half, options)
+        if other == status or {other, status} & {"unknown", "missing"}:
+            continue  # an unreadable or empty status is its own problem
+        out.append(
+            Problem(
+                "ADR021",
+                Severity.WARNING,
+                f"the record's status sections disagree: line {hit.line} says "
+                f"{hit.raw!r} ({status}), line {half.line} says {half.raw!r} ({other})",
+                path=path,
+                line=half.line,
+                fix="make every half of the record state the same status",
+            )
+        )
+    return out
 
 
 _REVIEW_LINE = re.compile(r"^\s*(?:[-*+]\s+)?\**review[ -]by\**\s*[:：]\s*\**\s*(.+?)\**\s*$", re.I)

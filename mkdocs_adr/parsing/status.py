@@ -20,7 +20,8 @@ CANONICAL: dict[str, str] = {
     "draft": "draft",
 }
 
-#: Relation verbs as written -> kind. Longest phrases are tried first.
+#: Relation verbs as written -> kind. Longest phrases are tried first. A verb
+#: in this table is followed by its references: ``Supersedes [2. Old](0002-old.md)``.
 VERBS: dict[str, str] = {
     "supersedes": "supersedes",
     "supercedes": "supersedes",
@@ -28,6 +29,16 @@ VERBS: dict[str, str] = {
     "superseded by": "superseded-by",
     "superceded by": "superseded-by",
     "replaced by": "superseded-by",
+    # a partial supersession never retires the record it names
+    "partially supersedes": "partially-supersedes",
+    "partly supersedes": "partially-supersedes",
+    "supersedes parts of": "partially-supersedes",
+    "supersedes part of": "partially-supersedes",
+    "partially replaces": "partially-supersedes",
+    "partially superseded by": "partially-superseded-by",
+    "partly superseded by": "partially-superseded-by",
+    "parts superseded by": "partially-superseded-by",
+    "partially replaced by": "partially-superseded-by",
     "amends": "amends",
     "amended by": "amended-by",
     "extends": "extends",
@@ -40,6 +51,69 @@ VERBS: dict[str, str] = {
     "clarified by": "relates-to",
     "refines": "relates-to",
     "refined by": "relates-to",
+}
+
+#: Localized verbs followed by their references, beside the localized status
+#: headings (``config.DEFAULT_STATUS_HEADINGS``): ``Ersetzt durch ADR-7``.
+LOCALIZED_VERBS: dict[str, str] = {
+    # zh: 取代 / 替代 / 代替 "replace(s)"; the passive form is in WRAPPED_VERBS
+    "取代": "supersedes",
+    "替代": "supersedes",
+    "代替": "supersedes",
+    "部分取代": "partially-supersedes",
+    "部分替代": "partially-supersedes",
+    "修订": "amends",
+    # es
+    "reemplazado por": "superseded-by",
+    "reemplazada por": "superseded-by",
+    "sustituido por": "superseded-by",
+    "sustituida por": "superseded-by",
+    "reemplaza a": "supersedes",
+    "reemplaza": "supersedes",
+    "sustituye a": "supersedes",
+    "sustituye": "supersedes",
+    # pt
+    "substituído por": "superseded-by",
+    "substituída por": "superseded-by",
+    "substituido por": "superseded-by",
+    "substituida por": "superseded-by",
+    "substitui a": "supersedes",
+    "substitui o": "supersedes",
+    "substitui": "supersedes",
+    # fr
+    "remplacé par": "superseded-by",
+    "remplacée par": "superseded-by",
+    "remplace": "supersedes",
+    # de
+    "ersetzt durch": "superseded-by",
+    "abgelöst durch": "superseded-by",
+    "ersetzt": "supersedes",
+}
+VERBS.update(LOCALIZED_VERBS)
+
+#: Localized phrases whose references sit inside them or before them, as
+#: (words before, words after) -> kind: zh ``被 ADR-045 取代`` ("superseded
+#: by ADR-045"), ja ``ADR-3 に置き換えられた`` ("replaced by ADR-3") and
+#: ``ADR-3 を置き換える`` ("replaces ADR-3"). A phrase after the references
+#: may go on (``置き換えられました``).
+WRAPPED_VERBS: dict[tuple[str, str], str] = {
+    ("被", "取代"): "superseded-by",
+    ("被", "替代"): "superseded-by",
+    ("被", "代替"): "superseded-by",
+    ("由", "取代"): "superseded-by",
+    ("由", "替代"): "superseded-by",
+    ("由", "代替"): "superseded-by",
+    ("被", "部分取代"): "partially-superseded-by",
+    ("被", "部分替代"): "partially-superseded-by",
+    ("由", "修订"): "amended-by",
+    ("被", "修订"): "amended-by",
+    ("", "に置き換えられ"): "superseded-by",
+    ("", "により置き換え"): "superseded-by",
+    ("", "によって置き換え"): "superseded-by",
+    ("", "に置き換え済み"): "superseded-by",
+    ("", "により部分的に置き換え"): "partially-superseded-by",
+    ("", "を部分的に置き換え"): "partially-supersedes",
+    ("", "を置き換え"): "supersedes",
 }
 
 #: Frontmatter keys -> kind.
@@ -60,19 +134,66 @@ FRONTMATTER_KEYS: dict[str, str] = {
     "relates-to": "relates-to",
     "relates_to": "relates-to",
     "related": "relates-to",
+    # spellings read, never written (the writer inserts the first key of a kind)
+    "partially_supersedes": "partially-supersedes",
+    "partially_superseded_by": "partially-superseded-by",
 }
+
+#: The succession kinds a prose declaration can state (``This ADR is superseded by``).
+DECLARED_KINDS = frozenset(
+    {"supersedes", "superseded-by", "partially-supersedes", "partially-superseded-by"}
+)
 
 _LINK = r"\[(?:[^\[\]]|\[[^\]]*\])*\]\([^)\s]*(?:\s+\"[^\"]*\")?\)"
 _URL = r"https?://[^\s)\]>,;]+"
-_ID = r"\b[A-Za-z][A-Za-z0-9_]*[- ]?\d{1,6}(?:#[Dd]\d+)?\b"
-_NUM = r"\b\d{1,6}(?:#[Dd]\d+)?\b"
+# ASCII look-arounds, not \b: ``被ADR-045取代`` has no word boundary around the id
+_ID = r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9_]*[- ]?\d{1,6}(?:#[Dd]\d+)?(?![A-Za-z0-9_])"
 REF = re.compile(rf"({_LINK})|({_URL})|({_ID})")
-_REF_LIST = rf"(?:{_LINK}|{_URL}|{_ID})(?:\s*(?:,|&|and|;)?\s*(?:{_LINK}|{_URL}|{_ID}))*"
-_VERB_ALT = "|".join(sorted((re.escape(v) for v in VERBS), key=len, reverse=True))
-VERB_PHRASE = re.compile(rf"(?i)\b({_VERB_ALT})\b\s*:?\s*({_REF_LIST})")
+_REF_LIST = rf"(?:{_LINK}|{_URL}|{_ID})(?:\s*(?:,|、|，|&|and|;)?\s*(?:{_LINK}|{_URL}|{_ID}))*"
+_REFS_AT = re.compile(_REF_LIST)
+
+
+def _verb_alternatives(verbs: list[str]) -> str:
+    return "|".join(sorted((re.escape(v) for v in verbs), key=len, reverse=True))
+
+
+_LATIN_VERBS = [v for v in VERBS if v[:1].isascii()]
+VERB_PHRASE = re.compile(rf"(?i)\b({_verb_alternatives(_LATIN_VERBS)})\b\s*[:：]?\s*({_REF_LIST})")
+#: A CJK verb may touch its neighbours (``取代ADR-3``): no word boundaries. Tried
+#: only on text that is not ASCII (a pattern without a boundary is tried everywhere).
+_CJK_VERBS = [v for v in VERBS if not v[:1].isascii()]
+_CJK_VERB_PHRASE = re.compile(rf"({_verb_alternatives(_CJK_VERBS)})\s*[:：]?\s*({_REF_LIST})")
+#: ``被 <refs> 取代`` and ``<refs> に置き換えられた``: group 1 the words before,
+#: 2 the references, 3 the words after.
+_WRAPPED_BEFORE = "|".join(sorted({re.escape(b) for b, _ in WRAPPED_VERBS if b}, key=len))
+_WRAPPED_AFTER = "|".join(sorted({re.escape(a) for _, a in WRAPPED_VERBS}, key=len, reverse=True))
+WRAPPED_PHRASE = re.compile(rf"({_WRAPPED_BEFORE}|)\s*({_REF_LIST})\s*({_WRAPPED_AFTER})")
+_WRAPPED_HINT = tuple(sorted({a[:2] for _, a in WRAPPED_VERBS}))
 _LINK_PARTS = re.compile(r"\[((?:[^\[\]]|\[[^\]]*\])*)\]\(([^)\s]*)(?:\s+\"[^\"]*\")?\)")
 #: adr-tools reads a link line as ``^(.+) \[.*\]\(0*([1-9][0-9]*).*\)``.
 LINK_LINE = re.compile(r"^\s*(?:[-*+]\s+)?(?P<verb>[^\[\]]+?)\s*:?\s+(?P<refs>\[.*\]\(.*\).*)$")
+#: What may stand before a relation phrase that opens a line: a bullet, emphasis.
+_LINE_LEAD = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*|__|\*|_)?")
+
+#: A declared succession: "This ADR is superseded by", "**This document is
+#: superseded by:**", "This supersedes", "This decision replaces", optionally
+#: after a ``>`` quote, a bullet or a "Note:" label. Its references follow on
+#: the line, or as a list on the next lines (:func:`declaration`).
+_DECLARED_VERBS = [v for v, k in VERBS.items() if k in DECLARED_KINDS and v not in LOCALIZED_VERBS]
+#: Every verb of a declaration holds one of these (a cheap test before any pattern;
+#: tests/test_fidelity_relparse.py checks it against the verbs).
+DECLARATION_HINTS = ("upersed", "uperced", "eplace", "UPERSED", "UPERCED", "EPLACE")
+DECLARATION = re.compile(
+    r"(?i)^[^\S\n]*(?:>[^\S\n]*)*(?:[-*+][^\S\n]+)?(?:\*\*|__)?"
+    r"(?:(?:note|notice|warning|important|update|info)(?:\*\*|__)?\s*[:：]?\s*(?:\*\*|__)?\s*)?"
+    r"this(?:\s+(?:adr|document|decision|record))?"
+    r"(?:\s+(?:is\s+now|is|was|has\s+been|have\s+been))?\s+"
+    rf"(?P<verb>{_verb_alternatives(_DECLARED_VERBS)})\b"
+    r"(?:\*\*|__)?\s*[:：]?\s*(?:\*\*|__)?\s*"
+)
+#: What may end a line whose reference list goes on on the next line.
+_CONTINUES = re.compile(r"^\s*(?:,|、|，|&|and|;)?\s*$")
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\*\*|__)?")
 
 
 @dataclass(frozen=True)
@@ -174,11 +295,31 @@ _CANONICAL_LENGTHS = word_lengths(CANONICAL)
 
 
 def relations_in_text(text: str, origin: str, line: int | None) -> Iterator[Relation]:
-    """Every ``<verb> <refs>`` phrase in a piece of text (a status value, a cell)."""
-    for m in VERB_PHRASE.finditer(text):
-        verb = m.group(1)
-        kind = VERBS[verb.lower()]
-        yield from _refs(m.group(2), kind, origin, line, verb)
+    """Every ``<verb> <refs>`` phrase in a piece of text (a status value, a cell).
+
+    The localized phrases whose references are inside them (``被 ADR-045 取代``)
+    are read first; their words are not read again as a verb of their own.
+    """
+    if text.isascii():
+        for m in VERB_PHRASE.finditer(text):
+            verb = m.group(1)
+            yield from _refs(m.group(2), VERBS[verb.lower()], origin, line, verb)
+        return
+    taken: list[tuple[int, int]] = []
+    if any(h in text for h in _WRAPPED_HINT):
+        for m in WRAPPED_PHRASE.finditer(text):
+            kind = WRAPPED_VERBS.get((m.group(1), m.group(3)))
+            if kind is None:
+                continue  # "被" with a phrase of the reference-first kind
+            taken.append(m.span())
+            verb = f"{m.group(1)} … {m.group(3)}".strip()
+            yield from _refs(m.group(2), kind, origin, line, verb)
+    for pattern in (VERB_PHRASE, _CJK_VERB_PHRASE):
+        for m in pattern.finditer(text):
+            if taken and any(a <= m.start() < b for a, b in taken):
+                continue
+            verb = m.group(1)
+            yield from _refs(m.group(2), VERBS[verb.lower()], origin, line, verb)
 
 
 def _refs(text: str, kind: str, origin: str, line: int | None, verb: str) -> Iterator[Relation]:
@@ -195,15 +336,91 @@ def _refs(text: str, kind: str, origin: str, line: int | None, verb: str) -> Ite
 
 
 def link_line(text: str, origin: str, line: int | None) -> Iterator[Relation]:
-    """An adr-tools style ``Verb [label](href)`` line; unknown verbs relate."""
+    """An adr-tools style ``Verb [label](href)`` line; unknown verbs relate.
+
+    A localized phrase with the link inside (``被 [ADR-045](adr-045.md) 取代``)
+    is read as that phrase, not as the verb ``被``.
+    """
     m = LINK_LINE.match(text)
     if not m:
         return
     verb = m.group("verb").strip().strip("*_").strip()
     if not verb or len(verb) > 40:
         return
-    kind = VERBS.get(verb.lower(), "relates-to")
-    yield from _refs(m.group("refs"), kind, origin, line, verb)
+    kind = VERBS.get(verb.lower())
+    if kind is None:
+        wrapped = list(relations_in_text(text, origin, line))
+        if wrapped:
+            yield from wrapped
+            return
+    yield from _refs(m.group("refs"), kind or "relates-to", origin, line, verb)
+
+
+def relation_line(text: str, origin: str, line: int | None) -> list[Relation]:
+    """The relations of a line that states only relations, else ``[]``.
+
+    Such a line is an adr-tools link line (``Amended by [3. X](0003-x.md)``,
+    any verb), or opens with a relation phrase: ``Partially supersedes ADR-18``,
+    ``Ersetzt durch ADR-7``, ``被 ADR-045 取代``, ``ADR-3 に置き換えられた``.
+    A status paragraph is split into its status and such lines.
+    """
+    found = list(link_line(text, origin, line))
+    if found:
+        return found
+    lead = _LINE_LEAD.match(text)
+    rest = text[lead.end() :] if lead else text
+    m = VERB_PHRASE.match(rest)
+    if m is None and not rest.isascii():
+        m = _CJK_VERB_PHRASE.match(rest) or WRAPPED_PHRASE.match(rest)
+    if m is None:
+        return []
+    return list(relations_in_text(rest, origin, line))
+
+
+def declaration(lines: Sequence[tuple[int, str]], start: int) -> tuple[list[Relation], int]:
+    """A declared succession opening ``lines[start]``: its relations and the lines it takes.
+
+    ``This ADR is superseded by [ADR-12](0012-x.md).`` takes its line;
+    ``**This document is superseded by**`` followed by a list takes the list
+    too, one relation per item (each item's leading references, with its line).
+    ``([], 0)`` when the line is not a declaration, or names no reference.
+    """
+    lineno, text = lines[start]
+    m = DECLARATION.match(text)
+    if m is None:
+        return [], 0
+    verb = m.group("verb")
+    kind = VERBS[verb.lower()]
+    rest = text[m.end() :]
+    out: list[Relation] = []
+    refs = _REFS_AT.match(rest)
+    if refs is not None:
+        out.extend(_refs(refs.group(0), kind, "declaration", lineno, verb))
+        # a sentence wrapped inside its list: "... [ADR-1](..) and\n[ADR-2](..)."
+        i, tail = start + 1, rest[refs.end() :]
+        while i < len(lines) and _CONTINUES.match(tail):
+            more = _REFS_AT.match(lines[i][1].lstrip())
+            if more is None:
+                break
+            out.extend(_refs(more.group(0), kind, "declaration", lines[i][0], verb))
+            tail = lines[i][1].lstrip()[more.end() :]
+            i += 1
+        return out, i - start
+    if rest.strip(" *_:：.") or start + 1 >= len(lines):
+        return [], 0  # "This ADR replaces the nightly job": no reference
+    i = start + 1
+    if not lines[i][1].strip():
+        i += 1  # one blank line between the sentence and its list
+    while i < len(lines):
+        item_line, item = lines[i]
+        bullet = _LIST_ITEM.match(item)
+        if bullet is None:
+            break
+        item_refs = _REFS_AT.match(item, bullet.end())
+        if item_refs is not None:
+            out.extend(_refs(item_refs.group(0), kind, "declaration", item_line, verb))
+        i += 1
+    return (out, i - start) if out else ([], 0)
 
 
 def frontmatter_refs(value: object) -> list[str]:

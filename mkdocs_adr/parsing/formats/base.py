@@ -38,6 +38,9 @@ class Hit:
     links_only: bool = False
     #: The list marker of a status bullet (``*`` or ``-``), for the variants that tell by it.
     marker: str = ""
+    #: The status sections of a bilingual record's further halves, each read on its
+    #: own (their relations are in ``relations`` too); the reader compares statuses.
+    halves: list[Hit] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import re
 
+from ...model import Relation
 from ..editable import Editable, UnsafeEdit
-from ..markdown import Section, heading_key
-from ..status import LINK_LINE, is_guidance, link_line, relations_in_text
+from ..markdown import Document, Section, heading_key
+from ..status import LINK_LINE, declaration, is_guidance, relation_line, relations_in_text
 from .base import Context, Format, Hit, Ref, Writer, capitalized
 
 #: ``Date: 2024-01-01`` under the title, as the writer replaces its value.
@@ -32,7 +33,44 @@ def detect(ctx: Context) -> Hit | None:
     headed = doc.keyed_sections(ctx.status_headings)
     if not headed:
         return None
-    section: Section = headed[0][0]
+    hit = _read(doc, headed[0][0])
+    # a bilingual (or pasted twice) record: each further half under its own H1
+    # has its own status section; its relations count, its status is compared,
+    # and the first half that states a status gives the record's
+    halves = [_read(doc, sec) for sec in _other_halves(doc, [sec for sec, _key in headed])]
+    if halves and not hit.raw:
+        stated = next((h for h in halves if h.raw), None)
+        if stated is not None:
+            halves = [hit, *(h for h in halves if h is not stated)]
+            hit = stated
+    for half in halves:
+        hit.relations.extend(half.relations)
+        hit.halves.append(half)
+    return hit
+
+
+def _other_halves(doc: Document, sections: list[Section]) -> list[Section]:
+    """The first status section under each H1 after the one the first belongs to."""
+    h1s = [h.line for h in doc.headings if h.level == 1]
+    if len(h1s) < 2 or len(sections) < 2:
+        return []
+    level = sections[0].heading.level
+
+    def half(sec: Section) -> int:
+        return sum(1 for line in h1s if line < sec.heading.line)
+
+    seen = {half(sections[0])}
+    out: list[Section] = []
+    for sec in sections[1:]:
+        index = half(sec)
+        if sec.heading.level == level and index not in seen:
+            seen.add(index)
+            out.append(sec)
+    return out
+
+
+def _read(doc: Document, section: Section) -> Hit:
+    """The status paragraph and relation lines of one status section."""
     body = doc.body(section)
     # stop at the next heading of any level: sub-headings are not the status
     lines: list[tuple[int, str]] = []
@@ -48,33 +86,55 @@ def detect(ctx: Context) -> Hit | None:
             break
         para, rest = following, after
     hit = Hit("nygard", "", section.heading.line)
-    for lineno, text in rest:
-        if text.strip():
-            hit.relations.extend(link_line(text, "status-section", lineno))
+    for index, (lineno, text) in enumerate(rest):
+        if text.strip() and not declaration(rest, index)[0]:
+            hit.relations.extend(relation_line(text, "status-section", lineno))
     if not para:
         return hit  # a Status heading with nothing under it: "missing"
-    first_line = para[0][0]
-    raw = " ".join(t.strip() for _, t in para)
-    raw = _STATUS_LABEL.sub("", raw.strip())
-    raw = _BULLET.sub("", raw)
-    # Relations in the status value itself ("accepted; supersedes ADR-0045",
-    # "Superseded by [..](..)") are authoritative; prose later in the same
-    # paragraph ("It extends ADR 0065") is only a mention.
-    hit.relations.extend(relations_in_text(status_clause(raw), "status-section", first_line))
-    link_lines = []
-    for lineno, text in para:
-        found = list(link_line(text, "status-section", lineno))
-        link_lines.append(found)
-        if lineno != first_line:
-            hit.relations.extend(found)
-    hit.links_only = all(link_lines)
-    if hit.links_only:
-        for found in link_lines[:1]:
+    # The paragraph is split per line: the status, then relation lines
+    # ("Accepted" / "Partially supersedes [ADR 18](adr-18.md)"), each relation
+    # with its own line; a declaration ("This ADR is superseded by") keeps its
+    # origin. A line that states no relation continues the status.
+    status_lines: list[tuple[int, str]] = []
+    first: list[Relation] = []  # the relations the status line states, if it states only those
+    later: list[Relation] = []
+    only_relations = True
+    index = 0
+    while index < len(para):
+        lineno, text = para[index]
+        declared, taken = declaration(para, index)
+        if declared:
+            later.extend(declared)
+            index += taken
+            continue
+        found = relation_line(text, "status-section", lineno)
+        only_relations = only_relations and bool(found)
+        if found and status_lines:
+            later.extend(found)
+        else:
+            if not status_lines:
+                first = found
+            status_lines.append((lineno, text))
+        index += 1
+    hit.links_only = only_relations
+    if status_lines:
+        raw = " ".join(t.strip() for _, t in status_lines)
+        raw = _BULLET.sub("", _STATUS_LABEL.sub("", raw.strip()))
+        hit.line = status_lines[0][0]
+        # Relations in the status value itself ("accepted; supersedes ADR-0045",
+        # "Superseded by [..](..)") are authoritative; prose later in the same
+        # sentence ("It extends ADR 0065") is only a mention.
+        hit.relations.extend(relations_in_text(status_clause(raw), "status-section", hit.line))
+        if hit.links_only:
+            # only relation lines where the status was (adr-tools after `new -s`,
+            # "被 ADR-045 取代"): their relations, with any verb
             hit.relations.extend(
-                r for r in found if not any(o.target == r.target for o in hit.relations)
+                r for r in first if not any(o.target == r.target for o in hit.relations)
             )
+    else:  # only a declaration where the status was
+        raw, hit.line = para[0][1].strip(), para[0][0]
+    hit.relations.extend(later)
     hit.raw = raw
-    hit.line = first_line
     return hit
 
 
