@@ -236,7 +236,9 @@ class Resolver:
             if named is not None:
                 found = self._ids(canonical(*named))
                 if found:
-                    return Resolution(found, unit), True
+                    # a misspelled name still names its record by number: compared
+                    # with the link text like an exact one (ADR022)
+                    return Resolution(found, unit, by_file=True), True
             number = _label_number(label, prefix) if label else None
             if number is not None:
                 return Resolution(self._number(number, prefix, source.root), unit), True

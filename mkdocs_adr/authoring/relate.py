@@ -31,6 +31,10 @@ INVERSE_VERBS: dict[str, str] = {
     "clarified by": "Clarifies",
     "refines": "Refined by",
     "refined by": "Refines",
+    "partially supersedes": "Partially superseded by",
+    "partially superseded by": "Partially supersedes",
+    "partly supersedes": "Partly superseded by",
+    "partly superseded by": "Partly supersedes",
 }
 SUCCESSION = ("supersedes", "superseded-by")
 _VERB_OK = re.compile(r"^[^\[\]()\n:]{1,40}$")

@@ -285,6 +285,12 @@ def _status_of(hit: Hit, options: ParseOptions) -> tuple[str, str | None]:
     """The status a hit's text reads as, and the alias it was read through."""
     reading = options.read_status(hit.raw)
     status = reading.status
+    if reading.alias is not None and status == "superseded":
+        # de "Ersetzt ADR-3" says what this record replaces ("ersetzt" alone is
+        # "replaced"): a line of relations that names no successor states no status
+        rels = relation_line(hit.raw, "", None)
+        if rels and not any(r.kind == "superseded-by" for r in rels):
+            return "missing", None
     if status in ("unknown", "missing") and (
         hit.links_only or (status == "unknown" and relation_line(hit.raw, "", None))
     ):

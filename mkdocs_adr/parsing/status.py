@@ -29,6 +29,9 @@ VERBS: dict[str, str] = {
     "superseded by": "superseded-by",
     "superceded by": "superseded-by",
     "replaced by": "superseded-by",
+    # the status word straight before its successor: ``⌛️ Superseded [0019](0019-x.md)``
+    "superseded": "superseded-by",
+    "superceded": "superseded-by",
     # a partial supersession never retires the record it names
     "partially supersedes": "partially-supersedes",
     "partly supersedes": "partially-supersedes",
