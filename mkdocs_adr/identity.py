@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import functools
 import posixpath
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -83,6 +84,12 @@ def read_file_name(name: str, known: Iterable[str] = ()) -> FileName:
     (``use-2-databases``, ``oauth2-login``) name none. A date (``2021-09-07-x``,
     ``20210907-x``) is not a number: such names are slugs.
     """
+    return _read_file_name(name, tuple(known))
+
+
+@functools.lru_cache(maxsize=32768)
+def _read_file_name(name: str, known: tuple[str, ...]) -> FileName:
+    # discovery, the title reader, identify and the resolver each ask about one name
     stem = name.rsplit(".", 1)[0] if name.lower().endswith((".md", ".markdown")) else name
     m = _FILE_ID.match(stem)
     if m is None or _DATE_STEM.match(stem):
