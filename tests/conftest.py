@@ -96,3 +96,18 @@ def playwright_sync_api() -> Any:
         "test extra with `pip install -e '.[test]'` (scripts/test.sh does).",
         pytrace=False,
     )
+
+
+def run_mkdocs(
+    *args: str, cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """MkDocs itself (``python -m mkdocs build ...``) as a subprocess, its output kept."""
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -23,7 +21,7 @@ from mkdocs_adr.log import Log, analyse, load
 from mkdocs_adr.model import Parsed, Problem, Record, Relation, Severity
 from mkdocs_adr.views import dot, graphdata, mermaid, page, svg
 
-from .conftest import LOGS, run_cli
+from .conftest import LOGS, run_cli, run_mkdocs
 
 RELENG = LOGS / "releng"
 
@@ -82,14 +80,7 @@ def test_partial_supersession_builds_without_adr016_and_shows_on_both_pages(
     """The real-log abort of issue 11: an accepted record partially superseded by an
     accepted one must build by default, with a quiet note on both pages."""
     project = copy_log("releng/partial")
-    proc = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build"],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-    )
+    proc = run_mkdocs("build", cwd=project)
     assert proc.returncode == 0, proc.stderr
     assert "ADR016" not in proc.stderr and "ADR005" not in proc.stderr
     site = project / "site" / "adr"

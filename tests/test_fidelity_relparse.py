@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -28,7 +26,7 @@ from mkdocs_adr.model import Parsed, Record
 from mkdocs_adr.parsing import ParseOptions, parse_bytes
 from mkdocs_adr.parsing.status import VERBS, relation_line, relations_in_text
 
-from .conftest import LOGS, run_cli
+from .conftest import LOGS, run_cli, run_mkdocs
 
 FIXTURES = LOGS / "relparse"
 OPTIONS = ParseOptions(
@@ -791,14 +789,7 @@ def test_mkdocs_build_of_the_localized_log(tmp_path: Path) -> None:
     (tmp_path / "mkdocs.yml").write_text(
         "site_name: t\ntheme: mkdocs\nplugins:\n  - adr\n", encoding="utf-8"
     )
-    proc = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-    )
+    proc = run_mkdocs("build", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "ADR021" in proc.stderr  # the bilingual record whose halves disagree
     assert "ADR016" not in proc.stderr and "ADR001" not in proc.stderr

@@ -19,7 +19,7 @@ from mkdocs_adr.config import Config, RootConfig, from_options
 from mkdocs_adr.errors import ConfigError
 from mkdocs_adr.paths import UnsafePath, climbing, default_mount, mounted_file, site_src
 
-from .conftest import LOGS, run_cli, tree_digest
+from .conftest import LOGS, run_cli, run_mkdocs, tree_digest
 
 ROOTS = LOGS / "roots"
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
@@ -33,15 +33,7 @@ def project(tmp_path: Path, name: str) -> Path:
 
 
 def build(folder: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict"],
-        cwd=folder,
-        env=ENV,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    return run_mkdocs("build", "--strict", cwd=folder, env=ENV)
 
 
 def built(folder: Path) -> Path:
@@ -388,15 +380,7 @@ def test_adrtools_current_view_is_published_beside_the_records(tmp_path: Path) -
     record.write_text(record.read_text("utf-8") + "\nThe cluster runs version 16.\n", "utf-8")
     stale = run_cli("check", cwd=folder)
     assert "CURRENT  doc/adr/CURRENT.md: stale" in stale.stdout
-    proc = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build"],
-        cwd=folder,
-        env=ENV,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    proc = run_mkdocs("build", cwd=folder, env=ENV)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     current = page(site, "doc/adr/CURRENT")
     assert "adr-banner--current-stale" in current

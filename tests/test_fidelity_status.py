@@ -28,7 +28,7 @@ from mkdocs_adr.summary.dispositions import SECTION_DECISIONS, SECTION_PROPOSALS
 from mkdocs_adr.views import index as index_view
 from mkdocs_adr.views import page as page_view
 
-from .conftest import LOGS
+from .conftest import LOGS, run_mkdocs
 
 HERE = LOGS / "status"
 REPO = Path(__file__).resolve().parent.parent
@@ -506,14 +506,7 @@ def test_index_says_not_recorded() -> None:
 def test_mkdocs_build_strict_passes_on_a_log_without_statuses(tmp_path: Path) -> None:
     site = tmp_path / "nostatus"
     shutil.copytree(NOSTATUS, site)
-    run = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict"],
-        cwd=site,
-        env=env(),
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    run = run_mkdocs("build", "--strict", cwd=site, env=env())
     assert run.returncode == 0, run.stderr
     assert "ADR020 status not recorded" in run.stderr
     assert "WARNING" not in run.stderr

@@ -10,8 +10,6 @@ The readings are exact: a wrong one here is a wrong banner, INDEX row or agent a
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -19,7 +17,7 @@ from mkdocs_adr.config import Config
 from mkdocs_adr.parsing.options import ParseOptions
 from mkdocs_adr.parsing.reader import parse
 
-from .conftest import load_json, run_cli
+from .conftest import load_json, run_cli, run_mkdocs
 
 #: id -> (status, relations as (kind, target), domain)
 READINGS: dict[str, tuple[str, list[tuple[str, str]], str | None]] = {
@@ -73,13 +71,7 @@ def test_default_build_passes_and_pages_say_what_the_records_mean(
 ) -> None:
     project = copy_log("surveyed")
     site = tmp_path / "site"
-    proc = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "-d", str(site)],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    proc = run_mkdocs("build", "-d", str(site), cwd=project)
     assert proc.returncode == 0, proc.stderr
     # the only plugin warning is the unfilled template placeholder
     warnings = [ln for ln in proc.stderr.splitlines() if ln.startswith("WARNING -  mkdocs_adr")]
