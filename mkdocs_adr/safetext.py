@@ -19,7 +19,7 @@ owner of what such text may carry out of the product:
 
 Every pattern here is linear in its input: the character classes that repeat are
 disjoint from what follows them, and a string sequence's body stops at the next
-``ESC``, so no position is scanned twice.
+``ESC`` or C1 introducer, so no position is scanned twice.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ import re
 _SEQUENCE = re.compile(
     r"(?:\x1b\[|\x9b)[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]?"  # CSI
     r"|(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])"  # OSC, DCS, SOS, PM, APC
-    r"(?:[^\x07\x1b\x9c\n]*(?:\x07|\x1b\\|\x9c))?"
+    r"(?:[^\x07\x1b\x90\x98\x9b-\x9f\n]*(?:\x07|\x1b\\|\x9c))?"
     r"|\x1b[\x20-\x2f]*[\x30-\x7e]?"  # any other escape sequence
 )
 #: C0 and C1 controls and DEL, except tab and newline.
