@@ -83,6 +83,13 @@ RECORD_2 = (
     "\n"
     "We run one broker per region.\n"
 )
+#: ADR-0003 sits in a domain folder whose name is a script URL: the folder name is the
+#: attacker's, and a link to the record must still read as a path.
+SCRIPT_FOLDER = "javascript:alert(1)"
+RECORD_3 = (
+    "# 3. Keep a dead-letter queue\n\nDate: 2024-05-01\n\n## Status\n\nAccepted\n\n"
+    "## Context\n\nSome events fail.\n\n## Decision\n\nFailed events go to a dead-letter queue.\n"
+)
 MKDOCS_YML = "site_name: hostile\ndocs_dir: docs\nplugins:\n  - adr\n"
 
 
@@ -94,6 +101,8 @@ def hostile(tmp_path: Path) -> Path:
     (site / "mkdocs.yml").write_text(MKDOCS_YML, encoding="utf-8")
     (adr / "0001-use-queues.md").write_text(RECORD_1, encoding="utf-8", newline="\n")
     (adr / "0002-use-a-broker.md").write_text(RECORD_2, encoding="utf-8", newline="\n")
+    (adr / SCRIPT_FOLDER).mkdir()
+    (adr / SCRIPT_FOLDER / "0003-keep-a-dead-letter-queue.md").write_text(RECORD_3, "utf-8")
     return site
 
 
@@ -401,6 +410,10 @@ def test_published_current_and_its_built_page_carry_no_unsafe_link(hostile: Path
     assert "[encoded\\](java&#x73;cript:alert(2))" in current
     assert "\\[r]: JAVASCRIPT:alert(4)" in current
     assert "[the broker](0002-use-a-broker.md)" in current  # a safe link stays a link
+    # the folder name reads as a path, not as a scheme
+    assert "[ADR-0003](./javascript:alert%281%29/0003-keep-a-dead-letter-queue.md)" in current
+    index = (hostile / "docs/adr/INDEX.md").read_text("utf-8")
+    assert "[ADR-0003](javascript%3Aalert%281%29/0003-keep-a-dead-letter-queue.md)" in index
     assert not re.search(r"(?<!\\)\]\(\s*<?\s*(?:java|vbscript|data)", current, re.IGNORECASE)
     assert ESC not in current and "\x85" not in current
 
@@ -418,11 +431,14 @@ def test_published_current_and_its_built_page_carry_no_unsafe_link(hostile: Path
     targets = hrefs(page)
     assert [t for t in targets if runs_code(t)] == []
     assert "../0002-use-a-broker/" in targets
+    assert "../javascript%3Aalert%281%29/0003-keep-a-dead-letter-queue/" in targets
     body = page.read_text("utf-8")
     assert "javascript:alert(1)" in body  # shown as text, for the reader to see
     # the record's own page is its author's Markdown, rendered as MkDocs renders it
     # (docs/guide/cli.md#hostile-text): the plugin adds no unsafe link, it removes none
     record = hrefs(hostile / "site/adr/0001-use-queues/index.html")
     assert "javascript:alert(1)" in record
-    graph = hostile / "site/adr/GRAPH/index.html"
-    assert [t for t in hrefs(graph) if runs_code(t)] == []
+    for view in ("INDEX", "GRAPH"):
+        links = hrefs(hostile / f"site/adr/{view}/index.html")
+        assert [t for t in links if runs_code(t)] == [], view
+        assert "../javascript%3Aalert%281%29/0003-keep-a-dead-letter-queue/" in links, view
