@@ -44,8 +44,9 @@ _BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 #: What XML 1.0 forbids beyond the C0 controls :func:`plain` already removes.
 _NOT_XML = re.compile("[\ud800-\udfff\ufffe\uffff]")
-#: Characters JSON text keeps raw that a terminal could act on or reorder.
-_JSON_RAW = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+#: Characters JSON text keeps raw that a terminal could act on or reorder, or that no
+#: encoding can write: :func:`json_text` writes each as a ``\\uXXXX`` escape.
+JSON_ESCAPED = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 #: Link schemes that run code or smuggle a document; never written as a link.
 UNSAFE_SCHEMES = ("javascript", "vbscript", "data")
@@ -88,7 +89,7 @@ def json_text(text: str) -> str:
     Outside strings JSON text is ASCII, so every such character sits in a string,
     where an escape means exactly the character.
     """
-    return _JSON_RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return JSON_ESCAPED.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def unsafe_href(target: str) -> bool:

@@ -190,6 +190,8 @@ def test_json_keeps_the_exact_data(hostile: Path) -> None:
     assert unit["domain"] == "pay\x1b[2Jments\x85"
     assert "\\u001b]0;pwned\\u0007" in proc.stdout.decode()  # JSON's own escapes
     assert "\\u0085" in proc.stdout.decode() and "\\u202e" in proc.stdout.decode()
+    # the budget counts the text as printed, escapes included
+    assert data["budget"]["codepoints"] == len(proc.stdout.decode().rstrip("\n"))
     nodes = json.loads(cli(hostile, "graph", "--format", "json").stdout)["nodes"]
     titles = {n["id"]: n["title"] for n in nodes}
     assert titles["ADR-0001"] == TITLE_1
