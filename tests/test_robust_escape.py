@@ -143,6 +143,8 @@ TEXT_COMMANDS = [
     ("graph", "--format", "mermaid"),
     ("graph", "--format", "json"),
     ("index", "--check"),
+    ("archive",),
+    ("new", "--dry-run", f"Retry {OSC_TITLE}failed \u202eevents"),  # typed, not read
     ("context", "ADR-0001", "--json"),
     ("find", "--topic", "queue", "--json"),
     ("plan", "--json"),
