@@ -9,6 +9,7 @@ decision. Every command runs as a real subprocess and its raw bytes are inspecte
 
 from __future__ import annotations
 
+import ast
 import html
 import json
 import re
@@ -446,3 +447,26 @@ def test_published_current_and_its_built_page_carry_no_unsafe_link(hostile: Path
         links = hrefs(hostile / f"site/adr/{view}/index.html")
         assert [t for t in links if runs_code(t)] == [], view
         assert "../javascript%3Aalert%281%29/0003-keep-a-dead-letter-queue/" in links, view
+
+
+def test_commands_print_only_through_the_one_echo() -> None:
+    """Every command's text goes through ``commands/_common.echo`` (or the JSON one):
+    a ``click.echo``, ``click.secho`` or ``print`` anywhere else would bypass
+    :func:`safetext.terminal`."""
+    package = Path(safetext.__file__).parent
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        if path.relative_to(package).as_posix() == "commands/_common.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            f = node.func
+            if (isinstance(f, ast.Name) and f.id == "print") or (
+                isinstance(f, ast.Attribute)
+                and f.attr in ("echo", "secho")
+                and isinstance(f.value, ast.Name)
+                and f.value.id == "click"
+            ):
+                found.append(f"{path.relative_to(package)}:{node.lineno}")
+    assert found == []
