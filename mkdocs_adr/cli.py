@@ -14,7 +14,7 @@ import click
 
 from . import __version__
 from .commands import all_commands
-from .commands._common import location_options
+from .commands._common import echo, location_options
 from .errors import AdrError
 
 
@@ -29,7 +29,7 @@ class AdrGroup(click.Group):
         try:
             return super().invoke(ctx)
         except AdrError as exc:
-            click.echo(f"mkdocs-adr: {exc.format()}", err=True)
+            echo(f"mkdocs-adr: {exc.format()}", err=True)
             ctx.exit(exc.exit_code)
 
 
@@ -68,21 +68,21 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except click.exceptions.Abort:
-        click.echo("mkdocs-adr: aborted; nothing was applied.", err=True)
+        echo("mkdocs-adr: aborted; nothing was applied.", err=True)
         return 3
     except click.ClickException as exc:
         exc.show()
         return 2 if isinstance(exc, click.UsageError) else exc.exit_code
     except AdrError as exc:
-        click.echo(f"mkdocs-adr: {exc.format()}", err=True)
+        echo(f"mkdocs-adr: {exc.format()}", err=True)
         return exc.exit_code
     except KeyboardInterrupt:
-        click.echo("mkdocs-adr: interrupted; nothing was applied.", err=True)
+        echo("mkdocs-adr: interrupted; nothing was applied.", err=True)
         return 3
     except Exception as exc:
         if os.environ.get("MKDOCS_ADR_DEBUG"):
             raise
-        click.echo(
+        echo(
             f"mkdocs-adr: internal error: {type(exc).__name__}: {exc}\n"
             "Please report this; set MKDOCS_ADR_DEBUG=1 to see the traceback.",
             err=True,

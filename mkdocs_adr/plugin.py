@@ -35,6 +35,7 @@ from mkdocs.utils import get_markdown_title
 from .config import OPTIONS, Option, from_options
 from .errors import AdrError
 from .log import ParseCache
+from .safetext import terminal
 from .site import STYLESHEET, SiteBuild, watched_folders
 
 if TYPE_CHECKING:
@@ -181,7 +182,7 @@ class AdrPlugin(BasePlugin[AdrConfig]):  # type: ignore[no-untyped-call]
         if report.failure:
             raise PluginError(report.failure)
         for note in site.add_pages(_Files(files, config)):
-            log.info(note)
+            log.info(terminal(note))
         for src in site.out_of_nav:
             found = files.get_file_from_path(src)
             if found is not None and found.inclusion in (
@@ -228,7 +229,7 @@ class AdrPlugin(BasePlugin[AdrConfig]):  # type: ignore[no-untyped-call]
     @event_priority(-100)
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         for warning in self._site().finish(Path(config.site_dir)):
-            log.warning(warning)
+            log.warning(terminal(warning))
 
     def on_serve(
         self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder: Any

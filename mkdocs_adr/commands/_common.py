@@ -13,6 +13,7 @@ import click
 
 from ..config import Config, for_root, load_from_mkdocs_yml
 from ..errors import ConfigError, UsageError
+from ..safetext import json_text, terminal
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -74,12 +75,23 @@ def as_date(value: dt.datetime | None) -> dt.date | None:
     return value.date() if value is not None else None
 
 
+def echo(text: str, *, err: bool = False, nl: bool = True) -> None:
+    """The one way a command prints text: made :func:`~mkdocs_adr.safetext.terminal`
+    safe, since record text (titles, statuses, paths) reaches every output."""
+    click.echo(terminal(text), err=err, nl=nl)
+
+
+def echo_json_text(text: str, *, nl: bool = True) -> None:
+    """JSON text printed as the same data, with nothing raw a terminal acts on."""
+    click.echo(json_text(text), nl=nl)
+
+
 def emit_json(data: Any) -> None:
-    click.echo(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
+    echo_json_text(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
 
 
 def echo_err(message: str) -> None:
-    click.echo(message, err=True)
+    echo(message, err=True)
 
 
 def is_terminal() -> bool:

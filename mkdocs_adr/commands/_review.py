@@ -14,6 +14,7 @@ import click
 from ..config import Config
 from ..plans import Plan, plan_dir
 from ..summary import KIND, RootReview, review_of
+from ._common import echo
 
 ANSWERS = {
     "p": "apply",
@@ -31,14 +32,14 @@ ANSWERS = {
 
 def ask(card: str, *, can_apply: bool, apply_label: str = "publish") -> str:
     """Show ``card`` and ask; returns apply | draft | changes | cancel."""
-    click.echo(card)
+    echo(card)
     options = ([f"[p] {apply_label}"] if can_apply else []) + [
         "[s] save draft only",
         "[n] needs changes",
         "[c] cancel",
     ]
     if not can_apply:
-        click.echo("Applying is disabled: the plan has blocking problems.")
+        echo("Applying is disabled: the plan has blocking problems.")
     try:
         raw = click.prompt("  ".join(options), default="", show_default=False)
     except (click.exceptions.Abort, EOFError, KeyboardInterrupt):

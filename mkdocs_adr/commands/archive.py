@@ -15,6 +15,7 @@ from . import _review
 from ._common import (
     EXIT_OK,
     EXIT_PROBLEMS,
+    echo,
     emit_json,
     is_terminal,
     location_options,
@@ -39,7 +40,7 @@ def _present(config: Config, preview: archive.Preview, as_json: bool) -> int:
     if as_json:
         emit_json(data)
         return EXIT_PROBLEMS if data["blocking"] else EXIT_OK
-    click.echo(render_preview(data), nl=False)
+    echo(render_preview(data), nl=False)
     plan = preview.plan
     if plan is None:
         return EXIT_OK
@@ -50,17 +51,17 @@ def _present(config: Config, preview: archive.Preview, as_json: bool) -> int:
     if answer == "apply":
         return confirm_plan(config, plan.plan_id, as_json=False)
     if answer == "draft":
-        click.echo(
+        echo(
             f"Plan {plan.plan_id} is kept in the work dir; nothing was moved. Apply it later "
             f"with: mkdocs-adr plan --confirm {plan.plan_id}"
         )
     elif answer == "changes":
-        click.echo(
+        echo(
             "Nothing was moved. Choose other records with --sources, or fix the conflicts, "
             "and plan again."
         )
     else:
-        click.echo("Cancelled: nothing was moved.")
+        echo("Cancelled: nothing was moved.")
     return EXIT_OK
 
 

@@ -19,6 +19,7 @@ from ._common import (
     EXIT_OK,
     EXIT_PROBLEMS,
     as_date,
+    echo,
     echo_err,
     emit_json,
     location_options,
@@ -89,14 +90,14 @@ def _outcome_json(out: Outcome) -> dict[str, Any]:
 def _print(out: Outcome, *, new_path: bool) -> None:
     if out.dry_run:
         if out.diff:
-            click.echo(out.diff, nl=False)
+            echo(out.diff, nl=False)
         for note in out.notes:
             echo_err(f"note: {note}")
         echo_err("dry run: nothing was written")
         return
-    say: Callable[[str], None] = echo_err if new_path else click.echo
+    say: Callable[[str], None] = echo_err if new_path else echo
     if new_path and out.record is not None and out.record.path:
-        click.echo(out.record.path)  # alone on stdout, as adr-tools prints it
+        echo(out.record.path)  # alone on stdout, as adr-tools prints it
     for change in out.changes:
         what = "; ".join(change.what)
         say(f"{change.action} {change.path} ({change.id}): {what}")

@@ -11,7 +11,7 @@ import click
 from .. import report
 from ..log import load
 from ..viewstate import root_views
-from ._common import as_date, emit_json, location_options, resolve_config, today_option
+from ._common import as_date, echo, emit_json, location_options, resolve_config, today_option
 
 SCHEMA = "mkdocs-adr/check"
 
@@ -75,7 +75,7 @@ def check_command(
     if as_json:
         emit_json(data)
     else:
-        click.echo(render_text(data), nl=False)
+        echo(render_text(data), nl=False)
     raise SystemExit(code)
 
 

@@ -8,7 +8,7 @@ import click
 
 from ..log import load
 from ..retrieval import INTENTS, ContextQuery, context, render
-from ._common import location_options, resolve_config
+from ._common import echo, echo_json_text, location_options, resolve_config
 from .find import command_prefix
 
 
@@ -49,7 +49,10 @@ def context_command(
     log = load(config)
     query = ContextQuery(target, domain, iteration, intent, unit, cursor)
     data, text = context(log, query, prefix=command_prefix(config_file, root))
-    click.echo(text if as_json else render(data), nl=as_json)
+    if as_json:
+        echo_json_text(text)
+    else:
+        echo(render(data), nl=False)
 
 
 COMMANDS = [context_command]

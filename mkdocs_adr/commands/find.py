@@ -10,7 +10,7 @@ import click
 from ..log import load
 from ..model import STATUSES
 from ..retrieval import FindQuery, find, render
-from ._common import location_options, resolve_config
+from ._common import echo, echo_json_text, location_options, resolve_config
 
 
 def command_prefix(config_file: Path | None, root: Path | None) -> str:
@@ -67,7 +67,10 @@ def find_command(
     log = load(config)
     query = FindQuery(paths, components, topic, statuses, cursor)
     data, text = find(log, query, prefix=command_prefix(config_file, root))
-    click.echo(text if as_json else render(data), nl=as_json)
+    if as_json:
+        echo_json_text(text)
+    else:
+        echo(render(data), nl=False)
 
 
 COMMANDS = [find_command]

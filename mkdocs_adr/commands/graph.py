@@ -10,7 +10,7 @@ from ..errors import UsageError
 from ..identity import UnknownReference, lookup, shown
 from ..log import load
 from ..views import dot, graphdata, mermaid, svg
-from ._common import emit_json, location_options, resolve_config
+from ._common import echo, emit_json, location_options, resolve_config
 
 FORMATS = ("svg", "mermaid", "dot", "json")
 
@@ -79,11 +79,11 @@ def graph_command(
     if fmt == "json":
         emit_json(graphdata.to_json(data))
     elif fmt == "mermaid":
-        click.echo(mermaid.render(data, href=href), nl=False)
+        echo(mermaid.render(data, href=href), nl=False)
     elif fmt == "dot":
-        click.echo(dot.render(data, href=href), nl=False)
+        echo(dot.render(data, href=href), nl=False)
     else:
-        click.echo(svg.document([(title, data)], href=href, title=title), nl=False)
+        echo(svg.document([(title, data)], href=href, title=title), nl=False)
 
 
 COMMANDS = [graph_command]

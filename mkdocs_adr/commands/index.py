@@ -13,7 +13,7 @@ from ..fsops import atomic_write, project_lock
 from ..log import load
 from ..views import index as index_view
 from ..viewstate import index_state
-from ._common import EXIT_OK, EXIT_PROBLEMS, emit_json, location_options, resolve_config
+from ._common import EXIT_OK, EXIT_PROBLEMS, echo, emit_json, location_options, resolve_config
 
 
 def _diff(old: str, new: str, path: str) -> str:
@@ -95,9 +95,9 @@ def index_command(check: bool, as_json: bool, config_file: Path | None, root: Pa
         emit_json({"check": check, "roots": results, "ok": not failed})
     else:
         for entry in results:
-            click.echo(_line(entry, check))
+            echo(_line(entry, check))
         for diff in diffs:
-            click.echo(diff, nl=False)
+            echo(diff, nl=False)
     raise SystemExit(EXIT_PROBLEMS if failed else EXIT_OK)
 
 

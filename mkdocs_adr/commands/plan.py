@@ -19,6 +19,7 @@ from ._common import (
     EXIT_PROBLEMS,
     EXIT_REFUSED,
     as_date,
+    echo,
     emit_json,
     is_terminal,
     location_options,
@@ -98,10 +99,10 @@ def plan_command(
         if as_json:
             emit_json(receipt.to_json())
         else:
-            click.echo(f"Rolled back plan {rollback}:")
+            echo(f"Rolled back plan {rollback}:")
             for line in receipt.undone or ():
-                click.echo(f"  {line}")
-            click.echo(f"Receipt: {config.rel(config.work_path / 'receipts')}/{receipt.name}")
+                echo(f"  {line}")
+            echo(f"Receipt: {config.rel(config.work_path / 'receipts')}/{receipt.name}")
         raise SystemExit(EXIT_PROBLEMS if receipt.problems else EXIT_OK)
     log = load(config, today=as_date(today))
     if mode == "summary":
@@ -111,7 +112,7 @@ def plan_command(
     if as_json:
         emit_json(data)
     else:
-        click.echo(report.render_text(data, verbose=verbose), nl=False)
+        echo(report.render_text(data, verbose=verbose), nl=False)
     raise SystemExit(analysis.exit_code(fail_on or config.fail_on))
 
 
@@ -176,8 +177,8 @@ def _summary(
         if as_json:
             emit_json(_review.summary_json(config, drafted.plan, dry_run=True, saved=False))
         else:
-            click.echo(_review.summary_card(config, drafted.plan, saved=False), nl=False)
-            click.echo(f"plan_id {drafted.plan.plan_id}\nNothing was written.")
+            echo(_review.summary_card(config, drafted.plan, saved=False), nl=False)
+            echo(f"plan_id {drafted.plan.plan_id}\nNothing was written.")
         return EXIT_OK
     plan = summary.save(config, drafted)
     if as_json:
@@ -185,15 +186,15 @@ def _summary(
         return EXIT_OK
     card = _review.summary_card(config, plan, saved=True)
     if not is_terminal():
-        click.echo(card, nl=False)
-        click.echo(f"plan_id {plan.plan_id}")
+        echo(card, nl=False)
+        echo(f"plan_id {plan.plan_id}")
         if plan.blocking:
-            click.echo(
+            echo(
                 "The draft is saved; it cannot be published until the blocking problems "
                 "are fixed and it is planned again."
             )
         else:
-            click.echo(
+            echo(
                 f"Review the draft, then publish it with: mkdocs-adr plan --confirm {plan.plan_id}"
             )
         return EXIT_OK
@@ -206,20 +207,20 @@ def _answered(config: Config, plan: Plan, answer: str) -> int:
     if answer == "apply":
         return confirm_plan(config, plan.plan_id, as_json=False)
     if answer == "draft":
-        click.echo(
+        echo(
             f"Draft saved as plan {plan.plan_id}; `mkdocs serve` previews it. Publish "
             f"it later with: mkdocs-adr plan --confirm {plan.plan_id}"
         )
     elif answer == "changes":
         review = summary.review_file(config, plan, summary.review_of(plan).roots[0])
-        click.echo(
+        echo(
             f"Nothing was published. Edit the draft ({config.rel(review)}) and run "
             f"mkdocs-adr plan --confirm {plan.plan_id}, or change the records and plan "
             "again."
         )
     else:
         summary.discard(config, plan.plan_id)
-        click.echo(
+        echo(
             f"Cancelled: nothing was published, and the draft {plan.plan_id} was "
             "removed from the work dir."
         )
@@ -249,18 +250,18 @@ def confirm_plan(config: Config, plan_id: str, *, as_json: bool) -> int:
         emit_json({**receipt.to_json(), "confirmed": plan_id, "applied": applied_id})
     else:
         if note:
-            click.echo(note)
+            echo(note)
         verb = "Applied" if receipt.outcome == "success" else "Could not fully apply"
-        click.echo(f"{verb} plan {applied_id} ({receipt.kind}, version {receipt.version}).")
+        echo(f"{verb} plan {applied_id} ({receipt.kind}, version {receipt.version}).")
         for name, part in sorted(receipt.parts.items()):
-            click.echo(f"  {name}: {part.state}")
+            echo(f"  {name}: {part.state}")
             for step in part.steps:
-                click.echo(f"    {step.what}: {step.state}")
+                echo(f"    {step.what}: {step.state}")
         for problem in receipt.problems:
-            click.echo(f"  problem: {problem}")
-        click.echo(f"Receipt: {config.rel(config.work_path / 'receipts')}/{receipt.name}")
+            echo(f"  problem: {problem}")
+        echo(f"Receipt: {config.rel(config.work_path / 'receipts')}/{receipt.name}")
         if failed:
-            click.echo(
+            echo(
                 f"See `mkdocs-adr status {applied_id}`; re-run `mkdocs-adr plan "
                 f"--confirm {applied_id}` after resolving the conflict, or roll back "
                 f"with `mkdocs-adr plan --rollback {applied_id}`."

@@ -14,7 +14,7 @@ from ..errors import AdrError
 from ..fsops import lock_holder
 from ..journal import list_receipts, preconditions, read_journal
 from ..plans import Plan, is_current, list_plans, load_plan, plan_dir
-from ._common import EXIT_OK, emit_json, location_options, resolve_config
+from ._common import EXIT_OK, echo, emit_json, location_options, resolve_config
 
 SCHEMA = "mkdocs-adr/status"
 
@@ -149,7 +149,7 @@ def status_command(
         if as_json:
             emit_json(data)
         else:
-            click.echo(_plan_text(config, data))
+            echo(_plan_text(config, data))
         raise SystemExit(EXIT_OK)
     found = list_plans(config.work_path)
     restaged = restaged_map(found)
@@ -172,7 +172,7 @@ def status_command(
     if as_json:
         emit_json(data)
     else:
-        click.echo(_overview_text(data))
+        echo(_overview_text(data))
     raise SystemExit(EXIT_OK)
 
 

@@ -14,6 +14,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..safetext import JSON_ESCAPED, json_text
+
 #: At most this many decision units (or segments of one) per response.
 MAX_UNITS = 8
 #: At most this many Unicode code points for the whole serialized response.
@@ -32,28 +34,26 @@ TOKENS_METHOD = (
     "real counts depend on the model's tokenizer"
 )
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-_COSTLY = re.compile('["\\\\\x00-\x1f\ud800-\udfff]')
+_COSTLY = re.compile('["\\\\\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]')
 
 
 def serialize(data: Any) -> str:
     """The one serialization of a response: compact, sorted, UTF-8 text.
 
-    Lone surrogates (file names that are not valid UTF-8) are written as JSON
-    ``\\uXXXX`` escapes, so the text always encodes and an identifier is never
-    altered: a JSON reader gets the same string back.
+    Lone surrogates (file names that are not valid UTF-8), C1 controls and bidi
+    overrides are written as JSON ``\\uXXXX`` escapes
+    (:func:`~mkdocs_adr.safetext.json_text`), so the text always encodes, nothing
+    raw reaches a terminal and an identifier is never altered: a JSON reader gets
+    the same string back.
     """
-    text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    if _SURROGATE.search(text):
-        text = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
-    return text
+    return json_text(json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":")))
 
 
 def _char_cost(ch: str) -> int:
     """Code points ``ch`` takes inside a JSON string written by :func:`serialize`."""
     if ch in '"\\\n\r\t\b\f':
         return 2
-    if ord(ch) < 0x20 or 0xD800 <= ord(ch) <= 0xDFFF:
+    if ord(ch) < 0x20 or JSON_ESCAPED.match(ch):
         return 6
     return 1
 

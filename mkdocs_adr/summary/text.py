@@ -16,6 +16,7 @@ from ..freshness import root_relative
 from ..model import Record, RootInfo, Unit
 from ..parsing.markdown import scan
 from ..parsing.sections import section_of
+from ..safetext import plain, relative_href, unsafe_href
 from ..views.index import md_text
 
 DECISION_HEADINGS = (
@@ -35,7 +36,12 @@ DECISION_HEADINGS = (
 MAX_DECISION = 1200
 MAX_PROPOSAL = 600
 
-_LINK_TARGET = re.compile(r"(!?\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?)([^)\s>]+)")
+#: A link's ``](`` and its target: the target (rebased) up to a space, then the rest
+#: up to ``)`` (read with it when judging the scheme). Only the ``](`` is looked
+#: for, not the label before it, so the pattern is linear in the text.
+_LINK_TARGET = re.compile(r"(\]\(\s*<?)([^)\s>]+)([^)\n>]*)")
+#: A reference definition ``[label]: target``.
+_LINK_DEF = re.compile(r"^( {0,3})(\[[^\[\]\n]*\]:[ \t]*<?)([^\s>]+)", re.MULTILINE)
 _URLISH = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|#|/)", re.IGNORECASE)
 _HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.*?)[ \t#]*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
@@ -46,25 +52,52 @@ _BLOCK = re.compile(
 
 
 def rebase_links(text: str, from_dir: str) -> str:
-    """Relative link targets written in ``from_dir`` (root-relative), rewritten for the root."""
-    if not from_dir:
-        return text
+    """Link targets of record text made fit for CURRENT.md at the root.
 
-    def fix(m: re.Match[str]) -> str:
-        target = m.group(2)
-        if _URLISH.match(target):
-            return m.group(0)
+    Relative targets written in ``from_dir`` (root-relative) are rewritten for the
+    root. A target that would run code or carry a document
+    (:func:`~mkdocs_adr.safetext.unsafe_href`: ``javascript:``, ``vbscript:``,
+    ``data:``) is left as text: the ``]`` before it (the ``[`` of a reference
+    definition) is escaped, so Markdown sees no link and the reader sees what the
+    record wrote.
+    """
+
+    def rebased(target: str) -> str:
+        if not from_dir or _URLISH.match(target):
+            return target
         path, sep, anchor = target.partition("#")
         new = posixpath.normpath(posixpath.join(from_dir, path)) if path else path
-        return m.group(1) + new + sep + anchor
+        return new + sep + anchor
 
-    return _LINK_TARGET.sub(fix, text)
+    def escaped(at: int) -> bool:
+        """Whether the character at ``at`` is escaped (an odd run of ``\\`` before it)."""
+        n = at
+        while n > 0 and text[n - 1] == "\\":
+            n -= 1
+        return (at - n) % 2 == 1
+
+    def fix(m: re.Match[str]) -> str:
+        if escaped(m.start()):
+            return m.group(0)
+        if unsafe_href(m.group(2) + m.group(3)):
+            return "\\" + m.group(0)
+        return m.group(1) + rebased(m.group(2)) + m.group(3)
+
+    def fix_def(m: re.Match[str]) -> str:
+        if unsafe_href(m.group(3)):
+            return m.group(1) + "\\" + m.group(2) + m.group(3)
+        return m.group(1) + m.group(2) + rebased(m.group(3))
+
+    return _LINK_DEF.sub(fix_def, _LINK_TARGET.sub(fix, text))
 
 
 def _escape_html(line: str) -> str:
-    """``<`` outside code spans becomes ``&lt;``: record text never injects markup here."""
+    """``<`` outside code spans becomes ``&lt;`` and ``{`` is escaped: record text never
+    injects markup here, nor attributes (``{: onclick=...}`` of attr_list)."""
     parts = re.split(r"(`+[^`]*`+)", line)
-    return "".join(p if p.startswith("`") else p.replace("<", "&lt;") for p in parts)
+    return "".join(
+        p if p.startswith("`") else p.replace("<", "&lt;").replace("{", "\\{") for p in parts
+    )
 
 
 def tame(text: str) -> str:
@@ -144,13 +177,14 @@ def decision_text(
     if not raw.strip():
         return "", False
     from_dir = posixpath.dirname(root_relative(root, rec.path))
-    text, cut = bound(tame(rebase_links(raw, from_dir)), limit)
+    text, cut = bound(tame(rebase_links(plain(raw), from_dir)), limit)
     return text, cut
 
 
 def href(rel: str) -> str:
-    """A relative link target as CURRENT.md writes it (spaces and parentheses escaped)."""
-    return rel.replace(" ", "%20").replace("(", "%28").replace(")", "%29")
+    """A relative link target as CURRENT.md writes it (spaces and parentheses escaped,
+    never read as a scheme: :func:`~mkdocs_adr.safetext.relative_href`)."""
+    return relative_href(rel.replace(" ", "%20").replace("(", "%28").replace(")", "%29"))
 
 
 def marker_key(key: str) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..safetext import terminal
 from .graphdata import GraphData
 from .svg import STATUS_FILL
 
@@ -18,8 +19,9 @@ _STYLE = {
 
 
 def quote(text: str) -> str:
-    """A DOT double-quoted string: backslashes, quotes and newlines escaped."""
-    body = " ".join(text.split()).replace("\\", "\\\\").replace('"', '\\"')
+    """A DOT double-quoted string: controls dropped, bidi overrides shown, backslashes,
+    quotes and newlines escaped."""
+    body = " ".join(terminal(text).split()).replace("\\", "\\\\").replace('"', '\\"')
     return f'"{body}"'
 
 

@@ -16,6 +16,7 @@ from urllib.parse import quote
 
 from ..log import Log
 from ..model import Record, RootInfo, status_label
+from ..safetext import plain
 
 #: First line of every generated INDEX; its presence marks the file as ours.
 MARKER = "<!-- mkdocs-adr:generated index. Do not edit: run `mkdocs-adr index` to update. -->"
@@ -41,8 +42,9 @@ class Table:
 
 
 def md_text(text: str) -> str:
-    """Escape text for a Markdown table cell: no HTML, no links, no cell breaks."""
-    out = html.escape(text, quote=False)
+    """Escape text for a Markdown table cell: no HTML, no links, no cell breaks, no
+    control characters (:func:`~mkdocs_adr.safetext.plain`)."""
+    out = html.escape(plain(text), quote=False)
     for ch in "\\`*_[]|#":
         out = out.replace(ch, "\\" + ch)
     return out.replace("\n", " ")

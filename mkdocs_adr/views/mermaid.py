@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from ..safetext import terminal
 from .graphdata import EDGE_KINDS, GraphData
 from .svg import STATUS_FILL
 
@@ -28,9 +29,10 @@ def node_key(rid: str) -> str:
 
 
 def label(text: str) -> str:
-    """Text for a quoted Mermaid label: quotes and markup as entity codes."""
+    """Text for a quoted Mermaid label: controls dropped, bidi overrides shown, quotes
+    and markup as entity codes."""
     out = []
-    for ch in " ".join(text.split()):
+    for ch in " ".join(terminal(text).split()):
         if ch in '"#<>&`[]{}()|;':
             out.append(f"#{ord(ch)};")
         else:

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..model import status_label
+from ..safetext import xml_text
 from .graphdata import (
     DECLARED_LABEL,
     EDGE_KINDS,
@@ -69,7 +70,8 @@ DECLARED_DASH = "1 4"
 
 
 def esc(text: str) -> str:
-    return html.escape(text, quote=True)
+    """Text for XML: controls and what XML 1.0 forbids dropped, bidi overrides shown."""
+    return html.escape(xml_text(text), quote=True)
 
 
 def short(text: str, limit: int = TITLE_CHARS) -> str:
