@@ -21,7 +21,8 @@ imports it):
   generated navigation (:func:`views_first`) with section titles made from folder
   names escaped (:func:`escape_sections`), records pruned from an explicit one
   (:func:`prune`), previous/next order (:meth:`SiteBuild.arrange_nav`);
-- what a record page shows around its text: title, header and banners before search
+- what a record page shows around its text: title (and the frontmatter values themes
+  print, :func:`escape_shown_meta`), header and banners before search
   indexing, relations, translations, local graph and pager after it
   (:meth:`SiteBuild.page_markdown`, :meth:`~SiteBuild.page_content`,
   :meth:`~SiteBuild.page_context`);
@@ -305,6 +306,23 @@ def escape_sections(items: list[Any]) -> None:
             if isinstance(title, str):
                 item.title = page_view.esc(title)
             escape_sections(item.children)
+
+
+#: Frontmatter keys that themes print as HTML wherever the page is listed (Material:
+#: ``status`` and ``subtitle`` in the navigation of every page, ``description`` in the
+#: head, ``tags`` in search results); a record's values are text, and escaped.
+SHOWN_META = ("status", "subtitle", "description", "tags")
+
+
+def escape_shown_meta(meta: MutableMapping[str, Any]) -> None:
+    """A record page's :data:`SHOWN_META` strings (and string list items) HTML-escaped,
+    in place, as its title is (:func:`mkdocs_adr.views.page.page_title`)."""
+    for key in SHOWN_META:
+        value = meta.get(key)
+        if isinstance(value, str):
+            meta[key] = page_view.esc(value)
+        elif isinstance(value, list):
+            meta[key] = [page_view.esc(v) if isinstance(v, str) else v for v in value]
 
 
 def nav_pages(items: list[Any]) -> list[Any]:
@@ -713,6 +731,8 @@ class SiteBuild:
         if rewritten is not None:
             markdown = rewritten
         rec = self.record_at.get(src)
+        if rec is not None or src in self.mirror_at:
+            escape_shown_meta(meta)
         if rec is not None:
             current = meta.get("title")
             meta["title"] = page_view.page_title(
