@@ -37,11 +37,19 @@ The host's objects are duck-typed. A file is a :class:`SiteFile`; the build's fi
 
 from __future__ import annotations
 
+import html
 import json
 import logging
 import os
 import posixpath
-from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
+from collections.abc import (
+    Callable,
+    Collection,
+    Iterable,
+    Iterator,
+    Mapping,
+    MutableMapping,
+)
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -381,11 +389,35 @@ def _rebuild_lunr(data: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     return {**data, "index": idx.serialize()}, []
 
 
+def plain_titles(data: dict[str, Any], escaped: Collection[str]) -> bool:
+    """In a plain-text search index (MkDocs' own, which escapes what it shows), the page
+    titles of the pages at ``escaped`` (URLs) unescaped: they are the HTML-escaped titles
+    handed to the host (:func:`mkdocs_adr.views.page.page_title`), which would otherwise
+    show as ``Don&#x27;t``. Whether anything changed."""
+    docs = data.get("docs")
+    changed = False
+    for entry in docs if isinstance(docs, list) else ():
+        if isinstance(entry, dict) and entry.get("location") in escaped:
+            title = entry.get("title")
+            if isinstance(title, str) and html.unescape(title) != title:
+                entry["title"] = html.unescape(title)
+                changed = True
+    return changed
+
+
 def rewrite_search_index(
-    path: Path, archived: Mapping[str, search.ArchivedPage], mode: str, *, html_text: bool
+    path: Path,
+    archived: Mapping[str, search.ArchivedPage],
+    mode: str,
+    *,
+    html_text: bool,
+    escaped: Collection[str] = (),
 ) -> list[str]:
-    """Apply ``read_guard`` to the search index written at ``path``; the warnings."""
-    if mode == "off" or not archived:
+    """Apply ``read_guard`` to the search index written at ``path``; the warnings. In a
+    plain-text index, the titles of the pages at ``escaped`` are unescaped first
+    (:func:`plain_titles`)."""
+    escaped = () if html_text else escaped
+    if (mode == "off" or not archived) and not escaped:
         return []
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -395,9 +427,12 @@ def rewrite_search_index(
         return [f"read_guard: cannot read {path}: {exc}; archived bodies stay indexed"]
     if not isinstance(data, dict):
         return []
+    unescaped = plain_titles(data, escaped)
     new, warnings = read_guard(data, archived, mode, html_text=html_text)
     if new is None:
-        return warnings
+        if not unescaped:
+            return warnings
+        new, warnings = _rebuild_lunr(data) if "index" in data else (data, [])
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     tmp.write_text(
         json.dumps(new, sort_keys=True, separators=(",", ":"), ensure_ascii=False),
@@ -528,6 +563,7 @@ class SiteBuild:
         self.mounted: dict[str, str] = {}  # src -> project-relative path, roots outside docs
         self.refused: dict[str, Problem] = {}  # src (file or folder) -> why it is left out
         self.unpublished: set[str] = set()  # paths of records left out (refused_files)
+        self.titled_urls: set[str] = set()  # page urls whose title we escaped (search)
 
     # ------------------------------------------------------------------ files
 
@@ -778,6 +814,8 @@ class SiteBuild:
         src = at.src_uri
         href = self._href(at)
         rec = self.record_at.get(src)
+        if rec is not None or src in self.mirror_at:
+            self.titled_urls.add(url)
         if rec is not None:
             top = page_view.header(self.ctx, rec, relations_slot=RELATIONS_SLOT) + "".join(
                 page_view.banners(self.ctx, rec, href)
@@ -920,4 +958,5 @@ class SiteBuild:
             self.archived_urls,
             self.engine.read_guard,
             html_text=self.search_html,
+            escaped=self.titled_urls,
         )

@@ -14,6 +14,7 @@ browser tests (slow) load every page of a hostile log in both themes in Chromium
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -507,3 +508,20 @@ def _search(page: Any, base: str, theme: str, query: str) -> int:
     )
     page.wait_for_timeout(300)
     return int(page.locator("#mkdocs-search-results article").count())
+
+
+def test_plain_text_search_shows_record_titles_as_written(tmp_path: Path) -> None:
+    # MkDocs' own search escapes what it shows; the title the plugin escaped for the
+    # theme is put back to text in its index, so "Don't" does not read "Don&#x27;t".
+    folder = project(tmp_path)
+    (folder / "docs" / "adr" / "0002-dont-share-databases.md").write_bytes(
+        record(2, "Don't share databases & <queues>")
+    )
+    proc = mkdocs_build(folder)
+    assert_clean(proc)
+    assert proc.returncode == 0, proc.stderr
+    index = json.loads((folder / "site" / "search" / "search_index.json").read_text("utf-8"))
+    titles = {d["location"]: d["title"] for d in index["docs"]}
+    assert titles["adr/0002-dont-share-databases/"] == "ADR-0002: Don't share databases & <queues>"
+    page = (folder / "site" / "adr" / "0002-dont-share-databases" / "index.html").read_text()
+    assert "<title>ADR-0002: Don&#x27;t share databases &amp; &lt;queues&gt; - " in page
