@@ -383,6 +383,20 @@ def test_no_markup_from_the_log_reaches_a_page(hostile_site: Path) -> None:
     assert "&amp;lt;svg" not in index
 
 
+def test_readthedocs_breadcrumbs_and_nav_show_the_folder_name_as_text(tmp_path: Path) -> None:
+    # MkDocs' third theme prints section titles in its breadcrumbs as well
+    folder = hostile_project(tmp_path / "rtd", "readthedocs")
+    proc = build(folder)
+    assert_clean(proc)
+    assert proc.returncode == 0, proc.stderr
+    record = folder / "site" / "adr" / FOLDER / "0003-use-a-managed-broker" / "index.html"
+    text = record.read_text("utf-8")
+    assert 'class="breadcrumb"' in text or "wy-breadcrumbs" in text
+    for page in sorted((folder / "site").rglob("*.html")):
+        assert RAW.search(page.read_text("utf-8")) is None, page
+    assert "&lt;svg onload=alert(&#x27;folder&#x27;)&gt;" in text
+
+
 def test_no_markup_from_the_log_reaches_the_search_index(hostile_site: Path) -> None:
     text = (hostile_site / "site" / "search" / "search_index.json").read_text("utf-8")
     if "md-search" in (hostile_site / "site" / "index.html").read_text("utf-8"):
