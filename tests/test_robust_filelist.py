@@ -28,7 +28,13 @@ import pytest
 from mkdocs_adr.config import from_options
 from mkdocs_adr.log import load
 from mkdocs_adr.model import Problem, Severity
-from mkdocs_adr.site import endless_walk, escape_sections, refusal, refused_notes
+from mkdocs_adr.site import (
+    endless_walk,
+    escape_sections,
+    refusal,
+    refused_files,
+    refused_notes,
+)
 
 from .conftest import FIXTURES, REPO, playwright_sync_api, run_cli
 from .test_site_kit import build, make_site
@@ -257,6 +263,37 @@ def test_two_folder_symlinks_back_into_their_tree_stop_the_build_cleanly(tmp_pat
 
 def _problem(path: str) -> Problem:
     return Problem("ADR015", Severity.WARNING, "symlink loop", path=path)
+
+
+def test_refused_files_names_each_refused_file_and_folder_with_its_problem(
+    tmp_path: Path,
+) -> None:
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "x.md").write_text("# 8. Elsewhere\n")
+    folder = project(tmp_path)
+    adr = folder / "docs" / "adr"
+    (adr / "0002-latin1.md").write_bytes(b"# 2. Caf\xe9\n\n## Status\n\nAccepted\n")
+    (adr / "0003-binary.md").write_bytes(b"# 3. Binary\n\x00\x01")
+    (adr / "0004-outside.md").symlink_to(outside / "x.md")
+    (adr / "shared").symlink_to(outside, target_is_directory=True)
+    (adr / "0005-dangling.md").symlink_to(adr / "gone.md")
+    (adr / "again").symlink_to(".", target_is_directory=True)
+    config = from_options(
+        {}, project_dir=folder, docs_dir=folder / "docs", config_file=folder / "mkdocs.yml"
+    )
+    refused = refused_files(load(config))
+    assert {src: (p.code, p.message.split(" (")[0]) for src, p in refused.items()} == {
+        "adr/0002-latin1.md": ("ADR013", "file is not valid UTF-8"),
+        "adr/0003-binary.md": ("ADR013", "file is binary"),
+        "adr/0004-outside.md": ("ADR015", "symlink points outside the project"),
+        "adr/shared": ("ADR015", "symlink points outside the project"),
+        "adr/0005-dangling.md": ("ADR015", "broken or looping symlink skipped"),
+        "adr/again": ("ADR015", "symlink loop: this folder was already visited"),
+    }
+    # the ordinary record and every file the site may show are not refused
+    assert refusal("adr/0001-record-architecture-decisions.md", refused) is None
+    assert refusal("adr/INDEX.md", refused) is None
 
 
 def test_refusal_covers_a_file_or_everything_below_a_folder() -> None:
