@@ -8,7 +8,8 @@ it MkDocs' objects and give back what it returns:
 - ``on_files``: the log is loaded (parse results cached by content hash across
   ``mkdocs serve`` rebuilds) and every problem logged through MkDocs' logger, so
   ``--strict`` counts warnings; the generated pages become virtual files
-  (``File.generated``; nothing is written into ``docs_dir``), the files of roots
+  (``File.generated``; nothing is written into ``docs_dir``), files the log refused
+  (not UTF-8, oversized, looping or outside symlinks) are removed, the files of roots
   outside ``docs_dir`` are added under their URL prefix, and records under
   ``nav: index`` are kept out of the navigation;
 - ``on_nav``: views first, records pruned, previous/next links;
@@ -36,7 +37,7 @@ from .config import OPTIONS, Option, from_options
 from .errors import AdrError
 from .log import ParseCache
 from .safetext import terminal
-from .site import STYLESHEET, SiteBuild, watched_folders
+from .site import STYLESHEET, SiteBuild, endless_walk, watched_folders
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -110,6 +111,11 @@ class _Files:
             self.files.remove(old)
         self.files.append(File.generated(self.config, src, content=content))
 
+    def remove(self, src: str) -> None:
+        old = self.files.get_file_from_path(src)
+        if old is not None:
+            self.files.remove(old)
+
     def mount(self, src: str, path: Path, edit: str) -> None:
         old = self.files.get_file_from_path(src)
         if old is not None:
@@ -155,6 +161,12 @@ class AdrPlugin(BasePlugin[AdrConfig]):  # type: ignore[no-untyped-call]
             )
         except AdrError as exc:
             raise PluginError(f"adr: {exc.format()}") from exc
+        loops = endless_walk(engine.docs_dir)
+        if loops:
+            raise PluginError(
+                f"adr: {', '.join(loops)}: symlinks that point back into a folder holding "
+                "them; MkDocs would follow them for ever. Remove them (ADR015)."
+            )
         if STYLESHEET not in config.extra_css:
             config.extra_css.append(STYLESHEET)
         # MkDocs' own search stores plain text (its page escapes results); Material's

@@ -4,6 +4,12 @@ A :class:`SiteBuild` holds what one build knows about the ADR log and decides, f
 host that renders Markdown pages (MkDocs through ``plugin.py``, the only module that
 imports it):
 
+- whether the host's own walk of docs_dir would never end (:func:`endless_walk`);
+- which files the build leaves out: those the log refused to read (not UTF-8, over
+  ``max_file_bytes``, binary, unreadable) and symlinks it skipped (looping, broken,
+  pointing outside the project), with every file below such a folder
+  (:func:`refused_files`), so that the host neither crashes reading them nor publishes
+  them;
 - which pages the build adds: the files of roots outside docs_dir under their URL
   prefix (:func:`mounted_files`), the INDEX and graph page of each root, the CURRENT
   page's banner (or, under serve, the draft previewed in its place), redirect pages
@@ -12,9 +18,11 @@ imports it):
 - which problems fail the build (``fail_on``, :func:`failure`), returned as data for
   the host to log (:meth:`SiteBuild.read_log`);
 - the navigation: ``nav: full/index/auto`` (:func:`nav_mode`), views first in a
-  generated navigation (:func:`views_first`), records pruned from an explicit one
+  generated navigation (:func:`views_first`) with section titles made from folder
+  names escaped (:func:`escape_sections`), records pruned from an explicit one
   (:func:`prune`), previous/next order (:meth:`SiteBuild.arrange_nav`);
-- what a record page shows around its text: title, header and banners before search
+- what a record page shows around its text: title (and the frontmatter values themes
+  print, :func:`escape_shown_meta`), header and banners before search
   indexing, relations, translations, local graph and pager after it
   (:meth:`SiteBuild.page_markdown`, :meth:`~SiteBuild.page_content`,
   :meth:`~SiteBuild.page_context`);
@@ -29,11 +37,19 @@ The host's objects are duck-typed. A file is a :class:`SiteFile`; the build's fi
 
 from __future__ import annotations
 
+import html
 import json
 import logging
 import os
 import posixpath
-from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
+from collections.abc import (
+    Callable,
+    Collection,
+    Iterable,
+    Iterator,
+    Mapping,
+    MutableMapping,
+)
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -101,6 +117,9 @@ class FileHost(Protocol):
     def probe(self, src: str) -> SiteFile:
         """Where a page at ``src`` would be published, without adding it."""
 
+    def remove(self, src: str) -> None:
+        """The file at ``src`` taken out of the build (not read, not published)."""
+
     def mount(self, src: str, path: Path, edit: str) -> None:
         """The file at ``path`` (outside the docs folder) published as ``src``, replacing
         any file there; ``edit`` is its path relative to the docs folder (``../doc/x.md``),
@@ -144,6 +163,82 @@ def failure(problems: Iterable[Problem], threshold: str) -> str | None:
         f"adr: {len(failing)} problem(s) at or above '{threshold}' in the ADR log "
         f"(first: {failing[0].format()}). Set fail_on: never to only log them."
     )
+
+
+#: The problems of a file the log read no text from, or read only in part: ADR013 (not
+#: UTF-8, oversized, binary, unreadable) and ADR015 (a symlink that loops, is broken
+#: or leaves the project). Discovery and the reader skip such files; the site too.
+REFUSING_CODES = frozenset({"ADR013", "ADR015"})
+
+
+def refused_files(adr_log: Log) -> dict[str, Problem]:
+    """What the site leaves out, by docs-relative ``src`` path, with the problem that
+    says why: a key names a file, or a folder and everything below it.
+
+    - a record file with an ADR013 problem (not valid UTF-8: the log reads it with
+      replacement characters, the host would fail on it; over ``max_file_bytes`` or
+      binary: not parsed), so that no page shows what the log did not read;
+    - a file or folder that discovery skipped with ADR013 or ADR015 (a symlink that
+      loops, is broken or points outside the project, a folder already visited
+      through a symlink loop, a folder that cannot be listed).
+
+    A host that follows symlinks (MkDocs walks ``docs_dir`` with ``followlinks``)
+    lists such files; publishing them would show the content of a file outside the
+    project, and reading them crashes the build.
+    """
+    out: dict[str, Problem] = {}
+
+    def refuse(path: str | None, problem: Problem) -> None:
+        src = adr_log.config.src_uri(path.rstrip("/")) if path else None
+        if src:
+            out.setdefault(src, problem)
+
+    for problem in adr_log.intake:
+        if problem.code in REFUSING_CODES:
+            refuse(problem.path, problem)
+    for rec in adr_log.records:
+        for problem in rec.parsed.problems:
+            if problem.code == "ADR013":
+                refuse(rec.path, problem)
+                break
+    return out
+
+
+def endless_walk(docs_dir: Path) -> list[str]:
+    """The folder symlinks below ``docs_dir`` that point at a folder holding them
+    (docs-relative, sorted), when there are two or more; else an empty list.
+
+    MkDocs walks ``docs_dir`` following symlinks, before any plugin sees its files. One
+    such symlink makes it list the folder's files again at each level until the system
+    refuses the path (about 40 levels; :func:`refused_files` leaves those copies out).
+    Two make the number of paths double at every level: the walk never ends, and the
+    host can only refuse to start."""
+    loops: list[str] = []
+    for here, dirs, _names in os.walk(docs_dir):  # symlinked folders listed, not entered
+        for name in dirs:
+            link = Path(here) / name
+            if not link.is_symlink():
+                continue
+            try:
+                target = link.resolve(strict=True)
+            except (OSError, RuntimeError):
+                continue
+            if within(Path(here).resolve(), target):
+                loops.append(link.relative_to(docs_dir).as_posix())
+    return sorted(loops) if len(loops) > 1 else []
+
+
+def refusal(src: str, refused: Mapping[str, Problem]) -> Problem | None:
+    """The problem that keeps ``src`` out of the site (itself or a folder above it)."""
+    if not refused:
+        return None
+    path = src
+    while path:
+        found = refused.get(path)
+        if found is not None:
+            return found
+        path = posixpath.dirname(path)
+    return None
 
 
 def nav_mode(option: str, records: int, limit: int) -> str:
@@ -206,6 +301,38 @@ def prune(items: list[Any], drop: set[str], index_pages: Mapping[str, Any]) -> l
     return walk(items)
 
 
+def escape_sections(items: list[Any]) -> None:
+    """Every section title of a generated navigation HTML-escaped (in place).
+
+    The host names such sections after folders (``<svg onload=...>`` is a valid folder
+    name) and themes print titles raw; record titles are escaped the same way
+    (:func:`mkdocs_adr.views.page.page_title`). Titles written in an explicit ``nav:``
+    are the site author's and left as written."""
+    for item in items:
+        if getattr(item, "is_section", False):
+            title = getattr(item, "title", None)
+            if isinstance(title, str):
+                item.title = page_view.esc(title)
+            escape_sections(item.children)
+
+
+#: Frontmatter keys that themes print as HTML wherever the page is listed (Material:
+#: ``status`` and ``subtitle`` in the navigation of every page, ``description`` in the
+#: head, ``tags`` in search results); a record's values are text, and escaped.
+SHOWN_META = ("status", "subtitle", "description", "tags")
+
+
+def escape_shown_meta(meta: MutableMapping[str, Any]) -> None:
+    """A record page's :data:`SHOWN_META` strings (and string list items) HTML-escaped,
+    in place, as its title is (:func:`mkdocs_adr.views.page.page_title`)."""
+    for key in SHOWN_META:
+        value = meta.get(key)
+        if isinstance(value, str):
+            meta[key] = page_view.esc(value)
+        elif isinstance(value, list):
+            meta[key] = [page_view.esc(v) if isinstance(v, str) else v for v in value]
+
+
 def nav_pages(items: list[Any]) -> list[Any]:
     """The pages of a navigation, depth first."""
     out: list[Any] = []
@@ -262,11 +389,35 @@ def _rebuild_lunr(data: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     return {**data, "index": idx.serialize()}, []
 
 
+def plain_titles(data: dict[str, Any], escaped: Collection[str]) -> bool:
+    """In a plain-text search index (MkDocs' own, which escapes what it shows), the page
+    titles of the pages at ``escaped`` (URLs) unescaped: they are the HTML-escaped titles
+    handed to the host (:func:`mkdocs_adr.views.page.page_title`), which would otherwise
+    show as ``Don&#x27;t``. Whether anything changed."""
+    docs = data.get("docs")
+    changed = False
+    for entry in docs if isinstance(docs, list) else ():
+        if isinstance(entry, dict) and entry.get("location") in escaped:
+            title = entry.get("title")
+            if isinstance(title, str) and html.unescape(title) != title:
+                entry["title"] = html.unescape(title)
+                changed = True
+    return changed
+
+
 def rewrite_search_index(
-    path: Path, archived: Mapping[str, search.ArchivedPage], mode: str, *, html_text: bool
+    path: Path,
+    archived: Mapping[str, search.ArchivedPage],
+    mode: str,
+    *,
+    html_text: bool,
+    escaped: Collection[str] = (),
 ) -> list[str]:
-    """Apply ``read_guard`` to the search index written at ``path``; the warnings."""
-    if mode == "off" or not archived:
+    """Apply ``read_guard`` to the search index written at ``path``; the warnings. In a
+    plain-text index, the titles of the pages at ``escaped`` are unescaped first
+    (:func:`plain_titles`)."""
+    escaped = () if html_text else escaped
+    if (mode == "off" or not archived) and not escaped:
         return []
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -276,9 +427,12 @@ def rewrite_search_index(
         return [f"read_guard: cannot read {path}: {exc}; archived bodies stay indexed"]
     if not isinstance(data, dict):
         return []
+    unescaped = plain_titles(data, escaped)
     new, warnings = read_guard(data, archived, mode, html_text=html_text)
     if new is None:
-        return warnings
+        if not unescaped:
+            return warnings
+        new, warnings = _rebuild_lunr(data) if "index" in data else (data, [])
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     tmp.write_text(
         json.dumps(new, sort_keys=True, separators=(",", ":"), ensure_ascii=False),
@@ -350,6 +504,24 @@ def site_links(engine: Config, src: str, page: str, markdown: str) -> str | None
     return links.apply_edits(markdown, edits) if edits else None
 
 
+def refused_notes(left_out: Iterable[str], refused: Mapping[str, Problem]) -> list[str]:
+    """One note per refused file or folder the host listed: what is left out and why
+    (a looping folder stands for the copies the host's walk found below it)."""
+    count: dict[str, int] = {}
+    for src in left_out:
+        path = src
+        while path and path not in refused:
+            path = posixpath.dirname(path)
+        count[path or src] = count.get(path or src, 0) + 1
+    notes = []
+    for key in sorted(count):
+        problem = refused.get(key)
+        why = f"{problem.code}: {problem.message}" if problem is not None else "refused"
+        below = f" ({count[key]} files at and below it)" if count[key] > 1 else ""
+        notes.append(f"{key}: left out of the site{below}, {why}")
+    return notes
+
+
 def after_h1(html: str, block: str) -> str:
     """``block`` right after the page's first ``<h1>`` (at the top without one)."""
     end = html.find("</h1>")
@@ -389,6 +561,9 @@ class SiteBuild:
         self.layouts: dict[tuple[str, ...], svg.Placed] = {}  # local graphs
         self.previews: dict[str, str] = {}  # src -> DRAFT banner (serve)
         self.mounted: dict[str, str] = {}  # src -> project-relative path, roots outside docs
+        self.refused: dict[str, Problem] = {}  # src (file or folder) -> why it is left out
+        self.unpublished: set[str] = set()  # paths of records left out (refused_files)
+        self.titled_urls: set[str] = set()  # page urls whose title we escaped (search)
 
     # ------------------------------------------------------------------ files
 
@@ -410,11 +585,21 @@ class SiteBuild:
         self.ctx = page_view.PageContext.build(adr_log)
         self.files = files
         docs = engine.docs_dir
+        self.refused = refused = refused_files(adr_log)
+        left_out = [f.src_uri for f in files if refusal(f.src_uri, refused) is not None]
+        for gone in left_out:
+            files.remove(gone)
         for at, path in mounted_files(engine).items():
+            if refusal(at, refused) is not None:
+                left_out.append(at)
+                continue
             files.mount(at, path, Path(os.path.relpath(path, docs)).as_posix())
             self.mounted[at] = engine.rel(path)
         for rec in adr_log.records:
             src = redirects.docs_rel(adr_log, rec.path)
+            if src and refusal(src, refused) is not None:
+                self.unpublished.add(rec.path)
+                continue
             found = files.get(src) if src else None
             if found is None:
                 continue
@@ -432,7 +617,9 @@ class SiteBuild:
                 self.translations.setdefault(mirror.original.path, []).append(
                     (mirror.lang, found.src_uri)
                 )
-        notes = self._preview(files) if self.serve else []
+        notes = refused_notes(left_out, refused)
+        if self.serve:
+            notes += self._preview(files)
         for cfg, rv in zip(engine.roots, self.views, strict=True):
             if engine.root_dir(cfg).is_dir():
                 self.roots[cfg.path] = self._root_pages(cfg.path, rv, files)
@@ -478,6 +665,7 @@ class SiteBuild:
                 key,
                 index_name=posixpath.basename(index_src or engine.index_page),
                 title=index_view.heading(adr_log, rv.root, "graph"),
+                unpublished=self.unpublished,
             )
             files.add(graph_src, pages.graph.markdown)
             pages.graph_src = graph_src
@@ -533,6 +721,7 @@ class SiteBuild:
         ``generated``: the host made the navigation from the files (no ``nav:``)."""
         if generated:
             views_first(items, set(self.view_at))
+            escape_sections(items)
         elif self.nav_mode == "index" and self.files is not None:
             files = self.files
             index_pages = {
@@ -578,6 +767,8 @@ class SiteBuild:
         if rewritten is not None:
             markdown = rewritten
         rec = self.record_at.get(src)
+        if rec is not None or src in self.mirror_at:
+            escape_shown_meta(meta)
         if rec is not None:
             current = meta.get("title")
             meta["title"] = page_view.page_title(
@@ -623,6 +814,8 @@ class SiteBuild:
         src = at.src_uri
         href = self._href(at)
         rec = self.record_at.get(src)
+        if rec is not None or src in self.mirror_at:
+            self.titled_urls.add(url)
         if rec is not None:
             top = page_view.header(self.ctx, rec, relations_slot=RELATIONS_SLOT) + "".join(
                 page_view.banners(self.ctx, rec, href)
@@ -765,4 +958,5 @@ class SiteBuild:
             self.archived_urls,
             self.engine.read_guard,
             html_text=self.search_html,
+            escaped=self.titled_urls,
         )

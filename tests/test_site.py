@@ -91,6 +91,9 @@ class FakeFiles:
     def probe(self, src: str) -> FakeFile:
         return FakeFile(src)
 
+    def remove(self, src: str) -> None:
+        self.by_src.pop(src, None)
+
 
 def page(src: str) -> FakePage:
     return FakePage(FakeFile(src))

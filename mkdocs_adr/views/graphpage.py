@@ -11,6 +11,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections import Counter
+from collections.abc import Container
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
@@ -45,10 +46,12 @@ def build(
     *,
     index_name: str,
     title: str,
+    unpublished: Container[str] = (),
 ) -> GraphPage:
     """``root.path`` is project-relative (links), ``root_key`` the docs-relative root
     path records carry; ``index_name`` the file name of the root's INDEX page; ``title``
-    the page heading as Markdown (escaped by the caller)."""
+    the page heading as Markdown (escaped by the caller); ``unpublished`` the paths of
+    records the site leaves out, named without a link."""
     sub, isolated = root_view(data, root_key)
     mine = [n for n in data.nodes.values() if n.root == root_key]
     counts = Counter(n.status for n in mine)
@@ -89,7 +92,7 @@ def build(
             ]
         )
     if isolated:
-        lines.extend(_isolated(data, isolated, root, index_name))
+        lines.extend(_isolated(data, isolated, root, index_name, unpublished))
     page.markdown = "\n".join(lines).rstrip("\n") + "\n"
     return page
 
@@ -110,7 +113,13 @@ def _groups(sub: GraphData, root_key: str, *, layered: bool) -> dict[str, list[l
     return groups
 
 
-def _isolated(data: GraphData, isolated: list[str], root: RootInfo, index_name: str) -> list[str]:
+def _isolated(
+    data: GraphData,
+    isolated: list[str],
+    root: RootInfo,
+    index_name: str,
+    unpublished: Container[str] = (),
+) -> list[str]:
     """The section for records without relations: listed when few, counted when many."""
     lines = ["## Without relations", ""]
     alone = [data.nodes[n] for n in isolated]
@@ -121,8 +130,13 @@ def _isolated(data: GraphData, isolated: list[str], root: RootInfo, index_name: 
         )
         lines.append("")
         for n in alone:
+            named = (
+                md_text(n.id)
+                if n.path in unpublished
+                else f"[{md_text(n.id)}]({_link(root.path, n.path)})"
+            )
             lines.append(
-                f"- [{md_text(n.id)}]({_link(root.path, n.path)}) {md_text(n.title)} "
+                f"- {named} {md_text(n.title)} "
                 f"({status_label(n.status)}{', archived' if n.archived else ''})"
             )
     else:
