@@ -11,6 +11,7 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import socket
 import time
 from collections.abc import Iterator
@@ -47,12 +48,60 @@ def fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
+#: The name of :func:`atomic_write`'s temp file: ``.<name>.tmp-<pid>-<ns>``.
+_TEMP_NAME = re.compile(r"\.(?P<name>.+)\.tmp-(?P<pid>[0-9]{1,10})-[0-9]{1,25}")
+
+
+def temp_name(path: Path) -> str:
+    """The name of a fresh temp file for writing ``path`` (beside it)."""
+    return f".{path.name}.tmp-{os.getpid()}-{time.monotonic_ns()}"
+
+
+def is_leftover_temp(name: str, target: str | None = None) -> bool:
+    """Whether ``name`` is an :func:`atomic_write` temp file (of ``target``, when given)
+    whose writer no longer runs: what a killed write leaves behind."""
+    found = _TEMP_NAME.fullmatch(name)
+    if found is None or (target is not None and found["name"] != target):
+        return False
+    pid = int(found["pid"])
+    return pid != os.getpid() and not _pid_alive(pid)
+
+
+def leftover_temps(target: Path) -> list[Path]:
+    """The temp files a killed :func:`atomic_write` of ``target`` left beside it."""
+    try:
+        with os.scandir(target.parent) as it:
+            names = sorted(e.name for e in it if e.is_file(follow_symlinks=False))
+    except OSError:
+        return []
+    return [target.parent / n for n in names if is_leftover_temp(n, target.name)]
+
+
+def remove_leftover_temps(targets: list[Path]) -> list[Path]:
+    """Remove what killed writes of ``targets`` left; return the files removed."""
+    removed: list[Path] = []
+    for target in targets:
+        for tmp in leftover_temps(target):
+            try:
+                tmp.unlink()
+            except OSError:
+                continue
+            removed.append(tmp)
+            fsync_dir(tmp.parent)
+    return removed
+
+
 def atomic_write(path: Path, data: bytes, *, make_parents: bool = False) -> None:
-    """Replace ``path`` with ``data`` atomically, keeping an existing file's mode."""
+    """Replace ``path`` with ``data`` atomically, keeping an existing file's mode.
+
+    The bytes go to :func:`temp_name` beside ``path`` first; a process killed
+    before the rename leaves that file, which :func:`remove_leftover_temps`
+    (run by a resume and a rollback) removes.
+    """
     folder = path.parent
     if make_parents:
         folder.mkdir(parents=True, exist_ok=True)
-    tmp = folder / f".{path.name}.tmp-{os.getpid()}-{time.monotonic_ns()}"
+    tmp = folder / temp_name(path)
     mode = None
     with contextlib.suppress(FileNotFoundError):
         mode = path.stat().st_mode & 0o7777
@@ -102,12 +151,42 @@ def _pid_alive(pid: int) -> bool:
 LOCK_POLL = 0.05
 
 
+#: The file beside ``lock`` that serializes taking the lock (never removed).
+GUARD_NAME = "lock.guard"
+
+
+@contextlib.contextmanager
+def _guard(work_dir: Path) -> Iterator[None]:
+    """Hold ``work_dir/lock.guard`` exclusively for the few calls of a take or release.
+
+    An advisory ``flock``: the kernel lets go of it when its holder dies, so the
+    guard itself can never go stale. Every process that creates, takes over or
+    removes ``lock`` does so inside the guard, so checking that a holder is dead
+    and replacing its lock is one step for every other process (ADR-0032).
+    Where ``fcntl`` does not exist (Windows) the guard serializes nothing and
+    only the exclusive create of ``lock`` protects it.
+    """
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - platforms without flock
+        yield
+        return
+    fd = os.open(work_dir / GUARD_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing the last descriptor releases the flock
+
+
 @contextlib.contextmanager
 def project_lock(work_dir: Path, purpose: str, *, timeout: float = 0.0) -> Iterator[Path]:
     """Hold ``work_dir/lock`` (exclusive create); a dead holder's lock is taken over.
 
     While another live process holds it, wait up to ``timeout`` seconds (by
     default not at all), then raise :class:`~mkdocs_adr.errors.LockHeld`.
+    Taking and releasing happen inside :func:`_guard`, so two processes that
+    both find a stale lock cannot both take it over.
     """
     work_dir.mkdir(parents=True, exist_ok=True)
     lock = work_dir / "lock"
@@ -120,7 +199,8 @@ def project_lock(work_dir: Path, purpose: str, *, timeout: float = 0.0) -> Itera
     deadline = time.monotonic() + timeout
     while True:
         try:
-            _take(lock, me)
+            with _guard(work_dir):
+                _take(lock, me)
             break
         except LockHeld:
             if time.monotonic() >= deadline:
@@ -129,40 +209,67 @@ def project_lock(work_dir: Path, purpose: str, *, timeout: float = 0.0) -> Itera
     try:
         yield lock
     finally:
-        if _read_lock(lock) == me:
-            with contextlib.suppress(FileNotFoundError):
-                lock.unlink()
+        with _guard(work_dir):
+            if _read_lock(lock) == me:
+                with contextlib.suppress(FileNotFoundError):
+                    lock.unlink()
 
 
 def _take(lock: Path, me: dict[str, object]) -> None:
-    """One try at the lock: create it, or take over a dead holder's; LockHeld otherwise."""
+    """One try at the lock, inside the guard: create it, or take over a dead holder's.
+
+    :class:`~mkdocs_adr.errors.LockHeld` while a live holder has it. The new
+    lock is written under a fresh name and linked into place (``os.link`` fails
+    when ``lock`` exists), so ``lock`` never exists without its holder's record:
+    a reader sees no lock, the stale holder's or the new holder's, never an
+    empty file.
+    """
     payload = json.dumps(me, sort_keys=True).encode()
+    fresh = lock.with_name(f".lock.new-{os.getpid()}-{time.monotonic_ns()}")
+    fd = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    try:
+        try:
+            os.write(fd, payload)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        for _attempt in range(2):
+            try:
+                os.link(fresh, lock)
+            except FileExistsError:
+                holder = _read_lock(lock)
+                if _stale(lock, holder, me):
+                    with contextlib.suppress(FileNotFoundError):
+                        lock.unlink()
+                    continue
+                raise LockHeld(
+                    f"the project lock is held by {_who(holder)}",
+                    path=str(lock),
+                    fix="wait for it to finish; if no mkdocs-adr process runs, "
+                    "delete the lock file",
+                ) from None
+            except OSError:  # no hard links here (some network or FAT file systems)
+                _create_in_place(lock, payload, me)
+            fsync_dir(lock.parent)
+            return
+    finally:
+        with contextlib.suppress(OSError):
+            fresh.unlink()
+    raise LockHeld("could not take the project lock", path=str(lock))  # pragma: no cover
+
+
+def _create_in_place(lock: Path, payload: bytes, me: dict[str, object]) -> None:
+    """Exclusive create of ``lock`` itself, for file systems without hard links."""
     for _attempt in range(2):
         try:
             fd = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         except FileExistsError:
             holder = _read_lock(lock)
-            pid = holder.get("pid") if holder is not None else None
-            stale = (
-                holder is not None
-                and holder.get("host") == me["host"]
-                and isinstance(pid, int)
-                and not _pid_alive(pid)
-            )
-            if stale or (holder is None and _older_than(lock, 60)):
+            if _stale(lock, holder, me):
                 with contextlib.suppress(FileNotFoundError):
                     lock.unlink()
                 continue
-            who = (
-                f"pid {holder.get('pid')} ({holder.get('purpose')}) since {holder.get('since')}"
-                if holder
-                else "another process"
-            )
-            raise LockHeld(
-                f"the project lock is held by {who}",
-                path=str(lock),
-                fix="wait for it to finish; if no mkdocs-adr process runs, delete the lock file",
-            ) from None
+            raise LockHeld(f"the project lock is held by {_who(holder)}", path=str(lock)) from None
         try:
             os.write(fd, payload)
             os.fsync(fd)
@@ -170,6 +277,20 @@ def _take(lock: Path, me: dict[str, object]) -> None:
             os.close(fd)
         return
     raise LockHeld("could not take the project lock", path=str(lock))  # pragma: no cover
+
+
+def _stale(lock: Path, holder: dict[str, object] | None, me: dict[str, object]) -> bool:
+    """A lock whose holder is dead on this host, or an unreadable one over a minute old."""
+    if holder is None:
+        return _older_than(lock, 60)
+    pid = holder.get("pid")
+    return holder.get("host") == me["host"] and isinstance(pid, int) and not _pid_alive(pid)
+
+
+def _who(holder: dict[str, object] | None) -> str:
+    if not holder:
+        return "another process"
+    return f"pid {holder.get('pid')} ({holder.get('purpose')}) since {holder.get('since')}"
 
 
 @dataclass(frozen=True)

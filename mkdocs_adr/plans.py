@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .config import Config
-from .errors import Refused, UsageError
+from .errors import Refused, StalePlan, UsageError
 from .fsops import atomic_write, sha256_bytes
 
 PLAN_SCHEMA = "mkdocs-adr/plan-file"
@@ -149,6 +149,47 @@ def plan_dir(work_dir: Path, plan_id: str) -> Path:
 
 def staged_path(work_dir: Path, plan_id: str, digest: str) -> Path:
     return plan_dir(work_dir, plan_id) / "staged" / digest
+
+
+def read_staged(work_dir: Path, plan_id: str, digest: str) -> bytes:
+    """The staged bytes of ``digest``, checked against it: exactly what was reviewed.
+
+    :class:`~mkdocs_adr.errors.StalePlan` when the staged file is missing,
+    unreadable, or no longer hashes to ``digest`` (edited or damaged after the
+    plan was made): such bytes are never written.
+    """
+    path = staged_path(work_dir, plan_id, digest)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise StalePlan(
+            f"plan {plan_id}: its staged content {digest[:12]} is missing or unreadable "
+            f"({exc.strerror or exc}); nothing was written from it",
+            path=str(path),
+            fix="plan again and review the new plan",
+        ) from None
+    if sha256_bytes(data) != digest:
+        raise StalePlan(
+            f"plan {plan_id}: its staged content {digest[:12]} does not match its sha256 "
+            "(it changed after the plan was made); nothing was written from it",
+            path=str(path),
+            fix="plan again and review the new plan",
+        )
+    return data
+
+
+def staged_problems(work_dir: Path, plan: Plan, skip: set[int] | None = None) -> list[str]:
+    """Every write step of ``plan`` (but those in ``skip``) whose staged bytes fail
+    :func:`read_staged`, in words."""
+    out: list[str] = []
+    for n, step in enumerate(plan.steps):
+        if step.op != "write" or step.after is None or (skip and n in skip):
+            continue
+        try:
+            read_staged(work_dir, plan.plan_id, step.after)
+        except StalePlan as exc:
+            out.append(f"{step.path}: {exc.message}")
+    return out
 
 
 def save_plan(work_dir: Path, plan: Plan, staged: dict[str, bytes]) -> Plan:
