@@ -8,6 +8,7 @@ so a reader sees the old bytes or the new bytes, never half of either.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import os
@@ -25,14 +26,59 @@ def sha256_bytes(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+#: Errors that mean "no file can be at this path": a missing file or folder, a folder
+#: on the way that is a file, a name longer than the file system takes.
+_ABSENT = (errno.ENOENT, errno.ENOTDIR, errno.ENAMETOOLONG)
+
+
 def sha256_file(path: Path) -> str | None:
-    """Exact-bytes hash of a file, or None when it does not exist."""
+    """Exact-bytes hash of a file, or None when it does not (or cannot) exist.
+
+    A folder hashes to ``"directory"``; a path that exists but cannot be read
+    (a symlink loop, no permission) to ``"unreadable"``: neither equals any
+    hash a plan records, so a step over them is refused, never carried out.
+    """
     try:
         return sha256_bytes(path.read_bytes())
-    except FileNotFoundError:
-        return None
     except IsADirectoryError:
         return "directory"
+    except OSError as exc:
+        if exc.errno in _ABSENT:
+            return None
+        return "unreadable"
+
+
+# --------------------------------------------------------------------- probes
+#
+# Paths built from record text (a link's target, a file name from a title) may
+# name what no file system can hold: a name over 255 bytes (ENAMETOOLONG), a
+# folder that is a file (ENOTDIR), a symlink loop (ELOOP), a folder without
+# permission (EACCES). ``Path.exists`` raises for some of them; these answer
+# "no" instead, so no such link crashes a command.
+
+
+def exists(path: Path) -> bool:
+    """``path.exists()``, but False for any path the OS cannot look at."""
+    try:
+        return path.exists()
+    except (OSError, ValueError):
+        return False
+
+
+def is_file(path: Path) -> bool:
+    """``path.is_file()``, but False for any path the OS cannot look at."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def is_symlink(path: Path) -> bool:
+    """``path.is_symlink()``, but False for any path the OS cannot look at."""
+    try:
+        return path.is_symlink()
+    except (OSError, ValueError):
+        return False
 
 
 def fsync_dir(folder: Path) -> None:
@@ -75,6 +121,21 @@ def leftover_temps(target: Path) -> list[Path]:
     except OSError:
         return []
     return [target.parent / n for n in names if is_leftover_temp(n, target.name)]
+
+
+def temps_under(folders: list[Path], *, skip: Path | None = None) -> list[Path]:
+    """Every leftover temp file (see :func:`is_leftover_temp`) in ``folders`` and the
+    folders below them (``skip`` and ``.git``-like dot folders left out), sorted."""
+    found: set[Path] = set()
+    for top in folders:
+        for here, dirs, names in os.walk(top):
+            dirs[:] = [
+                d
+                for d in dirs
+                if not d.startswith(".") and (skip is None or Path(here) / d != skip)
+            ]
+            found.update(Path(here) / n for n in names if is_leftover_temp(n))
+    return sorted(found)
 
 
 def remove_leftover_temps(targets: list[Path]) -> list[Path]:

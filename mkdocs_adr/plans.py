@@ -71,13 +71,19 @@ class Plan:
     created: str = ""
 
     def content_key(self) -> str:
-        payload = {
+        """The content part of the plan id: kind, scope, fingerprint, steps, inputs,
+        and the blocking problems, so that a plan blocked by a conflict and the plan
+        made once the conflict is fixed never share an id (and a cached blocked plan
+        is never handed back for a tree that no longer blocks it)."""
+        payload: dict[str, Any] = {
             "kind": self.kind,
             "scope": self.scope,
             "fingerprint": self.fingerprint,
             "steps": [s.to_json() for s in self.steps],
             "inputs": self.inputs,
         }
+        if self.blocking:  # absent when empty: the ids of unblocked plans stay as they were
+            payload["blocking"] = sorted(self.blocking)
         text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:12]
 
@@ -202,6 +208,16 @@ def save_plan(work_dir: Path, plan: Plan, staged: dict[str, bytes]) -> Plan:
     existing = folder / "plan.json"
     if existing.exists():
         old = load_plan(work_dir, plan.plan_id)
+        # the same id is the same content: staged bytes that were damaged since are
+        # put back from the ones just computed, which hash to what the plan records
+        for digest, data in sorted(staged.items()):
+            try:
+                read_staged(work_dir, old.plan_id, digest)
+            except StalePlan:
+                if sha256_bytes(data) == digest:
+                    atomic_write(
+                        staged_path(work_dir, old.plan_id, digest), data, make_parents=True
+                    )
         return old
     versions = [p.version for p in list_plans(work_dir) if p.scope_key() == plan.scope_key()]
     plan.version = max(versions, default=0) + 1

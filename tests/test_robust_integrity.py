@@ -10,6 +10,7 @@ writers (``new``, ``link``) killed mid-apply.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import multiprocessing
 import os
@@ -21,8 +22,13 @@ from pathlib import Path
 
 import pytest
 
-from mkdocs_adr.errors import LockHeld
+from mkdocs_adr import fsops, journal
+from mkdocs_adr.errors import LockHeld, RefusedError
 from mkdocs_adr.fsops import project_lock
+from mkdocs_adr.paths import inside_project
+from mkdocs_adr.plans import Plan, list_plans, plan_dir, staged_path
+
+from .conftest import run_mkdocs, tree_digest
 
 # --------------------------------------------------------------------- the lock
 
@@ -124,3 +130,321 @@ def test_a_live_holder_is_never_taken_over(tmp_path: Path) -> None:
             pass  # pragma: no cover - never reached
         assert (work / "lock").read_bytes() == before
     assert not (work / "lock").exists()
+
+
+# --------------------------------------------------------------------- a small log
+
+MKDOCS_YML = "site_name: Orders platform\nplugins:\n  - adr\n"
+
+
+def nygard(number: int, title: str, status: str, body: str = "") -> str:
+    return (
+        f"# {number}. {title}\n\nDate: 2026-0{number}-1{number}\n\n## Status\n\n{status}\n\n"
+        f"## Context\n\nThe orders service grew; {title.lower()} came up in review.\n\n"
+        f"## Decision\n\nWe {title.lower()}.{body}\n\n## Consequences\n\nFewer pages at night.\n"
+    )
+
+
+RECORDS = {
+    "0001-record-architecture-decisions.md": nygard(1, "Record architecture decisions", "Accepted"),
+    "0002-use-postgres-for-orders.md": nygard(
+        2, "Use Postgres for orders", "Superseded by [4. Shard orders](0004-shard-orders.md)"
+    ),
+    "0003-cache-reads-in-redis.md": nygard(3, "Cache reads in Redis", "Proposed"),
+    "0004-shard-orders.md": nygard(
+        4,
+        "Shard orders",
+        "Accepted\n\nSupersedes [2. Use Postgres](0002-use-postgres-for-orders.md)",
+    ),
+}
+
+
+def make_project(
+    base: Path, *, home: str = "# Orders\n\nSee the [decisions](adr/INDEX.md).\n"
+) -> Path:
+    (base / "docs/adr").mkdir(parents=True)
+    (base / "mkdocs.yml").write_text(MKDOCS_YML, encoding="utf-8")
+    (base / "docs/index.md").write_text(home, encoding="utf-8")
+    for name, text in RECORDS.items():
+        (base / "docs/adr" / name).write_text(text, encoding="utf-8")
+    return base
+
+
+def cli(project: Path, *args: str, crash: str | None = None) -> subprocess.CompletedProcess[str]:
+    """The real CLI as a child process (the crash switch set or cleared)."""
+    env = dict(os.environ)
+    env.pop(journal.CRASH_ENV, None)
+    if crash is not None:
+        env[journal.CRASH_ENV] = crash
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs_adr", *args],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def docs(project: Path) -> dict[str, str]:
+    """The project's files outside the work dir, byte for byte (temp files included)."""
+    return {k: v for k, v in tree_digest(project).items() if not k.startswith(".mkdocs-adr")}
+
+
+def plan_of(project: Path, kind: str | None = None) -> Plan:
+    found = list_plans(project / ".mkdocs-adr")
+    if kind is not None:
+        found = [p for p in found if p.kind == kind]
+    assert found, f"no {kind or ''} plan in {project}"
+    return found[-1]
+
+
+def staged_files(project: Path, plan: Plan) -> list[Path]:
+    return [
+        staged_path(project / ".mkdocs-adr", plan.plan_id, s.after)
+        for s in plan.steps
+        if s.op == "write" and s.after is not None
+    ]
+
+
+# --------------------------------------------------------------------- staged bytes
+
+
+def test_a_staged_file_edited_after_planning_refuses_the_archive_and_writes_nothing(
+    tmp_path: Path,
+) -> None:
+    project = make_project(tmp_path / "p")
+    proc = cli(project, "archive", "--json")
+    assert proc.returncode == 0, proc.stderr
+    plan_id = json.loads(proc.stdout)["plan_id"]
+    plan = plan_of(project, "archive")
+    assert plan.plan_id == plan_id
+    staged = staged_files(project, plan)
+    assert staged, "the archive rewrites at least the successor's link"
+    staged[-1].write_bytes(staged[-1].read_bytes() + b"\n<script>not reviewed</script>\n")
+    before = docs(project)
+    proc = cli(project, "plan", "--confirm", plan_id)
+    assert proc.returncode == 3, proc.stderr
+    assert "does not match its sha256" in proc.stderr
+    assert "nothing was written" in proc.stderr
+    assert docs(project) == before
+    assert journal.read_journal(project / ".mkdocs-adr", plan_id).state == "planned"
+    # planning again puts the reviewed bytes back under the same id, and it applies
+    proc = cli(project, "archive", "--json")
+    assert json.loads(proc.stdout)["plan_id"] == plan_id
+    proc = cli(project, "plan", "--confirm", plan_id)
+    assert proc.returncode == 0, proc.stderr
+    assert (project / "docs/adr/archive/0002-use-postgres-for-orders.md").exists()
+    assert b"not reviewed" not in (project / "docs/adr/0004-shard-orders.md").read_bytes()
+
+
+def test_a_staged_file_damaged_during_an_interruption_refuses_the_resume(tmp_path: Path) -> None:
+    project = make_project(tmp_path / "p")
+    original = docs(project)
+    proc = cli(project, "link", "3", "Amends", "1", crash="0")
+    assert proc.returncode == journal.CRASH_EXIT, proc.stderr
+    plan = plan_of(project)
+    assert docs(project) == original  # killed before its first write
+    staged = staged_files(project, plan)
+    staged[0].unlink()
+    proc = cli(project, "plan", "--confirm", plan.plan_id)
+    assert proc.returncode == 3
+    assert "is missing or unreadable" in proc.stderr and "plan --rollback" in proc.stderr
+    assert docs(project) == original
+    staged[1].write_bytes(b"# 1. Something else entirely\n")
+    proc = cli(project, "plan", "--confirm", plan.plan_id)
+    assert proc.returncode == 3 and "does not match its sha256" in proc.stderr
+    assert docs(project) == original
+
+
+def test_a_damaged_backup_is_kept_rather_than_restored(tmp_path: Path) -> None:
+    project = make_project(tmp_path / "p")
+    proc = cli(project, "link", "3", "Amends", "1", crash="1")
+    assert proc.returncode == journal.CRASH_EXIT
+    plan = plan_of(project)
+    first = plan.steps[0]
+    assert first.before is not None
+    backup = plan_dir(project / ".mkdocs-adr", plan.plan_id) / "backup" / first.before
+    written = (project / first.path).read_bytes()
+    backup.write_bytes(b"not what was there\n")
+    proc = cli(project, "plan", "--rollback", plan.plan_id, "--json")
+    assert proc.returncode in (0, 1), proc.stderr
+    assert f"kept {first.path}: its backup is missing or damaged" in proc.stdout
+    assert (project / first.path).read_bytes() == written
+
+
+# --------------------------------------------------------------------- temp files
+
+
+KILLED_WRITE = """
+import os, sys
+from pathlib import Path
+from mkdocs_adr import fsops
+os.replace = lambda *a: os._exit(9)  # killed after the temp file was written, before the rename
+fsops.atomic_write(Path(sys.argv[1]), b"half of a new version\\n")
+"""
+
+
+def killed_write(target: Path) -> Path:
+    """Run the real ``atomic_write`` of ``target`` in a child killed before its rename;
+    return the temp file it leaves."""
+    proc = subprocess.run([sys.executable, "-c", KILLED_WRITE, str(target)], check=False)
+    assert proc.returncode == 9
+    left = [p for p in target.parent.iterdir() if p.name.startswith(f".{target.name}.tmp-")]
+    assert len(left) == 1
+    return left[0]
+
+
+@pytest.mark.parametrize("recover", ["resume", "rollback"])
+def test_the_temp_file_of_a_killed_write_is_listed_then_removed(
+    tmp_path: Path, recover: str
+) -> None:
+    project = make_project(tmp_path / "p")
+    original = docs(project)
+    done = make_project(tmp_path / "control")
+    assert cli(done, "link", "3", "Amends", "1").returncode == 0
+    finished = docs(done)
+
+    proc = cli(project, "link", "3", "Amends", "1", crash="1")
+    assert proc.returncode == journal.CRASH_EXIT
+    plan = plan_of(project)
+    temp = killed_write(project / plan.steps[1].path)
+    rel = temp.relative_to(project).as_posix()
+    status = json.loads(cli(project, "status", "--json").stdout)
+    assert status["leftover_temp_files"] == [rel]
+    text = cli(project, "status").stdout
+    assert "Leftover temp files (1)" in text and rel in text
+    one = json.loads(cli(project, "status", plan.plan_id, "--json").stdout)
+    assert one["leftover_temp_files"] == [rel]
+    # the temp file is no record: the log reads as before
+    listed = json.loads(cli(project, "plan", "--json").stdout)
+    assert sorted(r["path"] for r in listed["records"]) == sorted(f"docs/adr/{n}" for n in RECORDS)
+    if recover == "resume":
+        assert cli(project, "link", "3", "Amends", "1").returncode == 0
+        assert docs(project) == finished
+    else:
+        proc = cli(project, "plan", "--rollback", plan.plan_id, "--json")
+        assert proc.returncode == 0, proc.stderr
+        assert f"{rel}: removed (a temp file of a killed write)" in proc.stdout
+        assert docs(project) == original
+    assert not temp.exists()
+    assert json.loads(cli(project, "status", "--json").stdout)["leftover_temp_files"] == []
+
+
+def test_a_running_writers_temp_file_is_never_removed(tmp_path: Path) -> None:
+    target = tmp_path / "0001-x.md"
+    mine = tmp_path / f".0001-x.md.tmp-{os.getpid()}-1"
+    dead = tmp_path / f".0001-x.md.tmp-{_dead_pid()}-2"
+    other = tmp_path / f".0002-y.md.tmp-{_dead_pid()}-3"
+    for path in (mine, dead, other):
+        path.write_bytes(b"partial")
+    assert fsops.leftover_temps(target) == [dead]
+    assert fsops.remove_leftover_temps([target]) == [dead]
+    assert mine.exists() and other.exists() and not dead.exists()
+    assert fsops.temps_under([tmp_path]) == [other]
+
+
+def test_temp_files_are_no_records_and_stay_out_of_the_site(tmp_path: Path) -> None:
+    project = make_project(tmp_path / "p")
+    copy = project / "docs/adr" / f".0003-cache-reads-in-redis.md.tmp-{_dead_pid()}-77"
+    copy.write_text(nygard(3, "Cache reads in Redis", "Accepted"), encoding="utf-8")
+    listed = json.loads(cli(project, "plan", "--json").stdout)
+    assert len(listed["records"]) == len(RECORDS)
+    assert [r["status"] for r in listed["records"] if r["id"] == "ADR-0003"] == ["proposed"]
+    proc = run_mkdocs("build", "-q", cwd=project)
+    assert proc.returncode == 0, proc.stderr
+    site = project / "site"
+    assert not [p for p in site.rglob("*") if ".tmp-" in p.name]
+
+
+# --------------------------------------------------------------------- plan ids
+
+
+def test_a_blocked_archive_plan_is_not_handed_back_once_the_conflict_is_fixed(
+    tmp_path: Path,
+) -> None:
+    project = make_project(tmp_path / "p")
+    in_the_way = project / "docs/adr/archive/0002-use-postgres-for-orders.md"
+    in_the_way.mkdir(parents=True)  # a folder, not a record: the log reads the same
+    blocked = json.loads(cli(project, "archive", "--json").stdout)
+    assert blocked["blocking"] == [
+        "docs/adr/archive/0002-use-postgres-for-orders.md: already exists; moving "
+        "docs/adr/0002-use-postgres-for-orders.md there would overwrite it"
+    ]
+    assert blocked["confirm"] is None
+    proc = cli(project, "plan", "--confirm", blocked["plan_id"])
+    assert proc.returncode == 3 and "blocking problems" in proc.stderr
+    in_the_way.rmdir()
+    fixed = json.loads(cli(project, "archive", "--json").stdout)
+    assert fixed["plan_id"] != blocked["plan_id"]
+    assert fixed["blocking"] == []
+    assert cli(project, "plan", "--confirm", fixed["plan_id"]).returncode == 0
+    assert (project / "docs/adr/archive/0002-use-postgres-for-orders.md").is_file()
+
+
+def test_the_plan_id_covers_blocking_problems_and_nothing_else_changes() -> None:
+    plain = Plan(kind="archive", scope={"sources": []}, fingerprint="f", steps=[])
+    blocked = Plan(
+        kind="archive", scope={"sources": []}, fingerprint="f", steps=[], blocking=["x: exists"]
+    )
+    other = Plan(
+        kind="archive", scope={"sources": []}, fingerprint="f", steps=[], blocking=["y: exists"]
+    )
+    assert len({plain.content_key(), blocked.content_key(), other.content_key()}) == 3
+    # an unblocked plan keeps the id it had before blocking problems were part of it
+    before = {"kind": "archive", "scope": {"sources": []}, "fingerprint": "f"}
+    text = json.dumps({**before, "steps": [], "inputs": {}}, sort_keys=True, separators=(",", ":"))
+    assert plain.content_key() == hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+# --------------------------------------------------------------------- long names
+
+
+LONG = "a-decision-whose-file-name-goes-on-" * 9  # 315 bytes: over any file system's 255
+
+
+def test_archive_survives_links_to_names_longer_than_the_file_system_takes(
+    tmp_path: Path,
+) -> None:
+    home = (
+        "# Orders\n\n"
+        f"An old link: [gone](adr/{LONG}.md) and [deeper](adr/{LONG}/{LONG}.md#why).\n\n"
+        "The current one: [sharding](adr/0004-shard-orders.md).\n"
+    )
+    project = make_project(tmp_path / "p", home=home)
+    record = project / "docs/adr/0002-use-postgres-for-orders.md"
+    record.write_text(
+        record.read_text(encoding="utf-8") + f"\nSee also [the draft]({LONG}.md).\n",
+        encoding="utf-8",
+    )
+    proc = cli(project, "archive", "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["blocking"] == []
+    rewritten = {(e["page"], e["old"], e["new"]) for e in data["links"]}
+    assert (
+        "docs/adr/0002-use-postgres-for-orders.md",
+        f"{LONG}.md",
+        f"../{LONG}.md",
+    ) in rewritten
+    assert cli(project, "plan", "--confirm", data["plan_id"]).returncode == 0
+    assert cli(project, "check").returncode == 0
+    proc = run_mkdocs("build", "-q", cwd=project)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_probes_answer_no_for_paths_the_os_cannot_look_at(tmp_path: Path) -> None:
+    long = tmp_path / f"{LONG}.md"
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")
+    (tmp_path / "file.md").write_text("x", encoding="utf-8")
+    below_a_file = tmp_path / "file.md" / "x.md"
+    for path in (long, tmp_path / "loop" / "x.md", below_a_file):
+        assert not fsops.exists(path)
+        assert not fsops.is_file(path)
+        assert not fsops.is_symlink(path)
+    assert fsops.sha256_file(long) is None
+    assert fsops.sha256_file(below_a_file) is None
+    assert fsops.sha256_file(tmp_path / "loop") == "unreadable"
+    with pytest.raises(RefusedError, match="cannot be resolved"):
+        inside_project(tmp_path, "loop/x.md")
