@@ -14,6 +14,9 @@ import hashlib
 import json
 import multiprocessing
 import os
+import random
+import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -448,3 +451,178 @@ def test_probes_answer_no_for_paths_the_os_cannot_look_at(tmp_path: Path) -> Non
     assert fsops.sha256_file(tmp_path / "loop") == "unreadable"
     with pytest.raises(RefusedError, match="cannot be resolved"):
         inside_project(tmp_path, "loop/x.md")
+
+
+# --------------------------------------------------------------------- writers killed
+
+#: The authoring writers, each with a command that writes more than one file.
+WRITERS: dict[str, tuple[str, ...]] = {
+    "new": (
+        "new",
+        "Split",
+        "order",
+        "reads",
+        "--status",
+        "accepted",
+        "--supersedes",
+        "4",
+        "--link",
+        "Amends:3",
+        "--date",
+        "2026-11-30",
+    ),
+    "link": ("link", "3", "Amends", "1"),
+}
+
+
+def copy_project(src: Path, dest: Path) -> Path:
+    shutil.copytree(src, dest, symlinks=True)
+    return dest
+
+
+def assert_each_file_old_or_new(
+    half: dict[str, str], original: dict[str, str], finished: dict[str, str]
+) -> None:
+    """No file is half-written, duplicated, or anything but its old or its new bytes."""
+    assert set(half) <= set(original) | set(finished), set(half) - set(original) - set(finished)
+    for path, digest in half.items():
+        assert digest in (original.get(path), finished.get(path)), path
+
+
+def interrupted_plan(project: Path) -> str:
+    status = json.loads(cli(project, "status", "--json").stdout)
+    assert len(status["interrupted"]) == 1, status
+    return str(status["interrupted"][0])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("writer", sorted(WRITERS))
+def test_a_writer_killed_at_every_journal_step_is_resumed_or_rolled_back_byte_for_byte(
+    tmp_path: Path, writer: str
+) -> None:
+    args = WRITERS[writer]
+    template = make_project(tmp_path / "template")
+    original = docs(template)
+    control = copy_project(template, tmp_path / "control")
+    proc = cli(control, *args)
+    assert proc.returncode == 0, proc.stderr
+    finished = docs(control)
+    steps = len(plan_of(control).steps)
+    assert steps >= 2  # both sides of a relation: a kill between them is the danger
+    for n in range(steps):
+        for crash in (str(n), f"{n}:after"):
+            project = copy_project(template, tmp_path / f"killed-{crash.replace(':', '-')}")
+            proc = cli(project, *args, crash=crash)
+            assert proc.returncode == journal.CRASH_EXIT, proc.stderr
+            assert_each_file_old_or_new(docs(project), original, finished)
+            plan_id = interrupted_plan(project)
+            # another writer refuses while the plan is half-applied, and writes nothing
+            half = docs(project)
+            proc = cli(project, "link", "1", "Relates to", "4")
+            assert proc.returncode == 3 and "was interrupted" in proc.stderr
+            assert docs(project) == half
+            undo = copy_project(project, tmp_path / f"undo-{crash.replace(':', '-')}")
+            # the same command again finishes it
+            proc = cli(project, *args)
+            assert proc.returncode == 0, proc.stderr
+            assert docs(project) == finished, crash
+            # or a rollback puts every byte back
+            proc = cli(undo, "plan", "--rollback", plan_id)
+            assert proc.returncode == 0, proc.stderr
+            assert docs(undo) == original, crash
+    # after a rollback the command runs again, to the same result
+    proc = cli(undo, *args)
+    assert proc.returncode == 0, proc.stderr
+    assert docs(undo) == finished
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("writer", sorted(WRITERS))
+def test_a_writer_killed_at_random_points_recovers(tmp_path: Path, writer: str) -> None:
+    """SIGKILL at random moments of a real run (planning, staging, the journal, the
+    writes): the tree is always the old one, the new one, or an interrupted plan that a
+    resume finishes; never a stray temp file."""
+    args = WRITERS[writer]
+    template = make_project(tmp_path / "template")
+    original = docs(template)
+    control = copy_project(template, tmp_path / "control")
+    begun = time.monotonic()
+    assert cli(control, *args).returncode == 0
+    took = time.monotonic() - begun  # only to spread the kills over a run, never asserted
+    finished = docs(control)
+    rng = random.Random(f"{writer}-16")
+    for trial in range(8):
+        project = copy_project(template, tmp_path / f"trial-{trial}")
+        env = {k: v for k, v in os.environ.items() if k != journal.CRASH_ENV}
+        child = subprocess.Popen(
+            [sys.executable, "-m", "mkdocs_adr", *args],
+            cwd=project,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        time.sleep(rng.uniform(0.5, 1.05) * took)
+        child.send_signal(signal.SIGKILL)
+        child.wait(timeout=60)
+        state = docs(project)
+        assert_each_file_old_or_new(state, original, finished)
+        pending = json.loads(cli(project, "status", "--json").stdout)["interrupted"]
+        if pending or state != finished:
+            # the same command finishes an interrupted plan, or makes it anew
+            proc = cli(project, *args)
+            assert proc.returncode == 0, proc.stderr
+        assert docs(project) == finished, trial
+        assert json.loads(cli(project, "status", "--json").stdout)["interrupted"] == []
+
+
+def test_two_writers_at_once_one_is_refused_cleanly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A live process holds the project lock: a confirm is refused at once (LockHeld,
+    exit 3) and an authoring writer after its wait, neither writing anything."""
+    from click.testing import CliRunner
+
+    from mkdocs_adr.authoring import running
+    from mkdocs_adr.cli import cli as main
+
+    project = make_project(tmp_path / "p")
+    proc = cli(project, "link", "3", "Amends", "1", crash="0")
+    assert proc.returncode == journal.CRASH_EXIT
+    plan_id = interrupted_plan(project)
+    before = docs(project)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_LOCK, str(project / ".mkdocs-adr")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        proc = cli(project, "plan", "--confirm", plan_id)
+        assert proc.returncode == 3
+        assert f"the project lock is held by pid {holder.pid} (a long publish)" in proc.stderr
+        monkeypatch.chdir(project)
+        monkeypatch.setattr(running, "LOCK_WAIT", 0.2)
+        monkeypatch.setattr(running.waiting_lock.__wrapped__, "__defaults__", (0.2,))
+        result = CliRunner().invoke(main, ["link", "3", "Amends", "1"])
+        assert result.exit_code == 3, result.output
+        assert "lock is held" in result.output
+        assert docs(project) == before
+    finally:
+        assert holder.stdin is not None
+        holder.stdin.close()
+        holder.wait(timeout=60)
+        if holder.stdout is not None:
+            holder.stdout.close()
+    proc = cli(project, "plan", "--confirm", plan_id)
+    assert proc.returncode == 0, proc.stderr
+
+
+HOLD_LOCK = """
+import sys
+from pathlib import Path
+from mkdocs_adr.fsops import project_lock
+with project_lock(Path(sys.argv[1]), "a long publish"):
+    print("held", flush=True)
+    sys.stdin.read()
+"""
