@@ -187,7 +187,7 @@ def atomic_move(src: Path, dst: Path) -> None:
     Refuses to replace an existing ``dst``: a move never overwrites.
     """
     dst.parent.mkdir(parents=True, exist_ok=True)
-    if dst.exists() or dst.is_symlink():
+    if exists(dst) or is_symlink(dst):
         raise Refused(f"{dst} already exists; a move never overwrites", path=str(dst))
     os.rename(src, dst)
     fsync_dir(dst.parent)

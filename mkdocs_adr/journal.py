@@ -6,7 +6,10 @@ fsynced before the step it announces. Every step is idempotent by hash:
 re-running ``--confirm`` after a crash skips what is done, redoes what was
 started, and refuses where a file holds bytes the plan never expected (a user
 edit is never overwritten). Originals are kept, by hash, in the plan folder so
-that a rollback can put them back. :func:`receipt_moves` is the one reader of the
+that a rollback can put them back (only from a backup that still hashes to the original).
+Staged bytes are checked against their hash before the first write (ADR-0032), and a
+resume or a rollback removes the temp files killed writes left beside the plan's files.
+:func:`receipt_moves` is the one reader of the
 moves receipts record (redirect pages for records that moved are built from it).
 
 Tests stop the process at a chosen step with ``MKDOCS_ADR_CRASH_AT=N`` (before

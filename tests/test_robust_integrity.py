@@ -227,6 +227,9 @@ def test_a_staged_file_edited_after_planning_refuses_the_archive_and_writes_noth
     assert staged, "the archive rewrites at least the successor's link"
     staged[-1].write_bytes(staged[-1].read_bytes() + b"\n<script>not reviewed</script>\n")
     before = docs(project)
+    shown = json.loads(cli(project, "status", plan_id, "--json").stdout)
+    assert shown["valid"] is False
+    assert [r for r in shown["reasons"] if "does not match its sha256" in r]
     proc = cli(project, "plan", "--confirm", plan_id)
     assert proc.returncode == 3, proc.stderr
     assert "does not match its sha256" in proc.stderr

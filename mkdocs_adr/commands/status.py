@@ -14,7 +14,7 @@ from ..config import Config
 from ..errors import AdrError
 from ..fsops import is_leftover_temp, lock_holder, temps_under
 from ..journal import list_receipts, preconditions, read_journal, targets
-from ..plans import Plan, is_current, list_plans, load_plan, plan_dir
+from ..plans import Plan, is_current, list_plans, load_plan, plan_dir, staged_problems
 from ._common import EXIT_OK, emit_json, location_options, resolve_config
 
 SCHEMA = "mkdocs-adr/status"
@@ -45,6 +45,8 @@ def validity(config: Config, plan: Plan, state: str) -> list[str]:
         )
     if plan.blocking:
         reasons.extend(f"blocking: {b}" for b in plan.blocking)
+    done = read_journal(config.work_path, plan.plan_id).done if state == "interrupted" else None
+    reasons.extend(staged_problems(config.work_path, plan, skip=done))
     return reasons
 
 
