@@ -286,7 +286,8 @@ def _take(lock: Path, me: dict[str, object]) -> None:
     empty file.
     """
     payload = json.dumps(me, sort_keys=True).encode()
-    fresh = lock.with_name(f".lock.new-{os.getpid()}-{time.monotonic_ns()}")
+    _remove_dead_fresh(lock.parent)
+    fresh = lock.with_name(f"{_FRESH}{os.getpid()}-{time.monotonic_ns()}")
     fd = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
     try:
         try:
@@ -317,6 +318,24 @@ def _take(lock: Path, me: dict[str, object]) -> None:
         with contextlib.suppress(OSError):
             fresh.unlink()
     raise LockHeld("could not take the project lock", path=str(lock))  # pragma: no cover
+
+
+#: The name of a lock record before it is linked into place: ``.lock.new-<pid>-<ns>``.
+_FRESH = ".lock.new-"
+
+
+def _remove_dead_fresh(folder: Path) -> None:
+    """Remove the unlinked lock records of takers killed mid-take (inside the guard)."""
+    try:
+        with os.scandir(folder) as it:
+            names = [e.name for e in it if e.name.startswith(_FRESH)]
+    except OSError:
+        return
+    for name in names:
+        pid = name[len(_FRESH) :].partition("-")[0]
+        if pid.isdigit() and int(pid) != os.getpid() and not _pid_alive(int(pid)):
+            with contextlib.suppress(OSError):
+                (folder / name).unlink()
 
 
 def _create_in_place(lock: Path, payload: bytes, me: dict[str, object]) -> None:

@@ -122,6 +122,18 @@ def test_many_processes_on_a_stale_lock_never_hold_it_together(tmp_path: Path) -
     assert not [p.name for p in work.iterdir() if p.name.startswith(".lock.new-")]
 
 
+def test_a_taker_killed_mid_take_leaves_nothing_that_lasts(tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    left = work / f".lock.new-{_dead_pid()}-5"
+    left.write_text("{}", encoding="utf-8")
+    _stale_lock(work, _dead_pid())
+    with project_lock(work, "next") as lock:
+        assert json.loads(lock.read_text(encoding="utf-8"))["purpose"] == "next"
+        assert not left.exists()
+    assert sorted(p.name for p in work.iterdir()) == ["lock.guard"]
+
+
 def test_a_live_holder_is_never_taken_over(tmp_path: Path) -> None:
     work = tmp_path / "work"
     with project_lock(work, "publishing"):
@@ -564,13 +576,26 @@ def test_a_writer_killed_at_random_points_recovers(tmp_path: Path, writer: str) 
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        time.sleep(rng.uniform(0.5, 1.05) * took)
+        if trial % 2:
+            # anywhere in the run: reading, planning, staging, applying
+            time.sleep(rng.uniform(0.3, 1.05) * took)
+        else:
+            # once the journal exists: inside the apply, between or during the writes
+            journal_dir = project / ".mkdocs-adr" / "journal"
+            while child.poll() is None and not any(journal_dir.glob("*.jsonl")):
+                time.sleep(0.001)
+            time.sleep(rng.uniform(0.0, 0.03))
         child.send_signal(signal.SIGKILL)
         child.wait(timeout=60)
         state = docs(project)
+        status = json.loads(cli(project, "status", "--json").stdout)
+        # a kill inside an atomic write leaves its temp file, which status lists
+        temps = {k for k in state if fsops.is_leftover_temp(k.rpartition("/")[2])}
+        assert sorted(temps) == status["leftover_temp_files"]
+        assert not temps or status["interrupted"]
+        state = {k: v for k, v in state.items() if k not in temps}
         assert_each_file_old_or_new(state, original, finished)
-        pending = json.loads(cli(project, "status", "--json").stdout)["interrupted"]
-        if pending or state != finished:
+        if status["interrupted"] or state != finished:
             # the same command finishes an interrupted plan, or makes it anew
             proc = cli(project, *args)
             assert proc.returncode == 0, proc.stderr
