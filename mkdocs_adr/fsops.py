@@ -232,7 +232,11 @@ def _guard(work_dir: Path) -> Iterator[None]:
     except ImportError:  # pragma: no cover - platforms without flock
         yield
         return
-    fd = os.open(work_dir / GUARD_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fd = os.open(work_dir / GUARD_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError:  # the work dir vanished or is read-only: the lock file decides alone
+        yield
+        return
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield
