@@ -6,7 +6,10 @@ fsynced before the step it announces. Every step is idempotent by hash:
 re-running ``--confirm`` after a crash skips what is done, redoes what was
 started, and refuses where a file holds bytes the plan never expected (a user
 edit is never overwritten). Originals are kept, by hash, in the plan folder so
-that a rollback can put them back. :func:`receipt_moves` is the one reader of the
+that a rollback can put them back (only from a backup that still hashes to the original).
+Staged bytes are checked against their hash before the first write (ADR-0032), and a
+resume or a rollback removes the temp files killed writes left beside the plan's files.
+:func:`receipt_moves` is the one reader of the
 moves receipts record (redirect pages for records that moved are built from it).
 
 Tests stop the process at a chosen step with ``MKDOCS_ADR_CRASH_AT=N`` (before
@@ -25,9 +28,17 @@ from pathlib import Path
 from typing import Any
 
 from .errors import Refused, RefusedError, StalePlan
-from .fsops import atomic_move, atomic_write, fsync_dir, project_lock, sha256_file
+from .fsops import (
+    atomic_move,
+    atomic_write,
+    fsync_dir,
+    project_lock,
+    remove_leftover_temps,
+    sha256_bytes,
+    sha256_file,
+)
 from .paths import inside_project, normalize
-from .plans import Plan, Step, load_plan, plan_dir, staged_path
+from .plans import Plan, Step, load_plan, plan_dir, read_staged, staged_problems
 
 RECEIPT_SCHEMA = "mkdocs-adr/receipt"
 #: A receipt larger than this is not read for its moves (receipts are a few KiB).
@@ -208,7 +219,10 @@ def _backup(work_dir: Path, plan_id: str, path: Path, digest: str | None) -> Non
         return
     dest = plan_dir(work_dir, plan_id) / "backup" / digest
     if not dest.exists():
-        atomic_write(dest, path.read_bytes(), make_parents=True)
+        data = path.read_bytes()
+        if sha256_bytes(data) != digest:  # changed between hashing and reading
+            raise Conflict(f"{path.name} changed while it was being applied; not touched")
+        atomic_write(dest, data, make_parents=True)
 
 
 def _describe(step: Step) -> str:
@@ -231,7 +245,7 @@ def perform(project_dir: Path, work_dir: Path, plan_id: str, step: Step) -> None
                 fix="review the change, then plan again",
             )
         assert step.after is not None
-        data = staged_path(work_dir, plan_id, step.after).read_bytes()
+        data = read_staged(work_dir, plan_id, step.after)
         _backup(work_dir, plan_id, path, current)
         atomic_write(path, data, make_parents=True)
     elif step.op == "delete":
@@ -258,6 +272,32 @@ def perform(project_dir: Path, work_dir: Path, plan_id: str, step: Step) -> None
 
 
 Verifier = Callable[[Plan], list[str]]
+
+
+def targets(project_dir: Path, plan: Plan) -> list[Path]:
+    """Every file a step of ``plan`` writes, deletes, or moves from or to."""
+    out: list[Path] = []
+    for step in plan.steps:
+        for rel in (step.path, step.to):
+            if rel is None:
+                continue
+            try:
+                path = inside_project(project_dir, rel)
+            except RefusedError:
+                continue
+            if path not in out:
+                out.append(path)
+    return out
+
+
+def sweep(project_dir: Path, work_dir: Path, plan: Plan) -> list[str]:
+    """Remove the temp files killed writes of ``plan``'s targets left (project-relative
+    names of the files removed), and journal them."""
+    removed = remove_leftover_temps(targets(project_dir, plan))
+    names = [p.relative_to(project_dir).as_posix() for p in removed]
+    if names:
+        _append(work_dir, plan.plan_id, {"event": "swept", "files": names})
+    return names
 
 
 def preconditions(project_dir: Path, plan: Plan) -> list[str]:
@@ -345,6 +385,21 @@ def apply(
                         else ""
                     ),
                 )
+        # the staged bytes of every write still to do must hash to what was
+        # reviewed, before the first write (on a first apply and a resume alike)
+        damaged = staged_problems(work_dir, plan, skip=state.done)
+        if damaged:
+            raise StalePlan(
+                f"plan {plan_id} cannot be applied: " + "; ".join(damaged),
+                fix="plan again and review the new plan"
+                + (
+                    f"; undo the interrupted steps with `mkdocs-adr plan --rollback {plan_id}`"
+                    if state.begun and not state.rolled_back
+                    else ""
+                ),
+            )
+        if state.begun:
+            sweep(project_dir, work_dir, plan)
         if not state.begun or state.rolled_back:
             changes = preconditions(project_dir, plan)
             if changes:
@@ -496,6 +551,10 @@ def rollback(project_dir: Path, work_dir: Path, plan_id: str) -> Receipt:
         for n in touched:
             step = plan.steps[n]
             undone.append(_undo(project_dir, work_dir, plan_id, step))
+        undone.extend(
+            f"{name}: removed (a temp file of a killed write)"
+            for name in sweep(project_dir, work_dir, plan)
+        )
         receipt = Receipt(
             plan_id=plan.plan_id,
             kind=plan.kind,
@@ -513,6 +572,15 @@ def rollback(project_dir: Path, work_dir: Path, plan_id: str) -> Receipt:
         return receipt
 
 
+def _backed_up(backup: Path, digest: str) -> bytes | None:
+    """A backup's bytes when they still hash to ``digest``; None otherwise."""
+    try:
+        data = backup.read_bytes()
+    except OSError:
+        return None
+    return data if sha256_bytes(data) == digest else None
+
+
 def _undo(project_dir: Path, work_dir: Path, plan_id: str, step: Step) -> str:
     path = inside_project(project_dir, step.path)
     current = sha256_file(path)
@@ -528,14 +596,20 @@ def _undo(project_dir: Path, work_dir: Path, plan_id: str, step: Step) -> str:
             path.unlink()
             fsync_dir(path.parent)
             return f"{step.path}: removed (it did not exist before)"
-        assert backup is not None
-        atomic_write(path, backup.read_bytes())
+        assert backup is not None and step.before is not None
+        original = _backed_up(backup, step.before)
+        if original is None:
+            return f"kept {step.path}: its backup is missing or damaged; not rolled back"
+        atomic_write(path, original)
         return f"{step.path}: restored"
     if step.op == "delete":
         if current is not None:
             return f"{step.path}: present"
-        assert backup is not None
-        atomic_write(path, backup.read_bytes(), make_parents=True)
+        assert backup is not None and step.before is not None
+        original = _backed_up(backup, step.before)
+        if original is None:
+            return f"kept {step.path} deleted: its backup is missing or damaged; not restored"
+        atomic_write(path, original, make_parents=True)
         return f"{step.path}: restored"
     assert step.to is not None
     dest = inside_project(project_dir, step.to)

@@ -194,6 +194,9 @@ def inside_project(project_dir: Path, rel: str) -> Path:
         raise RefusedError(
             f"path {rel!r} resolves outside the project (through a symlink); refused"
         ) from None
+    except (OSError, RuntimeError) as exc:  # a symlink loop, a name too long
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise RefusedError(f"path {rel!r} cannot be resolved ({reason}); refused") from None
     return path
 
 

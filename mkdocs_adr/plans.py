@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .config import Config
-from .errors import Refused, UsageError
+from .errors import Refused, StalePlan, UsageError
 from .fsops import atomic_write, sha256_bytes
 
 PLAN_SCHEMA = "mkdocs-adr/plan-file"
@@ -71,13 +71,19 @@ class Plan:
     created: str = ""
 
     def content_key(self) -> str:
-        payload = {
+        """The content part of the plan id: kind, scope, fingerprint, steps, inputs,
+        and the blocking problems, so that a plan blocked by a conflict and the plan
+        made once the conflict is fixed never share an id (and a cached blocked plan
+        is never handed back for a tree that no longer blocks it)."""
+        payload: dict[str, Any] = {
             "kind": self.kind,
             "scope": self.scope,
             "fingerprint": self.fingerprint,
             "steps": [s.to_json() for s in self.steps],
             "inputs": self.inputs,
         }
+        if self.blocking:  # absent when empty: the ids of unblocked plans stay as they were
+            payload["blocking"] = sorted(self.blocking)
         text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:12]
 
@@ -151,6 +157,47 @@ def staged_path(work_dir: Path, plan_id: str, digest: str) -> Path:
     return plan_dir(work_dir, plan_id) / "staged" / digest
 
 
+def read_staged(work_dir: Path, plan_id: str, digest: str) -> bytes:
+    """The staged bytes of ``digest``, checked against it: exactly what was reviewed.
+
+    :class:`~mkdocs_adr.errors.StalePlan` when the staged file is missing,
+    unreadable, or no longer hashes to ``digest`` (edited or damaged after the
+    plan was made): such bytes are never written.
+    """
+    path = staged_path(work_dir, plan_id, digest)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise StalePlan(
+            f"plan {plan_id}: its staged content {digest[:12]} is missing or unreadable "
+            f"({exc.strerror or exc}); nothing was written from it",
+            path=str(path),
+            fix="plan again and review the new plan",
+        ) from None
+    if sha256_bytes(data) != digest:
+        raise StalePlan(
+            f"plan {plan_id}: its staged content {digest[:12]} does not match its sha256 "
+            "(it changed after the plan was made); nothing was written from it",
+            path=str(path),
+            fix="plan again and review the new plan",
+        )
+    return data
+
+
+def staged_problems(work_dir: Path, plan: Plan, skip: set[int] | None = None) -> list[str]:
+    """Every write step of ``plan`` (but those in ``skip``) whose staged bytes fail
+    :func:`read_staged`, in words."""
+    out: list[str] = []
+    for n, step in enumerate(plan.steps):
+        if step.op != "write" or step.after is None or (skip and n in skip):
+            continue
+        try:
+            read_staged(work_dir, plan.plan_id, step.after)
+        except StalePlan as exc:
+            out.append(f"{step.path}: {exc.message}")
+    return out
+
+
 def save_plan(work_dir: Path, plan: Plan, staged: dict[str, bytes]) -> Plan:
     """Store ``plan`` with its staged contents (by hash); set id, version, created."""
     for step in plan.steps:
@@ -161,6 +208,16 @@ def save_plan(work_dir: Path, plan: Plan, staged: dict[str, bytes]) -> Plan:
     existing = folder / "plan.json"
     if existing.exists():
         old = load_plan(work_dir, plan.plan_id)
+        # the same id is the same content: staged bytes that were damaged since are
+        # put back from the ones just computed, which hash to what the plan records
+        for digest, data in sorted(staged.items()):
+            try:
+                read_staged(work_dir, old.plan_id, digest)
+            except StalePlan:
+                if sha256_bytes(data) == digest:
+                    atomic_write(
+                        staged_path(work_dir, old.plan_id, digest), data, make_parents=True
+                    )
         return old
     versions = [p.version for p in list_plans(work_dir) if p.scope_key() == plan.scope_key()]
     plan.version = max(versions, default=0) + 1

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from ..config import Config, RootConfig
 from ..errors import AdrError, RefusedError
+from ..fsops import exists, is_file, is_symlink
 from ..model import Record
 from ..paths import inside_project
 from .findings import Conflict
@@ -93,7 +94,7 @@ def mirror_pairs(
             (base / f"{old_stem}.{lang}.{ext}", base / f"{new_stem}.{lang}.{ext}"),
         ]
         for src, dst in candidates:
-            if src.is_file() or src.is_symlink():
+            if is_file(src) or is_symlink(src):
                 out.append((config.rel(src), config.rel(dst)))
     return out
 
@@ -139,7 +140,7 @@ def move_conflicts(config: Config, moves: Sequence[FileMove]) -> list[Conflict]:
                 )
             )
             continue
-        if src.is_symlink():
+        if is_symlink(src):
             out.append(
                 Conflict(
                     move.source,
@@ -149,9 +150,9 @@ def move_conflicts(config: Config, moves: Sequence[FileMove]) -> list[Conflict]:
                     fix="replace the link with the file it points to, then plan again",
                 )
             )
-        elif not src.is_file():
+        elif not is_file(src):
             out.append(Conflict(move.source, None, move.id, "does not exist"))
-        if dst.exists() or dst.is_symlink():
+        if exists(dst) or is_symlink(dst):
             out.append(
                 Conflict(
                     move.target,

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..config import Config
 from ..errors import RefusedError, UsageError
-from ..fsops import sha256_bytes, sha256_file
+from ..fsops import exists, sha256_bytes, sha256_file
 from ..journal import read_journal
 from ..log import Log, load
 from ..model import Record
@@ -212,8 +212,8 @@ def _reverse_moves(
         kind = "record" if rec is not None else (info.kind if info else "mirror")
         if chosen is not None and rid not in chosen:
             continue
-        here = (project / target).exists()
-        if not here and (project / source).exists():
+        here = exists(project / target)
+        if not here and exists(project / source):
             skipped.append(f"{source} is already back in place")
             continue
         if rec is not None and info and info.id and info.id != rec.id:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import links as mdlinks
+from ..fsops import exists
 from ..paths import docs_relative, mounted_file, site_src, site_url
 from .findings import Conflict, Risk
 from .moves import FileMove
@@ -170,7 +171,7 @@ def rewrite_page(
                 direction=_direction(moving, target_after != target),
                 id=rid or "",
                 target=target_after,
-                target_exists=(rw.project_dir / target).exists() or target in rw.moves.mapping,
+                target_exists=exists(rw.project_dir / target) or target in rw.moves.mapping,
             )
         )
         found.spans.append((link.start, link.end, new))
@@ -182,7 +183,7 @@ def _site_form(rw: Rewriter, target: str, target_after: str) -> tuple[str, str, 
     """A link from a docs page to a record of a root outside the docs folder written by
     its path in the site (``doc/adr/0001-x.md``, under the root's URL prefix) rather
     than on disk: the moved file it names, where it goes, and that place in the site."""
-    if target_after != target or not rw.mounts or (rw.project_dir / target).exists():
+    if target_after != target or not rw.mounts or exists(rw.project_dir / target):
         return None
     src = docs_relative(target, rw.docs_rel)
     named = mounted_file(src, rw.mounts) if src is not None else None

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from ..config import Config
 from ..errors import RefusedError
-from ..fsops import sha256_file
+from ..fsops import exists, sha256_file
 from ..links import resolve, split_target
 from ..log import Log, load
 from ..paths import docs_relative, inside_project, mounted_file
@@ -116,7 +116,7 @@ def _link_problems(config: Config, links: Sequence[LinkEdit]) -> list[str]:
                 f"{edit.page_after}:{edit.line}: link {edit.new!r} reaches {target}, "
                 f"not {edit.target}"
             )
-        elif edit.target_exists and not (config.project_dir / target).exists():
+        elif edit.target_exists and not exists(config.project_dir / target):
             problems.append(f"{edit.page_after}:{edit.line}: link {edit.new!r} does not resolve")
     return problems
 

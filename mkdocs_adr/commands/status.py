@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -11,9 +12,9 @@ import click
 from .. import apply
 from ..config import Config
 from ..errors import AdrError
-from ..fsops import lock_holder
-from ..journal import list_receipts, preconditions, read_journal
-from ..plans import Plan, is_current, list_plans, load_plan, plan_dir
+from ..fsops import is_leftover_temp, lock_holder, temps_under
+from ..journal import list_receipts, preconditions, read_journal, targets
+from ..plans import Plan, is_current, list_plans, load_plan, plan_dir, staged_problems
 from ._common import EXIT_OK, echo, emit_json, location_options, resolve_config
 
 SCHEMA = "mkdocs-adr/status"
@@ -44,6 +45,8 @@ def validity(config: Config, plan: Plan, state: str) -> list[str]:
         )
     if plan.blocking:
         reasons.extend(f"blocking: {b}" for b in plan.blocking)
+    done = read_journal(config.work_path, plan.plan_id).done if state == "interrupted" else None
+    reasons.extend(staged_problems(config.work_path, plan, skip=done))
     return reasons
 
 
@@ -66,6 +69,21 @@ def _lock(config: Config) -> dict[str, Any] | None:
     if found is None:
         return None
     return {"path": config.rel(found.path), "holder": found.holder, "alive": found.alive}
+
+
+def leftover_temps(config: Config, plans: list[Plan]) -> list[str]:
+    """The temp files killed writes left (project-relative): anywhere under the docs
+    folder, and beside every file a plan in the work dir writes (mkdocs.yml, roots
+    outside the docs folder). A resume or a rollback of the plan removes its own."""
+    found = set(temps_under([config.docs_dir], skip=config.work_path))
+    for plan in plans:
+        for target in targets(config.project_dir, plan):
+            try:
+                names = [e.name for e in os.scandir(target.parent)]
+            except OSError:
+                continue
+            found.update(target.parent / n for n in names if is_leftover_temp(n, target.name))
+    return sorted(config.rel(p) for p in found)
 
 
 def plan_json(config: Config, plan: Plan, restaged: list[str] | None = None) -> dict[str, Any]:
@@ -146,6 +164,7 @@ def status_command(
         data["receipts"] = [r for r in receipts if r.get("plan_id") == plan_id]
         data["schema"] = SCHEMA
         data["lock"] = _lock(config)
+        data["leftover_temp_files"] = leftover_temps(config, [plan])
         if as_json:
             emit_json(data)
         else:
@@ -168,6 +187,7 @@ def status_command(
             for r in receipts
         ],
         "lock": _lock(config),
+        "leftover_temp_files": leftover_temps(config, found),
     }
     if as_json:
         emit_json(data)
@@ -203,10 +223,24 @@ def _overview_text(data: dict[str, Any]) -> str:
         out.append("  none")
     for r in receipts:
         out.append(f"  {r['receipt']}  {r['kind']} v{r['version']}  {r['outcome']}")
+    out.extend(_temps_text(data["leftover_temp_files"]))
     lock = data["lock"]
     out.append("")
     out.append(_lock_text(lock))
     return "\n".join(out)
+
+
+def _temps_text(temps: list[str]) -> list[str]:
+    """Leftover temp files, with what removes them (nothing when there are none)."""
+    if not temps:
+        return []
+    out = ["", f"Leftover temp files ({len(temps)}), left by a write that was killed:"]
+    out.extend(f"  {t}" for t in temps)
+    out.append(
+        "  a resume (plan --confirm) or a rollback (plan --rollback) of the interrupted plan "
+        "removes those beside its files; any other can be deleted"
+    )
+    return out
 
 
 def _lock_text(lock: dict[str, Any] | None) -> str:
@@ -244,6 +278,10 @@ def _plan_text(config: Config, data: dict[str, Any]) -> str:
         out.append(f"  receipt  {r['receipt']}  {r['outcome']}")
     for step in data["next"]:
         out.append(f"  next     {step}")
+    for temp in data["leftover_temp_files"]:
+        out.append(
+            f"  temp     {temp}  (left by a killed write; a resume or a rollback removes it)"
+        )
     out.append(_lock_text(data["lock"]))
     return "\n".join(out)
 
