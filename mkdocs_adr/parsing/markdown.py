@@ -376,7 +376,7 @@ def _yaml_int(text: str, convert: Any) -> Any:
         return text
     try:
         return convert(text)
-    except ValueError:  # pragma: no cover - a YAML int of this length always converts
+    except ValueError:  # ``!!int abc``: a tag that does not fit its value, read as text
         return text
 
 

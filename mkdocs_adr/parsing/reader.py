@@ -118,7 +118,7 @@ def field_cut(name: str, path: str, line: int | None, bound: int = FIELD_BOUND) 
     return Problem(
         "ADR023",
         Severity.WARNING,
-        f"field {name!r} cut at {bound:,} characters",
+        f"field {name!r} cut at {bound} characters",
         path=path,
         line=line,
         fix=f"shorten the value of {name!r}: a longer one is read only up to its bound",
