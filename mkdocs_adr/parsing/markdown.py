@@ -418,6 +418,8 @@ def load_yaml(raw: str) -> Any:
 
 
 _CONSTRUCT_ERRORS = (ValueError, TypeError, AttributeError, OverflowError, RecursionError)
+#: Everything :func:`load_yaml` may raise for some text: callers catch exactly these.
+YAML_ERRORS: tuple[type[Exception], ...] = (yaml.YAMLError, *_CONSTRUCT_ERRORS)
 
 
 def _where(root: yaml.Node, exc: Exception) -> Exception:
