@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mkdocs_adr import identity, manifest
 from mkdocs_adr.config import DEFAULT_ALIASES, DEFAULT_STATUS_HEADINGS
@@ -211,6 +213,11 @@ def test_a_bad_timestamp_is_a_problem_at_its_line() -> None:
             "d: !!timestamp 2024-13-45",
             "'d' cannot be read as tag:yaml.org,2002:timestamp "
             "(ValueError: month must be in 1..12)",
+        ),
+        ("n: !!bool maybe", "'n' cannot be read as tag:yaml.org,2002:bool (KeyError: 'maybe')"),
+        (
+            "n: !!int",
+            "'n' cannot be read as tag:yaml.org,2002:int (IndexError: string index out of range)",
         ),
         ("? [a, b]\n: x", "found unhashable key"),
         (
@@ -487,3 +494,60 @@ def test_mkdocs_build_of_the_hostile_log(tmp_path: Path) -> None:
         assert line in proc.stderr
     page = tmp_path / "site" / "adr" / "0005-payments-decision" / "index.html"
     assert "Take card payments through the gateway" in page.read_text(encoding="utf-8")
+
+
+# ------------------------------------------------------------------ property
+
+
+_PIECES = [
+    "&a ",
+    "*a",
+    "&b ",
+    "*b",
+    "[",
+    "]",
+    "{",
+    "}",
+    ", ",
+    ": ",
+    "\n",
+    "- ",
+    "  ",
+    "? ",
+    "<<: ",
+    "!!timestamp ",
+    "!!int ",
+    "!!float ",
+    "!!str ",
+    "!!binary ",
+    "'",
+    '"',
+    "#",
+    "|",
+    ">",
+    "tags",
+    "id",
+    "date",
+    "2024-13-45",
+    "x",
+    "\t",
+    "7" * 120,
+    "0x" + "f" * 300,
+    "1:59:59",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=60))
+def test_frontmatter_of_hostile_pieces_reads_or_is_refused_within_its_bound(
+    pieces: list[str],
+) -> None:
+    raw = "".join(pieces) + "\n"  # as split_frontmatter gives it: up to the closing line
+    data, error = load_frontmatter(raw)
+    assert (data is None) != (error is None)
+    if error is not None:
+        message, line = error
+        assert isinstance(message, str) and message and 1 <= line <= raw.count("\n") + 2
+        return
+    # what was built is bounded by the alias budget: never an expansion of the text
+    assert len(repr(data)) <= 20 * max(10 * len(raw), 4096)

@@ -342,7 +342,7 @@ def load_frontmatter(raw: str) -> tuple[dict[str, Any] | None, tuple[str, int] |
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         return None, (str(problem), (mark.line + 2) if mark else 1)
-    except (ValueError, TypeError, AttributeError, OverflowError, RecursionError) as exc:
+    except _CONSTRUCT_ERRORS as exc:
         # a constructor's own error: an out-of-range date, ``!!timestamp bad`` (whose
         # PyYAML raises AttributeError), a tag applied to a value it cannot take
         why = (str(exc) or type(exc).__name__).splitlines()[0][:200]
@@ -417,7 +417,16 @@ def load_yaml(raw: str) -> Any:
         loader.dispose()
 
 
-_CONSTRUCT_ERRORS = (ValueError, TypeError, AttributeError, OverflowError, RecursionError)
+#: What PyYAML's constructors raise on values their tag does not fit (``!!timestamp bad``:
+#: AttributeError, ``!!int`` with no value: IndexError, ``!!bool maybe``: KeyError).
+_CONSTRUCT_ERRORS = (
+    ValueError,
+    TypeError,
+    AttributeError,
+    LookupError,
+    OverflowError,
+    RecursionError,
+)
 #: Everything :func:`load_yaml` may raise for some text: callers catch exactly these.
 YAML_ERRORS: tuple[type[Exception], ...] = (yaml.YAMLError, *_CONSTRUCT_ERRORS)
 
