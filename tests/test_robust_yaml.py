@@ -255,6 +255,15 @@ def test_long_values_are_cut_at_1000_characters_with_adr023() -> None:
     assert p.status == "accepted"
 
 
+def test_relation_keys_and_dates_are_bounded_too() -> None:
+    long = "ADR-0001 " * 300
+    p = parse(f"---\nstatus: accepted\nsupersedes: [{long}]\nreview-by: '{long}'\n---\n# T\n")
+    assert [(x.code, x.line, x.message) for x in p.problems if x.code == "ADR023"] == [
+        ("ADR023", 4, "field 'review-by' cut at 1000 characters"),
+        ("ADR023", 3, "field 'supersedes' cut at 1000 characters"),
+    ]
+
+
 def test_a_value_at_the_bound_is_not_cut() -> None:
     p = parse(f"---\nstatus: accepted\ndomain: {'d' * 1000}\n---\n# T\n")
     assert p.problems == () and p.domain == "d" * 1000

@@ -18,7 +18,7 @@ from .dates import parse_date, pick_date
 from .formats import DATE_FROM_STATUS, DETECTORS, FORCED, VARIANTS, Context, Hit, container
 from .markdown import Document, LineCounter, links, scan
 from .options import ParseOptions
-from .status import relation_line
+from .status import FRONTMATTER_KEYS, relation_line
 
 #: The detectors tried when the ``style`` option is ``auto``.
 _ALL = tuple(DETECTORS)
@@ -110,6 +110,10 @@ _BOUNDED = (
     "affected_components",
     "redirect-from",
     "redirect_from",
+    "date",
+    "review-by",
+    "review_by",
+    *FRONTMATTER_KEYS,  # the relation keys: one reference or a list of them
 )
 
 
