@@ -386,6 +386,11 @@ def test_cli_plan_check_context_and_find_on_the_hostile_log(tmp_path: Path) -> N
     one = run_cli("context", "ADR-0006", "--json", cwd=project)
     _clean(one)
     assert one.returncode == 0 and len(one.stdout.strip()) <= MAX_CODEPOINTS
+    # the domain as read (its first 1,000 characters) is one that can be asked about
+    domain = run_cli("context", "--domain", ("billing-" * 125), "--json", cwd=project)
+    _clean(domain)
+    assert domain.returncode == 0 and len(domain.stdout.strip()) <= MAX_CODEPOINTS
+    assert [u["id"] for u in json.loads(domain.stdout)["units"]] == ["ADR-0006"]
     found = run_cli("find", "--topic", "billing period invoice", "--json", cwd=project)
     _clean(found)
     assert found.returncode == 0 and len(found.stdout.strip()) <= MAX_CODEPOINTS
