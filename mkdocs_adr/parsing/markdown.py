@@ -433,19 +433,23 @@ YAML_ERRORS: tuple[type[Exception], ...] = (yaml.YAMLError, *_CONSTRUCT_ERRORS)
 
 def _where(root: yaml.Node, exc: Exception) -> Exception:
     """``exc`` as a marked YAML error at the top-level entry that raises it, if one does."""
-    why = (str(exc) or type(exc).__name__).splitlines()[0][:200]
-    if isinstance(root, yaml.MappingNode):
-        for key, value in root.value:
-            try:
-                _Loader("").construct_document(value)
-            except _CONSTRUCT_ERRORS:
-                return yaml.constructor.ConstructorError(
-                    None,
-                    None,
-                    f"{repr(key.value)[:80]} cannot be read as {value.tag} "
-                    f"({type(exc).__name__}: {why})",
-                    value.start_mark,
-                )
+    if not isinstance(root, yaml.MappingNode):
+        return exc
+    for key, value in root.value:
+        alone = _Loader("")
+        try:
+            alone.construct_document(value)
+        except _CONSTRUCT_ERRORS as own:
+            why = (str(own) or type(own).__name__).splitlines()[0][:200]
+            return yaml.constructor.ConstructorError(
+                None,
+                None,
+                f"{repr(key.value)[:80]} cannot be read as {value.tag} "
+                f"({type(own).__name__}: {why})",
+                value.start_mark,
+            )
+        finally:
+            alone.dispose()
     return exc
 
 
