@@ -79,6 +79,7 @@ print(json.dumps({
     "status": p.status, "tags": list(p.tags), "paths": list(p.affected_paths),
     "components": list(p.affected_components),
     "problems": [[x.code, x.line, x.message] for x in p.problems],
+    "fixes": [x.fix for x in p.problems],
 }))
 """
 
@@ -113,6 +114,7 @@ def test_an_alias_bomb_in_a_list_field_is_refused_before_it_expands(key: str) ->
     assert got["problems"] == [
         ["ADR014", 6, "frontmatter does not parse: aliases expand beyond 10 times the text"]
     ]
+    assert got["fixes"] == ["write the values out instead of repeating anchors through aliases"]
     assert got["status"] == "accepted"  # the body's status section still counts
     assert got["tags"] == got["paths"] == got["components"] == []
 

@@ -155,6 +155,15 @@ def _bound_frontmatter(doc: Document, path: str) -> list[Problem]:
     return out
 
 
+def _yaml_fix(message: str) -> str:
+    """The fix for frontmatter that does not parse, by why it does not."""
+    if message.startswith(("aliases expand", "alias ")):
+        return "write the values out instead of repeating anchors through aliases"
+    if message.startswith("collections nested"):
+        return "flatten the frontmatter: keys hold values or short lists"
+    return "fix the YAML between the '---' lines (quote values that contain ': ')"
+
+
 def _as_list(value: object) -> tuple[str, ...]:
     if value is None or isinstance(value, bool):
         return ()
@@ -182,7 +191,7 @@ def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:
                 f"frontmatter does not parse: {message}",
                 path=path,
                 line=line,
-                fix="fix the YAML between the '---' lines (quote values that contain ': ')",
+                fix=_yaml_fix(message),
             )
         )
     ctx = Context(doc, name, options.status_headings)
