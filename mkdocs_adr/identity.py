@@ -129,6 +129,27 @@ def canonical(prefix: str, number: int) -> str:
     return f"{prefix.upper()}-{number:04d}"
 
 
+#: An explicit id that is not a prefixed number: what the source manifest's schema takes
+#: for an id (``$defs/id`` in ``schemas/current-sources.schema.json``): 1 to 200
+#: characters, none of them whitespace, ``#``, ``/`` or ``\\``.
+_EXPLICIT_ID = re.compile(r"[^#\s/\\]{1,200}")
+
+
+def explicit_id_fault(text: str) -> str | None:
+    """Why a record's explicit ``id:`` cannot be its id, or None when it can be.
+
+    ``ADR 12`` reads as ADR-0012 (:func:`parse_id`); any other id is kept as written
+    and must be one the source manifest can hold, or publishing would write a
+    manifest its own schema rejects.
+    """
+    if parse_id(text) is not None or _EXPLICIT_ID.fullmatch(text):
+        return None
+    if len(text) > 200:
+        return f"it is {len(text):,} characters long (at most 200)"
+    bad = next((c for c in text if c in "#/\\" or c.isspace()), "")
+    return f"it contains {bad!r} (an id has no whitespace, '#', '/' or '\\')"
+
+
 def parse_id(text: str) -> tuple[str, int] | None:
     m = _ID.match(text.strip())
     return (m.group(1).upper(), int(m.group(2))) if m else None

@@ -24,7 +24,7 @@ from . import checks
 from .config import Config
 from .discovery import Found, discover
 from .graph import RelationGraph, Succession
-from .identity import Resolution, Resolver, canonical, file_id, parse_id
+from .identity import Resolution, Resolver, canonical, explicit_id_fault, file_id, parse_id
 from .model import (
     Excluded,
     Parsed,
@@ -32,6 +32,7 @@ from .model import (
     Record,
     Relation,
     RootInfo,
+    Severity,
     Unit,
 )
 from .parsing import ParseOptions
@@ -222,6 +223,9 @@ def identify(item: Found, parsed: Parsed, digest: str, prefix: str) -> Record:
     named = file_id(name, prefix)
     number = named[1] if named else None
     rid: str
+    fault = explicit_id_fault(parsed.explicit_id) if parsed.explicit_id else None
+    if fault is not None:
+        parsed = _without_explicit_id(parsed, item.path, fault)
     if parsed.explicit_id:
         pid = parse_id(parsed.explicit_id)
         rid = canonical(*pid) if pid else parsed.explicit_id
@@ -243,6 +247,24 @@ def identify(item: Found, parsed: Parsed, digest: str, prefix: str) -> Record:
         number=number,
         symlink=item.symlink,
     )
+
+
+def _without_explicit_id(parsed: Parsed, path: str, fault: str) -> Parsed:
+    """``parsed`` read as if it had no ``id:``, with the ADR014 that says why."""
+    assert parsed.explicit_id is not None
+    head = parsed.text.split("\n", 500)[:500]
+    line = next((i + 1 for i, text in enumerate(head) if text.lower().startswith("id:")), None)
+    shown = parsed.explicit_id if len(parsed.explicit_id) <= 80 else parsed.explicit_id[:77] + "..."
+    problem = Problem(
+        "ADR014",
+        Severity.WARNING,
+        f"frontmatter does not parse: 'id' {shown!r} is not an id: {fault}; "
+        "the record takes the id its file name gives",
+        path=path,
+        line=line,
+        fix="write an id such as ADR-0007 or payments-decision, or remove the 'id' key",
+    )
+    return dataclasses.replace(parsed, explicit_id=None, problems=(*parsed.problems, problem))
 
 
 def _fingerprint(config: Config, records: list[Record]) -> str:

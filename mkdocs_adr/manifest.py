@@ -322,9 +322,29 @@ def validate(data: object) -> list[str]:
     return errors
 
 
+_FIX_PUBLISH = "publish CURRENT again with `mkdocs-adr plan --mode summary`"
+
+
 def parse(data: bytes, *, where: str) -> Manifest:
-    """Decode, check the version, validate against the schema; :class:`ManifestError`."""
-    fix_publish = "publish CURRENT again with `mkdocs-adr plan --mode summary`"
+    """Decode, check the version, validate against the schema; :class:`ManifestError`.
+
+    Total: whatever the bytes are, a manifest or a :class:`ManifestError` (ADR012,
+    unverifiable), never another exception (nesting that exhausts the recursion
+    limit, integers of more digits than Python converts).
+    """
+    try:
+        return _parse(data, where=where)
+    except ManifestError:
+        raise
+    except (RecursionError, ValueError, TypeError, KeyError, AttributeError) as exc:
+        reason = (str(exc).split(";")[0] or type(exc).__name__)[:200]
+        raise ManifestError(
+            "unreadable", f"not readable: {reason}", path=where, fix=_FIX_PUBLISH
+        ) from None
+
+
+def _parse(data: bytes, *, where: str) -> Manifest:
+    fix_publish = _FIX_PUBLISH
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -337,11 +357,21 @@ def parse(data: bytes, *, where: str) -> Manifest:
         raise ManifestError(
             "unreadable", f"not JSON: {exc.msg}", path=where, line=exc.lineno, fix=fix_publish
         ) from None
+    except RecursionError:
+        raise ManifestError(
+            "unreadable", "not readable: nested too deeply", path=where, fix=fix_publish
+        ) from None
+    except ValueError as exc:  # an integer of more digits than Python converts
+        reason = str(exc).split(";")[0] or type(exc).__name__
+        raise ManifestError(
+            "unreadable", f"not readable: {reason}", path=where, fix=fix_publish
+        ) from None
     if isinstance(raw, dict):
         if raw.get("schema") not in (None, SCHEMA_NAME):
             raise ManifestError(
                 "invalid",
-                f"'schema' is {raw.get('schema')!r}, not {SCHEMA_NAME!r}: not a source manifest",
+                f"'schema' is {repr(raw.get('schema'))[:80]}, not {SCHEMA_NAME!r}: "
+                "not a source manifest",
                 path=where,
                 fix=fix_publish,
             )
@@ -353,7 +383,10 @@ def parse(data: bytes, *, where: str) -> Manifest:
                 path=where,
                 fix="use the mkdocs-adr version that wrote it, or " + fix_publish,
             )
-    errors = validate(raw)
+    try:
+        errors = validate(raw)
+    except RecursionError:  # JSON nested deeply enough to exhaust the schema validator
+        errors = ["nested too deeply to validate"]
     if errors:
         shown = "; ".join(errors[:5]) + (f"; and {len(errors) - 5} more" if len(errors) > 5 else "")
         raise ManifestError(

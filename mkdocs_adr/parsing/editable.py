@@ -19,7 +19,7 @@ from typing import Any
 
 import yaml
 
-from .markdown import heading_key, scan
+from .markdown import YAML_ERRORS, heading_key, load_yaml, scan
 
 __all__ = ["Editable", "UnsafeEdit", "heading_key", "yaml_scalar"]
 
@@ -167,8 +167,8 @@ class Editable:
     def fm_value(self, key: str, first: int, end: int) -> Any:
         chunk = "\n".join(self.lines[first:end])
         try:
-            data = yaml.safe_load(chunk)
-        except yaml.YAMLError:
+            data = load_yaml(chunk)
+        except YAML_ERRORS:
             raise UnsafeEdit(f"{self.path}: frontmatter key '{key}' does not parse") from None
         if not isinstance(data, dict):
             raise UnsafeEdit(f"{self.path}: frontmatter key '{key}' does not parse")
@@ -248,8 +248,8 @@ class Editable:
     def _fm_check(self) -> None:
         start, close = self._fm()
         try:
-            data = yaml.safe_load("\n".join(self.lines[start + 1 : close]))
-        except yaml.YAMLError:
+            data = load_yaml("\n".join(self.lines[start + 1 : close]))
+        except YAML_ERRORS:
             raise UnsafeEdit(
                 f"{self.path}: the frontmatter would not parse after the edit"
             ) from None

@@ -262,7 +262,7 @@ def _fast_scalar(text: str) -> tuple[bool, Any]:
     if tag == "tag:yaml.org,2002:bool":
         return True, text.lower() in ("yes", "true", "on", "y")
     if tag == "tag:yaml.org,2002:int" and text.lstrip("-+").isdigit():
-        return True, int(text)
+        return True, _yaml_int(text, int)
     if tag == "tag:yaml.org,2002:timestamp":
         return True, text  # dates are parsed (and validated) by parse_date
     return False, None
@@ -330,22 +330,216 @@ def _fm_entry(line: str) -> tuple[str, Any, bool] | None:
 
 
 def load_frontmatter(raw: str) -> tuple[dict[str, Any] | None, tuple[str, int] | None]:
+    """The frontmatter's keys (lower-cased), or None and (why, line) when it does not
+    parse. Never raises: every PyYAML error, and every exception its constructors
+    raise, is a reason (ADR014); see :func:`load_yaml` for the bounds."""
     fast = _fast_frontmatter(raw)
     if fast is not None:
         return fast, None
     try:
-        data = yaml.load(raw, Loader=_YamlLoader)
+        data = load_yaml(raw)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         return None, (str(problem), (mark.line + 2) if mark else 1)
-    except (ValueError, TypeError, RecursionError) as exc:  # e.g. out-of-range dates
-        return None, (str(exc) or type(exc).__name__, 1)
+    except _CONSTRUCT_ERRORS as exc:
+        # a constructor's own error: an out-of-range date, ``!!timestamp bad`` (whose
+        # PyYAML raises AttributeError), a tag applied to a value it cannot take
+        why = (str(exc) or type(exc).__name__).splitlines()[0][:200]
+        return None, (f"a value cannot be constructed ({type(exc).__name__}: {why})", 1)
     if data is None:
         return {}, None
     if not isinstance(data, dict):
         return None, (f"frontmatter is a {type(data).__name__}, not a mapping of keys", 2)
     return {str(k).lower(): v for k, v in data.items()}, None
+
+
+# ------------------------------------------------------------------ bounded YAML
+
+#: A document may expand (aliases repeated) to this many times its text, and no more.
+ALIAS_EXPANSION = 10
+#: ... but a small document always gets this much room (a few anchors reused).
+ALIAS_FLOOR = 4096
+#: Collections nested deeper than this are refused (libyaml's composer recurses in C).
+MAX_DEPTH = 64
+
+
+#: An integer written with more characters than this is read as its text: ``int()``
+#: refuses over 4,300 digits, and hex, binary and base-60 forms have no such limit
+#: (``str()`` of the result then fails, and base 60 costs quadratic time).
+MAX_INT_CHARS = 100
+
+
+def _yaml_int(text: str, convert: Any) -> Any:
+    """An integer, or its text when it is written with over ``MAX_INT_CHARS`` characters."""
+    if len(text) > MAX_INT_CHARS:
+        return text
+    try:
+        return convert(text)
+    except ValueError:  # ``!!int abc``: a tag that does not fit its value, read as text
+        return text
+
+
+class _Loader(_YamlLoader):  # type: ignore[misc]
+    """The safe loader whose integers too long for ``int()`` stay text."""
+
+
+def _construct_int(loader: Any, node: yaml.ScalarNode) -> Any:
+    construct = yaml.constructor.SafeConstructor.construct_yaml_int
+    return _yaml_int(loader.construct_scalar(node), lambda _text: construct(loader, node))
+
+
+_Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
+
+
+def load_yaml(raw: str) -> Any:
+    """``yaml.safe_load`` with the expansion of aliases bounded, before anything expands.
+
+    The node graph is composed here from the parser's events, not by PyYAML's
+    composer: each alias adds the expanded size of its anchor's node (a scalar
+    counts its characters and one, a collection one plus its items) to a running
+    total, and a document whose total passes ``ALIAS_EXPANSION`` times its text
+    (at least ``ALIAS_FLOOR``), that refers to an anchor from inside it, or that
+    nests deeper than ``MAX_DEPTH`` is refused with a :class:`yaml.YAMLError`
+    before anything is constructed. What is constructed is then at most that
+    size, so no list of aliases turns into gigabytes of strings.
+    """
+    loader = _Loader(raw)
+    try:
+        node = _compose(loader, max(len(raw) * ALIAS_EXPANSION, ALIAS_FLOOR))
+        if node is None:
+            return None
+        try:
+            return loader.construct_document(node)
+        except _CONSTRUCT_ERRORS as exc:
+            raise _where(node, exc) from None
+    finally:
+        loader.dispose()
+
+
+#: What PyYAML's constructors raise on values their tag does not fit (``!!timestamp bad``:
+#: AttributeError, ``!!int`` with no value: IndexError, ``!!bool maybe``: KeyError).
+_CONSTRUCT_ERRORS = (
+    ValueError,
+    TypeError,
+    AttributeError,
+    LookupError,
+    OverflowError,
+    RecursionError,
+)
+#: Everything :func:`load_yaml` may raise for some text: callers catch exactly these.
+YAML_ERRORS: tuple[type[Exception], ...] = (yaml.YAMLError, *_CONSTRUCT_ERRORS)
+
+
+def _where(root: yaml.Node, exc: Exception) -> Exception:
+    """``exc`` as a marked YAML error at the top-level entry that raises it, if one does."""
+    if not isinstance(root, yaml.MappingNode):
+        return exc
+    for key, value in root.value:
+        alone = _Loader("")
+        try:
+            alone.construct_document(value)
+        except _CONSTRUCT_ERRORS as own:
+            why = (str(own) or type(own).__name__).splitlines()[0][:200]
+            return yaml.constructor.ConstructorError(
+                None,
+                None,
+                f"{repr(key.value)[:80]} cannot be read as {value.tag} "
+                f"({type(own).__name__}: {why})",
+                value.start_mark,
+            )
+        finally:
+            alone.dispose()
+    return exc
+
+
+def _refuse(problem: str, mark: Any) -> yaml.YAMLError:
+    return yaml.composer.ComposerError(None, None, problem, mark)
+
+
+def _compose(loader: Any, budget: int) -> yaml.Node | None:
+    """The single document's node graph (None for an empty stream), iteratively."""
+    ev = yaml.events
+    loader.get_event()  # stream start
+    if loader.check_event(ev.StreamEndEvent):
+        loader.get_event()
+        return None
+    loader.get_event()  # document start
+    anchors: dict[str | None, yaml.Node] = {}
+    sizes: dict[int, int] = {}  # id(node) -> expanded size, once the node is complete
+    total = 0
+    # open collections: (node, total when it opened, pending mapping key)
+    stack: list[list[Any]] = []
+    root: yaml.Node | None = None
+    while root is None:
+        event: Any = loader.get_event()
+        start: Any = event.start_mark  # libyaml's Mark, which the stubs do not name
+        end: Any = event.end_mark
+        node: yaml.Node | None
+        if isinstance(event, ev.AliasEvent):
+            target = anchors.get(event.anchor)
+            if target is None:
+                raise _refuse(f"found undefined alias {event.anchor!r}", event.start_mark)
+            size = sizes.get(id(target))
+            if size is None:
+                raise _refuse(
+                    f"alias {event.anchor!r} refers to a collection that contains it",
+                    event.start_mark,
+                )
+            node = target
+            total += size
+        elif isinstance(event, ev.ScalarEvent):
+            tag = event.tag
+            if tag is None or tag == "!":
+                tag = loader.resolve(yaml.ScalarNode, event.value, event.implicit)
+            node = yaml.ScalarNode(tag, event.value, start, end, style=event.style)
+            size = 1 + len(event.value)
+            total += size
+            sizes[id(node)] = size
+        elif isinstance(event, (ev.SequenceStartEvent, ev.MappingStartEvent)):
+            if len(stack) >= MAX_DEPTH:
+                raise _refuse(f"collections nested deeper than {MAX_DEPTH}", event.start_mark)
+            is_seq = isinstance(event, ev.SequenceStartEvent)
+            kind = yaml.SequenceNode if is_seq else yaml.MappingNode
+            tag = event.tag
+            if tag is None or tag == "!":
+                tag = loader.resolve(kind, None, event.implicit)
+            coll = kind(tag, [], start, None, flow_style=event.flow_style)
+            if event.anchor is not None:
+                anchors[event.anchor] = coll
+            total += 1
+            stack.append([coll, total - 1, None])
+            node = None
+        elif isinstance(event, (ev.SequenceEndEvent, ev.MappingEndEvent)):
+            coll, opened, _key = stack.pop()
+            coll.end_mark = end
+            sizes[id(coll)] = total - opened
+            node = coll
+        else:  # pragma: no cover - the parser sends no other event inside a document
+            raise _refuse(f"unexpected {type(event).__name__}", event.start_mark)
+        if total > budget:
+            raise _refuse(
+                f"aliases expand beyond {ALIAS_EXPANSION} times the text", event.start_mark
+            )
+        if isinstance(event, ev.ScalarEvent) and event.anchor is not None:
+            assert node is not None
+            anchors[event.anchor] = node
+        if node is None:
+            continue
+        if not stack:
+            root = node
+        elif isinstance(stack[-1][0], yaml.SequenceNode):
+            stack[-1][0].value.append(node)
+        elif stack[-1][2] is None:
+            stack[-1][2] = node
+        else:
+            stack[-1][0].value.append((stack[-1][2], node))
+            stack[-1][2] = None
+    loader.get_event()  # document end
+    if not loader.check_event(ev.StreamEndEvent):
+        event = loader.get_event()
+        raise _refuse("expected a single document in the stream", event.start_mark)
+    return root
 
 
 def _mark_fences(lines: list[str]) -> list[bool]:

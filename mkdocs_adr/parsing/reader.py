@@ -13,12 +13,12 @@ from collections.abc import Iterator
 
 from ..model import Parsed, Problem, Relation, Severity
 from . import titles
-from .common import declarations, frontmatter_relations, inline_fields, links_section
+from .common import declarations, fm_line, frontmatter_relations, inline_fields, links_section
 from .dates import parse_date, pick_date
 from .formats import DATE_FROM_STATUS, DETECTORS, FORCED, VARIANTS, Context, Hit, container
 from .markdown import Document, LineCounter, links, scan
 from .options import ParseOptions
-from .status import relation_line
+from .status import FRONTMATTER_KEYS, relation_line
 
 #: The detectors tried when the ``style`` option is ``auto``.
 _ALL = tuple(DETECTORS)
@@ -91,6 +91,79 @@ def _with_problems(parsed: Parsed, extra: list[Problem]) -> Parsed:
     return replace(parsed, problems=(*extra, *parsed.problems))
 
 
+#: A frontmatter value (or list item) longer than this many characters is cut to it (ADR023).
+FIELD_BOUND = 1000
+
+#: The frontmatter keys whose values are bounded: one value each, or lists of them.
+_BOUNDED = (
+    "title",
+    "status",
+    "domain",
+    "iteration",
+    "id",
+    "tags",
+    "decision-makers",
+    "deciders",
+    "affected-paths",
+    "affected_paths",
+    "affected-components",
+    "affected_components",
+    "redirect-from",
+    "redirect_from",
+    "date",
+    "review-by",
+    "review_by",
+    *FRONTMATTER_KEYS,  # the relation keys: one reference or a list of them
+)
+
+
+def field_cut(name: str, path: str, line: int | None, bound: int = FIELD_BOUND) -> Problem:
+    """ADR023: the value of field ``name`` was cut to its bound of ``bound`` characters."""
+    return Problem(
+        "ADR023",
+        Severity.WARNING,
+        f"field {name!r} cut at {bound} characters",
+        path=path,
+        line=line,
+        fix=f"shorten the value of {name!r}: a longer one is read only up to its bound",
+    )
+
+
+def _bounded(value: object) -> tuple[object, bool]:
+    """``value`` with every string in it (itself, or a list's items) cut to FIELD_BOUND."""
+    if isinstance(value, str):
+        return (value[:FIELD_BOUND], True) if len(value) > FIELD_BOUND else (value, False)
+    if isinstance(value, list):
+        cut = [_bounded(v) for v in value]
+        return [v for v, _ in cut], any(c for _, c in cut)
+    return value, False
+
+
+def _bound_frontmatter(doc: Document, path: str) -> list[Problem]:
+    """Cut the bounded frontmatter values in place, with an ADR023 for each key cut."""
+    fm = doc.frontmatter
+    out: list[Problem] = []
+    if not fm:
+        return out
+    for key in _BOUNDED:
+        if key not in fm:
+            continue
+        value, cut = _bounded(fm[key])
+        if cut:
+            fm[key] = value
+            out.append(field_cut(key, path, fm_line(doc, key)))
+    return out
+
+
+def _yaml_fix(message: str) -> str:
+    """The fix for frontmatter that does not parse, by why it does not."""
+    if message.startswith(("aliases expand", "alias ")):
+        return "write the values out instead of repeating anchors through aliases"
+    if message.startswith("collections nested"):
+        return "flatten the frontmatter: keys hold values or short lists"
+    return "fix the YAML between the '---' lines (quote values that contain ': ')"
+
+
 def _as_list(value: object) -> tuple[str, ...]:
     if value is None or isinstance(value, bool):
         return ()
@@ -107,6 +180,7 @@ def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:
     name = path.rsplit("/", 1)[-1]
     doc = scan(text)
     problems: list[Problem] = []
+    problems.extend(_bound_frontmatter(doc, path))
     fm = doc.frontmatter or {}
     if doc.frontmatter_error:
         message, line = doc.frontmatter_error
@@ -117,7 +191,7 @@ def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:
                 f"frontmatter does not parse: {message}",
                 path=path,
                 line=line,
-                fix="fix the YAML between the '---' lines (quote values that contain ': ')",
+                fix=_yaml_fix(message),
             )
         )
     ctx = Context(doc, name, options.status_headings)

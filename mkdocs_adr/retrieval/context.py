@@ -28,7 +28,7 @@ from typing import Any
 from ..errors import UsageError
 from ..log import Log
 from ..model import STATUSES, Severity
-from .budget import Position, capped
+from .budget import Position
 from .collect import system_roots
 from .evidence import EvidenceItem, Relations, unit_id
 from .focus import (
@@ -206,8 +206,8 @@ def _overview(log: Log, query: ContextQuery, prefix: str) -> Answer:
     domains = Counter(r.domain for r in log.records if r.domain and not r.archived)
     iterations = Counter(r.parsed.iteration for r in log.records if r.parsed.iteration)
     problems = Counter(p.severity.label for p in log.problems)
-    dom_list, dom_more = capped(sorted(domains.items()), MAX_LISTED)
-    it_list, it_more = capped(sorted(iterations.items()), MAX_LISTED)
+    dom_list, dom_more, dom_long = _listed(domains)
+    it_list, it_more, it_long = _listed(iterations)
     overview: dict[str, Any] = {
         "roots": [r.to_json() for r in log.roots[:MAX_LISTED]],
         "statuses": {s: statuses[s] for s in STATUSES if statuses[s]},
@@ -229,6 +229,11 @@ def _overview(log: Log, query: ContextQuery, prefix: str) -> Answer:
     if dom_list:
         hints.append(f"{prefix} context --domain {dom_list[0][0]}")
     hints.append(f"{prefix} find --path src/some/file.py --topic 'what you are changing'")
+    warnings = [
+        f"{n} {what} name(s) longer than {LISTED_NAME} characters are counted, not listed"
+        for n, what in ((dom_long, "domain"), (it_long, "iteration"))
+        if n
+    ]
     return Answer(
         "context",
         log,
@@ -237,8 +242,33 @@ def _overview(log: Log, query: ContextQuery, prefix: str) -> Answer:
         [],
         prefix,
         extra={"overview": overview, "succession": None},
+        warnings=warnings,
         hints=hints,
     )
+
+
+#: A domain or iteration name longer than this is counted in the overview, not listed
+#: (``--domain`` takes at most 1,024 characters; a record's value is cut at 1,000).
+LISTED_NAME = 120
+#: The names one overview list shows take at most this many code points together.
+LISTED_CODEPOINTS = 2_000
+
+
+def _listed(counts: Counter[str]) -> tuple[list[tuple[str, int]], int, int]:
+    """(name, count) pairs that fit an overview list, how many were left out, and how
+    many of those for being longer than ``LISTED_NAME``: the overview stays inside the
+    response budget whatever the records' values are."""
+    shown: list[tuple[str, int]] = []
+    size = too_long = 0
+    for name, n in sorted(counts.items()):
+        if len(name) > LISTED_NAME:
+            too_long += 1
+            continue
+        if len(shown) >= MAX_LISTED or size + len(name) > LISTED_CODEPOINTS:
+            break
+        shown.append((name, n))
+        size += len(name)
+    return shown, len(counts) - len(shown), too_long
 
 
 def context(

@@ -193,7 +193,8 @@ class Answer:
             envelope = measure(self.compose([], None, 0, placeholder))
             if envelope <= ENVELOPE_CODEPOINTS:
                 break
-        if self.items and envelope > MAX_CODEPOINTS - SEGMENT_CODEPOINTS - UNIT_RESERVE:
+        room = SEGMENT_CODEPOINTS + UNIT_RESERVE if self.items else 0
+        if envelope > MAX_CODEPOINTS - room:
             raise UsageError(
                 f"this question takes {envelope} of the {MAX_CODEPOINTS} code points an answer "
                 "may use before any evidence, so no unit would fit",
@@ -222,7 +223,11 @@ class Answer:
         data = self.compose(page.units, page.next, page.skipped, token)
         text = finish(data)
         if len(text) > MAX_CODEPOINTS:  # pragma: no cover - pack() measured a longer text
-            raise AssertionError(f"response of {len(text)} code points exceeds the budget")
+            raise UsageError(
+                f"this answer takes {len(text)} of the {MAX_CODEPOINTS} code points an "
+                "answer may use",
+                fix="ask with fewer or shorter values",
+            )
         return data, text
 
 
