@@ -173,8 +173,11 @@ _WRAPPED_AFTER = "|".join(sorted({re.escape(a) for _, a in WRAPPED_VERBS}, key=l
 WRAPPED_PHRASE = re.compile(rf"({_WRAPPED_BEFORE}|)\s*({_REF_LIST})\s*({_WRAPPED_AFTER})")
 _WRAPPED_HINT = tuple(sorted({a[:2] for _, a in WRAPPED_VERBS}))
 _LINK_PARTS = re.compile(r"\[((?:[^\[\]]|\[[^\]]*\])*)\]\(([^)\s]*)(?:\s+\"[^\"]*\")?\)")
-#: adr-tools reads a link line as ``^(.+) \[.*\]\(0*([1-9][0-9]*).*\)``.
-LINK_LINE = re.compile(r"^\s*(?:[-*+]\s+)?(?P<verb>[^\[\]]+?)\s*:?\s+(?P<refs>\[.*\]\(.*\).*)$")
+#: adr-tools reads a link line as ``^(.+) \[.*\]\(0*([1-9][0-9]*).*\)``; mkdocs-adr reads
+#: ``^\s*(?:[-*+]\s+)?(?P<verb>[^\[\]]+?)\s*:?\s+(?P<refs>\[.*\]\(.*\).*)$``, matched
+#: by :func:`link_line_parts` in one pass (that pattern backtracks polynomially on a
+#: line of spaces).
+_LINE_BRACKET = re.compile(r"[\[\]]")
 #: What may stand before a relation phrase that opens a line: a bullet, emphasis.
 _LINE_LEAD = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*|__|\*|_)?")
 
@@ -338,16 +341,56 @@ def _refs(text: str, kind: str, origin: str, line: int | None, verb: str) -> Ite
             yield Relation(kind, ident, origin, line, verb=verb)
 
 
+def link_line_parts(text: str) -> tuple[str, str] | None:
+    """(verb, refs) of an adr-tools link line ``Verb [label](href)``, else None.
+
+    Exactly what ``^\\s*(?:[-*+]\\s+)?(?P<verb>[^\\[\\]]+?)\\s*:?\\s+(?P<refs>\\[.*\\]\\(.*\\).*)$``
+    matches, found without backtracking: the references start at the first bracket,
+    which must be ``[`` with ``](`` and then ``)`` after it; the words before it end in
+    whitespace, and the verb is what the lazy group takes of them.
+    """
+    found = _LINE_BRACKET.search(text)
+    if found is None or found.group() != "[":
+        return None
+    at = found.start()
+    refs = text[at:]
+    if refs.endswith("\n"):
+        refs = refs[:-1]  # ``$`` matches before a final newline
+    if "\n" in refs:
+        return None  # ``.`` stops at a newline
+    close = refs.find("](", 1)
+    if close == -1 or refs.find(")", close + 2) == -1:
+        return None
+    words = text[:at]
+    size = len(words)
+    if size < 2 or not words[-1].isspace():
+        return None  # a verb and at least one space before the references
+    # where the trailing ``\s*:?\s+`` may start: the trailing spaces, with a colon
+    # and the spaces before it
+    tail = len(words.rstrip())
+    if tail and words[tail - 1] == ":":
+        tail = len(words[: tail - 1].rstrip())
+    limit = size - 2  # the verb starts here at the latest
+    lead = len(words) - len(words.lstrip())
+    start = min(lead, limit)
+    if lead < size and words[lead] in "-*+":
+        spaces = len(words[lead + 1 :]) - len(words[lead + 1 :].lstrip())
+        if spaces and lead + 2 <= limit:
+            start = min(lead + 1 + spaces, limit)
+    return words[start : max(tail, start + 1)], refs
+
+
 def link_line(text: str, origin: str, line: int | None) -> Iterator[Relation]:
     """An adr-tools style ``Verb [label](href)`` line; unknown verbs relate.
 
     A localized phrase with the link inside (``被 [ADR-045](adr-045.md) 取代``)
     is read as that phrase, not as the verb ``被``.
     """
-    m = LINK_LINE.match(text)
-    if not m:
+    parts = link_line_parts(text)
+    if parts is None:
         return
-    verb = m.group("verb").strip().strip("*_").strip()
+    verb, refs = parts
+    verb = verb.strip().strip("*_").strip()
     if not verb or len(verb) > 40:
         return
     kind = VERBS.get(verb.lower())
@@ -356,7 +399,7 @@ def link_line(text: str, origin: str, line: int | None) -> Iterator[Relation]:
         if wrapped:
             yield from wrapped
             return
-    yield from _refs(m.group("refs"), kind or "relates-to", origin, line, verb)
+    yield from _refs(refs, kind or "relates-to", origin, line, verb)
 
 
 def relation_line(text: str, origin: str, line: int | None) -> list[Relation]:

@@ -7,7 +7,7 @@ holds only link lines (what ``adr new -s`` leaves behind) says so in the hit.
 The writer edits the record the way adr-tools does: link lines at the end of
 the status section, and for a supersession the status word replaced by
 ``Superseded by [..](..)``. Both sides tell a link line by
-:data:`~mkdocs_adr.parsing.status.LINK_LINE`, the pattern adr-tools itself uses.
+:func:`~mkdocs_adr.parsing.status.link_line_parts`, the pattern adr-tools itself uses.
 """
 
 from __future__ import annotations
@@ -17,7 +17,13 @@ import re
 from ...model import Relation
 from ..editable import Editable, UnsafeEdit
 from ..markdown import Document, Section, heading_key
-from ..status import LINK_LINE, declaration, is_guidance, relation_line, relations_in_text
+from ..status import (
+    declaration,
+    is_guidance,
+    link_line_parts,
+    relation_line,
+    relations_in_text,
+)
 from .base import Context, Format, Hit, Ref, Writer, capitalized
 
 #: ``Date: 2024-01-01`` under the title, as the writer replaces its value.
@@ -242,7 +248,7 @@ class NygardWriter(Writer):
             return
         start, stop = para
         words = ed.lines[start:stop]
-        if all(LINK_LINE.match(w) for w in words):
+        if all(link_line_parts(w) is not None for w in words):
             # only link lines where the status was (adr-tools after `new -s`)
             if not linked:
                 ed.insert_at_section_end(self._status(ed), [line], gap=True)
