@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 
 from ..model import Parsed, Problem, Relation, Severity
-from . import titles
+from . import bounds, titles
 from .common import declarations, frontmatter_relations, inline_fields, links_section
 from .dates import parse_date, pick_date
 from .formats import DATE_FROM_STATUS, DETECTORS, FORCED, VARIANTS, Context, Hit, container
@@ -128,6 +128,7 @@ def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:
     heading_number: int | None = None
     if h1 is not None:
         title, heading_number = titles.heading(h1.text, name, options.prefixes)
+        title = bounds.field(title, "title", path, h1.line, problems)
     if isinstance(fm.get("title"), (str, int, float)) and str(fm["title"]).strip():
         title = str(fm["title"]).strip()
     if not title:
@@ -159,6 +160,8 @@ def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:
         status, raw_status, status_line = "missing", "", None
     else:
         style = hit.style
+        if style not in _FRONTMATTER_STYLES:  # frontmatter values have their own bound
+            hit.raw = bounds.field(hit.raw, "status text", path, hit.line, problems)
         raw_status, status_line = hit.raw, hit.line
         status, alias = _status_of(hit, options)
         placeholder = options.read_status(raw_status).placeholder
@@ -172,8 +175,12 @@ def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:
     fields: dict[str, tuple[str, int]] = {}
     if hit is not None:
         fields.update(hit.fields)
-    for key, value in inline_fields(doc).items():
-        fields.setdefault(key, value)
+    for key, found in inline_fields(doc).items():
+        fields.setdefault(key, found)
+    for key, (text_value, lineno) in fields.items():
+        if len(text_value) > bounds.FIELD:
+            cut = bounds.field(text_value, f"field {key!r}", path, lineno, problems)
+            fields[key] = (cut, lineno)
 
     raw_date, date = pick_date(fm, fields)
     if raw_date is None and style in DATE_FROM_STATUS and raw_status:
@@ -272,7 +279,7 @@ def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:
         iteration=str(fm["iteration"]) if fm.get("iteration") not in (None, "") else None,
         review_by=parse_date(review) or (str(review) if review else None),
         redirect_from=_as_list(fm.get("redirect-from") or fm.get("redirect_from")),
-        relations=tuple(_dedupe(relations)),
+        relations=tuple(_dedupe(_bounded(relations, path, problems))),
         units=tuple(units),
         body_start=doc.offset + 1,
         problems=tuple(problems),
@@ -331,11 +338,28 @@ def _status_section_review(doc: Document, options: ParseOptions) -> str | None:
         for _lineno, text in doc.body(sec):
             if text.lstrip().startswith("#"):
                 break
-            m = _REVIEW_LINE.match(text)
+            m = _REVIEW_LINE.match(bounds.line(text))
             if m:
                 return m.group(1)
         break
     return None
+
+
+#: The styles whose status is a frontmatter value (bounded where YAML is read).
+_FRONTMATTER_STYLES = frozenset({"frontmatter", "madr"})
+
+
+def _bounded(relations: list[Relation], path: str, problems: list[Problem]) -> list[Relation]:
+    """Relation targets read from the text, each cut at :data:`.bounds.FIELD`."""
+    from dataclasses import replace
+
+    out: list[Relation] = []
+    for rel in relations:
+        if len(rel.target) > bounds.FIELD and rel.origin != "frontmatter":
+            cut = bounds.field(rel.target, "relation target", path, rel.line, problems)
+            rel = replace(rel, target=cut, label=rel.label[: bounds.FIELD])
+        out.append(rel)
+    return out
 
 
 def _dedupe(relations: list[Relation]) -> list[Relation]:
@@ -371,9 +395,7 @@ def _mentions(
     heading_lines = {h.line for h in doc.headings}
     skip = taken | heading_lines
     # inline code is not prose: `ADR-0003` or `[x](0003-x.md)` there is an example
-    spans: list[tuple[int, int]] = (
-        [m.span() for m in _INLINE_CODE.finditer(text)] if "`" in text else []
-    )
+    spans: list[tuple[int, int]] = inline_code_spans(text) if "`" in text else []
     code_spans = list(spans)
     if has_link:
         for m in links(text):
@@ -394,7 +416,48 @@ def _mentions(
     return out
 
 
-_INLINE_CODE = re.compile(r"(`+)[^`\n](?:[^\n]*?[^`\n])?\1(?!`)")
+_BACKTICKS = re.compile(r"`+")
+
+
+def inline_code_spans(text: str) -> list[tuple[int, int]]:
+    """The spans of ``(`+)[^`\\n](?:[^\\n]*?[^`\\n])?\\1(?!`)`` in ``text``, found
+    from the runs of backticks in one pass.
+
+    A span opens at a run of backticks (or further into one) and closes at the
+    next run of the same length on its line at least two characters on (the
+    pattern tries a longer content first), else at one right after a
+    one-character content. That pattern, tried at every backtick, read each
+    line to its end from each: quadratic on a line of them.
+    """
+    runs = [(m.start(), m.end()) for m in _BACKTICKS.finditer(text)]
+    out: list[tuple[int, int]] = []
+    # per run, the next run of each length on its line: filled from the end
+    closer: list[dict[int, tuple[int, int]]] = [{} for _ in runs]
+    ahead: dict[int, tuple[int, int]] = {}
+    for k in range(len(runs) - 1, -1, -1):
+        start, end = runs[k]
+        if k + 1 < len(runs) and "\n" in text[end : runs[k + 1][0]]:
+            ahead = {}  # the next run is on a later line
+        closer[k] = ahead
+        ahead = {**ahead, end - start: runs[k]}
+    pos = 0
+    for k, (start, end) in enumerate(runs):
+        if end <= pos or text[end : end + 1] in ("", "\n"):
+            continue
+        # the runs two or more characters on: the next run, unless it is right after
+        # a one-character content
+        near = k + 1 < len(runs) and runs[k + 1][0] == end + 1
+        far = closer[k + 1] if near else closer[k]
+        for at in range(max(start, pos), end):
+            size = end - at
+            found = far.get(size)
+            if found is None and near and runs[k + 1][1] - runs[k + 1][0] == size:
+                found = runs[k + 1]
+            if found is not None:
+                out.append((at, found[1]))
+                pos = found[1]
+                break
+    return out
 
 
 def _prose_refs(
