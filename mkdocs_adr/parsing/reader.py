@@ -7,7 +7,9 @@ value`` fields, a ``## Links`` list) is in :mod:`.common`.
 
 from __future__ import annotations
 
+import bisect
 import functools
+import itertools
 import re
 from collections.abc import Iterator
 
@@ -396,10 +398,10 @@ def _mentions(
     skip = taken | heading_lines
     # inline code is not prose: `ADR-0003` or `[x](0003-x.md)` there is an example
     spans: list[tuple[int, int]] = inline_code_spans(text) if "`" in text else []
-    code_spans = list(spans)
+    code_spans = _Spans(spans)
     if has_link:
         for m in links(text):
-            if code_spans and any(a <= m.start() < b for a, b in code_spans):
+            if code_spans.covers(m.start()):
                 continue
             spans.append(m.span())
             href = m.group(2)
@@ -407,13 +409,29 @@ def _mentions(
                 n = count.upto(m.start()) + base
                 if n not in skip:
                     out.append(Relation("mentions", href, "link", n, label=m.group(1)))
-    for m in _prose_refs(text, options.prefixes, spans):
+    for m in _prose_refs(text, options.prefixes, _Spans(spans)):
         n = count.upto(m.start()) + base
         if n in skip:
             continue
         ident = f"{m.group(1)}-{int(m.group(2) or m.group(3)):04d}{m.group(4) or ''}"
         out.append(Relation("mentions", ident, "prose", n))
     return out
+
+
+class _Spans:
+    """Whether a position is inside one of some spans, by bisection (not one look per span)."""
+
+    __slots__ = ("ends", "starts")
+
+    def __init__(self, spans: list[tuple[int, int]]) -> None:
+        ordered = sorted(spans)
+        self.starts = [a for a, _b in ordered]
+        # the furthest end of the spans that start at or before each one
+        self.ends = list(itertools.accumulate((b for _a, b in ordered), max))
+
+    def covers(self, pos: int) -> bool:
+        i = bisect.bisect_right(self.starts, pos)
+        return i > 0 and pos < self.ends[i - 1]
 
 
 _BACKTICKS = re.compile(r"`+")
@@ -460,9 +478,7 @@ def inline_code_spans(text: str) -> list[tuple[int, int]]:
     return out
 
 
-def _prose_refs(
-    text: str, prefixes: tuple[str, ...], spans: list[tuple[int, int]]
-) -> Iterator[re.Match[str]]:
+def _prose_refs(text: str, prefixes: tuple[str, ...], spans: _Spans) -> Iterator[re.Match[str]]:
     """``\\b(PREFIX)[- ]?0*(\\d{1,6})(#D\\d+)?\\b`` matches outside ``spans``.
 
     A match never reaches into a link (a prefix is letters and digits), so
@@ -476,7 +492,7 @@ def _prose_refs(
         if m is None:
             return
         start = m.start()
-        if spans and any(a <= start < b for a, b in spans):
+        if spans.covers(start):
             pos = start + 1
             continue
         yield m
