@@ -55,6 +55,7 @@ def hostile() -> dict[str, bytes]:
         "field-spaces": _fill("# 7. X\n\nStatus:", " ", "x:\n"),
         "status-lines": _fill(status, "Accepted" + " " * 4000 + ".\n"),
         "ref-lists": _fill(status + "Accepted\n\n## Links\n\n", "被 " + "ADR-1 " * 600 + "\n"),
+        "status-paragraph": _fill(status, "[\n"),
     }
 
 

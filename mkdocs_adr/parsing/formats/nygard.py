@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from ...model import Relation
+from .. import bounds
 from ..editable import Editable, UnsafeEdit
 from ..markdown import Document, Section, heading_key
 from ..status import (
@@ -31,7 +32,7 @@ FIELD_EDIT = re.compile(r"^(?P<pre>\s*\**(?P<key>[A-Za-z][A-Za-z \-]*?)\**\s*:\s
 _STATUS_LABEL = re.compile(r"^(?:[-*+]\s+)?(?i:status)\s*[:：]\s*")
 _BULLET = re.compile(r"^[-*+]\s+")
 _CLAUSE_END = re.compile(r"[.。!?！？]\s|[(（]|[.。]$")
-_LINK_SPAN = re.compile(r"\[(?:[^\[\]]|\[[^\]]*\])*\]\([^)]*\)")
+_LINK_SPAN = re.compile(r"\[(?:[^\[\]]++|\[[^\]]*+\])*+\]\([^)]*+\)")
 
 
 def detect(ctx: Context) -> Hit | None:
@@ -159,7 +160,9 @@ def _paragraph(
 
 
 def status_clause(raw: str) -> str:
-    """The status value up to the end of its first sentence (links kept whole)."""
+    """The status value up to the end of its first sentence (links kept whole), in
+    its first :data:`..bounds.LINE` characters."""
+    raw = bounds.line(raw)
     masked = _LINK_SPAN.sub(lambda m: "x" * len(m.group(0)), raw)
     m = _CLAUSE_END.search(masked)
     return raw[: m.start()] if m else raw
