@@ -366,6 +366,8 @@ def link_line_parts(text: str) -> tuple[str, str] | None:
     which must be ``[`` with ``](`` and then ``)`` after it; the words before it end in
     whitespace, and the verb is what the lazy group takes of them.
     """
+    if "](" not in text:
+        return None  # the references hold a "](" (a cheap test first)
     found = _LINE_BRACKET.search(text)
     if found is None or found.group() != "[":
         return None
@@ -429,7 +431,7 @@ def relation_line(text: str, origin: str, line: int | None) -> list[Relation]:
     A status paragraph is split into its status and such lines.
     """
     text = bounds.line(text)
-    found = list(link_line(text, origin, line))
+    found = list(link_line(text, origin, line)) if "](" in text else []
     if found:
         return found
     lead = _LINE_LEAD.match(text)
