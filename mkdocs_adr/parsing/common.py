@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from ..model import Relation
+from . import bounds
 from .markdown import Document, heading_key
 from .status import (
     DECLARATION,
@@ -24,10 +25,13 @@ from .status import (
 
 #: A ``Key: value`` line (``Date: 2024-01-01``, ``**Status:** accepted``, ``状态：接受``),
 #: also with a bold key and no colon (``- **Status** deprecated``) or a dash
-#: (``Status - Accepted``): group 1 is the key, group 2 the value.
+#: (``Status - Accepted``): group 1 is the key, group 2 the value. A key is a name:
+#: at most 64 characters (a longer one is no field anyone reads), so finding where
+#: it ends costs at most 64 looks; the value, ``(.+?)\s*$`` as first written, is
+#: read as ``(.*\S|.)\s*$``, which takes the same text without a look per character.
 INLINE_FIELD = re.compile(
-    r"^\s*(?:[-*+]\s+)?\**([^\W\d_][\w \-]*?)"
-    r"(?:\**\s*(?:[:：]|\s[-–—]\s)|(?<=[^\s*])\*\*(?=\s))\s*\**\s*(.+?)\s*$"
+    r"^\s*(?:[-*+]\s+)?\**([^\W\d_][\w \-]{0,63}?)"
+    r"(?:\**+(?:\s*+[:：]|\s++[-–—]\s)|(?<=[^\s*])\*\*(?=\s))\s*\**\s*(.*\S|.)\s*$"
 )
 
 
@@ -45,19 +49,21 @@ def may_hold_fields(text: str) -> bool:
 
 
 def field_match(text: str) -> re.Match[str] | None:
-    """:data:`INLINE_FIELD` on one line, skipping the lines that cannot match."""
+    """:data:`INLINE_FIELD` on (the first :data:`.bounds.LINE` characters of) one line,
+    skipping the lines that cannot match."""
+    text = bounds.line(text)
     return INLINE_FIELD.match(text) if may_hold_fields(text) else None
 
 
 LINKS_HEADINGS = ("links", "related", "related decisions", "relations")
 #: Lines that may open a declared succession (see :data:`.status.DECLARATION`).
 _DECLARATION_LINE = re.compile(
-    r"\n[^\S\n]*(?:>[^\S\n]*)*(?:[-*+][^\S\n]+)?[*_]*(?:[A-Za-z]{4,9}[*_]*[:：][*_]*[^\S\n]+)?"
-    r"[*_]*[Tt]his[^\S\n]"
+    r"\n[^\S\n]*+(?:>[^\S\n]*+)*+(?:[-*+][^\S\n]+)?[*_]*+(?:[A-Za-z]{4,9}[*_]*[:：][*_]*[^\S\n]+)?"
+    r"[*_]*+[Tt]his[^\S\n]"
 )
 #: A line a declaration may follow and still open the record: a field
 #: (``Date: 2024-01-01``, ``* Status: superseded``) or a table row.
-_FIELD_LIKE = re.compile(r"^\s*(?:[-*+]\s+)?\**[^\W\d_][\w \-]*?\**\s*[:：]|^\s*\|")
+_FIELD_LIKE = re.compile(r"^\s*(?:[-*+]\s+)?\**[^\W\d_][\w \-]*+\**+\s*+[:：]|^\s*\|")
 
 
 def fm_line(doc: Document, key: str) -> int | None:

@@ -24,36 +24,161 @@ except AttributeError:  # pragma: no cover - depends on how PyYAML was built
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t#]*$")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
-LINK = re.compile(
-    r"(?<!!)\[((?:[^\[\]]|\[[^\]]*\])*)\]\(\s*<?([^)\s>]*)>?(?:\s+[\"'][^)]*[\"'])?\s*\)"
+#: ``[label](href "title")``: the pattern
+#: ``(?<!!)\[((?:[^\[\]]|\[[^\]]*\])*)\]\(\s*<?([^)\s>]*)>?(?:\s+[\"'][^)]*[\"'])?\s*\)``
+#: written so that it cannot backtrack: each run is possessive, the title is a run
+#: of quoted chunks up to its last quote, and the only choice left, whether the
+#: spaces after ``(`` lead into a title with an empty href (``[a]( "t x")``), is one
+#: character (``(?:\s(?=\s))*+\s?``). tests/test_robust_patterns.py compares it with
+#: the pattern it replaces.
+_LABEL = r"\[((?:[^\[\]]++|\[[^\]]*+\])*+)\]"
+_TAIL_PATTERN = (
+    r"\((?:\s(?=\s))*+\s?<?+([^)\s>]*+)>?+"
+    r"(?:\s++[\"'](?:[^)\"']*+[\"'])++\s*+\)|\s*+\))"
 )
+LINK = re.compile(rf"(?<!!){_LABEL}{_TAIL_PATTERN}")
 
 #: ``LINK`` without its ``(?<!!)``: :func:`links` checks for the ``!`` of an image.
 _LINK_BARE = re.compile(LINK.pattern.removeprefix("(?<!!)"))
+_BRACKET = re.compile(r"[\[\]]")
+
+
+def label_ends(text: str) -> dict[int, int]:
+    r"""For each ``[`` whose label closes, the position of its closing ``]``.
+
+    A label is what ``\[(?:[^\[\]]|\[[^\]]*\])*\]`` takes: plain characters and
+    bracketed groups, each group up to its first ``]``. Found in one pass from the
+    end over the brackets, so a text of many ``[`` costs one look at each, not a
+    scan to the end of the text from every one of them.
+    """
+    marks = [(m.start(), m.group()) for m in _BRACKET.finditer(text)]
+    ends: dict[int, int] = {}
+    # stop[k]: where a run of label items that starts at bracket k stops (a ``]``
+    # position, or -1 when it stops at a ``[`` that never closes or at the end)
+    stop = [-1] * (len(marks) + 1)
+    next_close = -1  # index in marks of the next "]"
+    for k in range(len(marks) - 1, -1, -1):
+        at, char = marks[k]
+        if char == "]":
+            stop[k] = at
+            next_close = k
+            continue
+        # a "[" inside a label opens a group that ends at the next "]"
+        stop[k] = -1 if next_close == -1 else stop[next_close + 1]
+        # the label this "[" opens is the run of items after it
+        if stop[k + 1] != -1:
+            ends[at] = stop[k + 1]
+    return ends
 
 
 def links(text: str) -> Iterator[re.Match[str]]:
-    """The matches of ``LINK.finditer(text)``, found faster.
+    """The matches of ``LINK.finditer(text)``, found in time linear in the text.
 
-    A pattern that starts with a look-behind is tried at every character; one
-    that starts with ``[`` lets the engine jump from bracket to bracket. An
-    image's ``[`` is skipped by resuming one character later, as ``finditer``
-    does when the look-behind fails.
+    Only a ``[`` whose label closes right before ``(`` may start a link
+    (:func:`label_ends`), and whether the ``(...)`` after a ``]`` closes is
+    decided once per ``]`` (:func:`_closing_tails`). An image's ``[`` is skipped
+    as ``finditer`` does when the look-behind fails.
     """
     if "](" not in text:
         return
-    search = _LINK_BARE.search
+    ends = label_ends(text)
+    tails = _closing_tails(text, sorted({c for c in ends.values() if text[c + 1 : c + 2] == "("}))
+    match = _LINK_BARE.match
     pos = 0
-    while True:
-        m = search(text, pos)
-        if m is None:
-            return
-        start = m.start()
+    for start, close in reversed(ends.items()):  # found from the end
+        if start < pos or not tails.get(close):
+            continue
         if start and text[start - 1] == "!":
-            pos = start + 1
+            continue
+        m = match(text, start)
+        if m is None:  # pragma: no cover - _closing_tails and the pattern agree
             continue
         yield m
         pos = m.end()
+
+
+class _Next:
+    """The first match of a one-character ``pattern`` at or after a position.
+
+    Asked for positions that do not increase (a right-to-left pass), each
+    character is looked at once: a search stops where the previous one started.
+    """
+
+    __slots__ = ("answer", "edge", "search", "text")
+
+    def __init__(self, text: str, pattern: re.Pattern[str]) -> None:
+        self.text = text
+        self.search = pattern.search
+        self.edge = len(text)
+        self.answer = len(text)  # "not found"
+
+    def at(self, pos: int) -> int:
+        if pos > self.edge:  # asked out of order: a plain search
+            m = self.search(self.text, pos)
+            return m.start() if m else len(self.text)
+        m = self.search(self.text, pos, self.edge)
+        if m is not None:
+            self.answer = m.start()
+        self.edge = pos
+        return self.answer
+
+
+_NON_SPACE = re.compile(r"\S")
+_HREF_STOP = re.compile(r"[)\s>]")
+_CLOSE_PAREN = re.compile(r"\)")
+
+
+def _closing_tails(text: str, closes: list[int]) -> dict[int, bool]:
+    """For each ``]`` at ``closes`` (sorted, each before a ``(``), whether the
+    ``(...)`` of :data:`LINK` matches there.
+
+    What ``_TAIL_PATTERN`` does, as lookups: the spaces after ``(``, an optional
+    ``<``, the href up to a space, ``)`` or ``>``, an optional ``>``, then either a
+    title (spaces, a quote, and up to the first ``)`` whose last quote is followed
+    only by spaces) or spaces and ``)``; or, after at least one space, a title
+    right away with an empty href. Asked right to left, so each :class:`_Next`
+    looks at each character once.
+    """
+    n = len(text)
+    after_open, after_href, title_close, bare_close = (
+        _Next(text, _NON_SPACE),
+        _Next(text, _NON_SPACE),
+        _Next(text, _CLOSE_PAREN),
+        _Next(text, _CLOSE_PAREN),
+    )
+    href_end = _Next(text, _HREF_STOP)
+    titled: dict[int, int] = {}  # ")" position -> its title's last quote, or -1
+
+    def title_ends(quote: int, finder: _Next) -> bool:
+        # a title opened at ``quote``: up to the first ")" after it, ending in a
+        # quote and spaces
+        close = finder.at(quote + 1)
+        if close >= n:
+            return False
+        last = titled.get(close)
+        if last is None:
+            before = text.rfind(")", 0, close)
+            last = max(text.rfind('"', before + 1, close), text.rfind("'", before + 1, close))
+            if last != -1 and text[last + 1 : close].strip():
+                last = -1
+            titled[close] = last
+        return last > quote
+
+    out: dict[int, bool] = {}
+    for close in reversed(closes):
+        start = close + 2
+        first = after_open.at(start)
+        h = first + 1 if text[first : first + 1] == "<" else first
+        g = href_end.at(h)
+        if text[g : g + 1] == ">":
+            g += 1
+        g2 = after_href.at(g)
+        nxt = text[g2 : g2 + 1]
+        ok = nxt == ")" or (g2 > g and nxt in ("'", '"') and title_ends(g2, title_close))
+        if not ok and first > start and text[first : first + 1] in ("'", '"'):
+            ok = title_ends(first, bare_close)
+        out[close] = ok
+    return out
 
 
 # Named tuples: a record has a handful of each, and a frozen dataclass costs
@@ -642,8 +767,11 @@ def scan(text: str) -> Document:
             title = raw_title.strip().strip("*_").strip()  # _clean_heading
             headings.append(Heading(min(len(hashes), 6), title, index + offset + 1, index + 1))
     if "=" in body or "-" in body:
+        # the line of each match, counted on from the last one (not from the start)
+        index = pos = 0
         for m in _SETEXT_NL.finditer(padded):
-            index = padded.count("\n", 0, m.start())
+            index += padded.count("\n", pos, m.start())
+            pos = m.start()
             if index == 0 or fenced[index] or fenced[index - 1]:
                 continue
             prev = lines[index - 1]

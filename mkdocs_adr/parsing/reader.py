@@ -7,12 +7,14 @@ value`` fields, a ``## Links`` list) is in :mod:`.common`.
 
 from __future__ import annotations
 
+import bisect
 import functools
+import itertools
 import re
 from collections.abc import Iterator
 
 from ..model import Parsed, Problem, Relation, Severity
-from . import titles
+from . import bounds, titles
 from .common import declarations, fm_line, frontmatter_relations, inline_fields, links_section
 from .dates import parse_date, pick_date
 from .formats import DATE_FROM_STATUS, DETECTORS, FORCED, VARIANTS, Context, Hit, container
@@ -91,8 +93,8 @@ def _with_problems(parsed: Parsed, extra: list[Problem]) -> Parsed:
     return replace(parsed, problems=(*extra, *parsed.problems))
 
 
-#: A frontmatter value (or list item) longer than this many characters is cut to it (ADR023).
-FIELD_BOUND = 1000
+#: A frontmatter value (or list item) is cut to the field bound of :mod:`.bounds` (ADR023).
+FIELD_BOUND = bounds.FIELD
 
 #: The frontmatter keys whose values are bounded: one value each, or lists of them.
 _BOUNDED = (
@@ -117,18 +119,6 @@ _BOUNDED = (
 )
 
 
-def field_cut(name: str, path: str, line: int | None, bound: int = FIELD_BOUND) -> Problem:
-    """ADR023: the value of field ``name`` was cut to its bound of ``bound`` characters."""
-    return Problem(
-        "ADR023",
-        Severity.WARNING,
-        f"field {name!r} cut at {bound} characters",
-        path=path,
-        line=line,
-        fix=f"shorten the value of {name!r}: a longer one is read only up to its bound",
-    )
-
-
 def _bounded(value: object) -> tuple[object, bool]:
     """``value`` with every string in it (itself, or a list's items) cut to FIELD_BOUND."""
     if isinstance(value, str):
@@ -151,7 +141,7 @@ def _bound_frontmatter(doc: Document, path: str) -> list[Problem]:
         value, cut = _bounded(fm[key])
         if cut:
             fm[key] = value
-            out.append(field_cut(key, path, fm_line(doc, key)))
+            out.append(bounds.field_cut(key, path, fm_line(doc, key)))
     return out
 
 
@@ -202,6 +192,7 @@ def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:
     heading_number: int | None = None
     if h1 is not None:
         title, heading_number = titles.heading(h1.text, name, options.prefixes)
+        title = bounds.field(title, "title", path, h1.line, problems)
     if isinstance(fm.get("title"), (str, int, float)) and str(fm["title"]).strip():
         title = str(fm["title"]).strip()
     if not title:
@@ -233,6 +224,8 @@ def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:
         status, raw_status, status_line = "missing", "", None
     else:
         style = hit.style
+        if style not in _FRONTMATTER_STYLES:  # frontmatter values have their own bound
+            hit.raw = bounds.field(hit.raw, "status text", path, hit.line, problems)
         raw_status, status_line = hit.raw, hit.line
         status, alias = _status_of(hit, options)
         placeholder = options.read_status(raw_status).placeholder
@@ -246,8 +239,12 @@ def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:
     fields: dict[str, tuple[str, int]] = {}
     if hit is not None:
         fields.update(hit.fields)
-    for key, value in inline_fields(doc).items():
-        fields.setdefault(key, value)
+    for key, found in inline_fields(doc).items():
+        fields.setdefault(key, found)
+    for key, (text_value, lineno) in fields.items():
+        if len(text_value) > bounds.FIELD:
+            cut = bounds.field(text_value, f"field {key!r}", path, lineno, problems)
+            fields[key] = (cut, lineno)
 
     raw_date, date = pick_date(fm, fields)
     if raw_date is None and style in DATE_FROM_STATUS and raw_status:
@@ -346,7 +343,7 @@ def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:
         iteration=str(fm["iteration"]) if fm.get("iteration") not in (None, "") else None,
         review_by=parse_date(review) or (str(review) if review else None),
         redirect_from=_as_list(fm.get("redirect-from") or fm.get("redirect_from")),
-        relations=tuple(_dedupe(relations)),
+        relations=tuple(_dedupe(_bounded(relations, path, problems))),
         units=tuple(units),
         body_start=doc.offset + 1,
         problems=tuple(problems),
@@ -405,11 +402,28 @@ def _status_section_review(doc: Document, options: ParseOptions) -> str | None:
         for _lineno, text in doc.body(sec):
             if text.lstrip().startswith("#"):
                 break
-            m = _REVIEW_LINE.match(text)
+            m = _REVIEW_LINE.match(bounds.line(text))
             if m:
                 return m.group(1)
         break
     return None
+
+
+#: The styles whose status is a frontmatter value (bounded where YAML is read).
+_FRONTMATTER_STYLES = frozenset({"frontmatter", "madr"})
+
+
+def _bounded(relations: list[Relation], path: str, problems: list[Problem]) -> list[Relation]:
+    """Relation targets read from the text, each cut at :data:`.bounds.FIELD`."""
+    from dataclasses import replace
+
+    out: list[Relation] = []
+    for rel in relations:
+        if len(rel.target) > bounds.FIELD and rel.origin != "frontmatter":
+            cut = bounds.field(rel.target, "relation target", path, rel.line, problems)
+            rel = replace(rel, target=cut, label=rel.label[: bounds.FIELD])
+        out.append(rel)
+    return out
 
 
 def _dedupe(relations: list[Relation]) -> list[Relation]:
@@ -445,13 +459,11 @@ def _mentions(
     heading_lines = {h.line for h in doc.headings}
     skip = taken | heading_lines
     # inline code is not prose: `ADR-0003` or `[x](0003-x.md)` there is an example
-    spans: list[tuple[int, int]] = (
-        [m.span() for m in _INLINE_CODE.finditer(text)] if "`" in text else []
-    )
-    code_spans = list(spans)
+    spans: list[tuple[int, int]] = inline_code_spans(text) if "`" in text else []
+    code_spans = _Spans(spans)
     if has_link:
         for m in links(text):
-            if code_spans and any(a <= m.start() < b for a, b in code_spans):
+            if code_spans.covers(m.start()):
                 continue
             spans.append(m.span())
             href = m.group(2)
@@ -459,7 +471,7 @@ def _mentions(
                 n = count.upto(m.start()) + base
                 if n not in skip:
                     out.append(Relation("mentions", href, "link", n, label=m.group(1)))
-    for m in _prose_refs(text, options.prefixes, spans):
+    for m in _prose_refs(text, options.prefixes, _Spans(spans)):
         n = count.upto(m.start()) + base
         if n in skip:
             continue
@@ -468,12 +480,67 @@ def _mentions(
     return out
 
 
-_INLINE_CODE = re.compile(r"(`+)[^`\n](?:[^\n]*?[^`\n])?\1(?!`)")
+class _Spans:
+    """Whether a position is inside one of some spans, by bisection (not one look per span)."""
+
+    __slots__ = ("ends", "starts")
+
+    def __init__(self, spans: list[tuple[int, int]]) -> None:
+        ordered = sorted(spans)
+        self.starts = [a for a, _b in ordered]
+        # the furthest end of the spans that start at or before each one
+        self.ends = list(itertools.accumulate((b for _a, b in ordered), max))
+
+    def covers(self, pos: int) -> bool:
+        i = bisect.bisect_right(self.starts, pos)
+        return i > 0 and pos < self.ends[i - 1]
 
 
-def _prose_refs(
-    text: str, prefixes: tuple[str, ...], spans: list[tuple[int, int]]
-) -> Iterator[re.Match[str]]:
+_BACKTICKS = re.compile(r"`+")
+
+
+def inline_code_spans(text: str) -> list[tuple[int, int]]:
+    """The spans of ``(`+)[^`\\n](?:[^\\n]*?[^`\\n])?\\1(?!`)`` in ``text``, found
+    from the runs of backticks in one pass.
+
+    A span opens at a run of backticks (or further into one) and closes at the
+    next run of the same length on its line at least two characters on (the
+    pattern tries a longer content first), else at one right after a
+    one-character content. That pattern, tried at every backtick, read each
+    line to its end from each: quadratic on a line of them.
+    """
+    runs = [(m.start(), m.end()) for m in _BACKTICKS.finditer(text)]
+    out: list[tuple[int, int]] = []
+    # per run, the next run of each length on its line: filled from the end
+    closer: list[dict[int, tuple[int, int]]] = [{} for _ in runs]
+    ahead: dict[int, tuple[int, int]] = {}
+    for k in range(len(runs) - 1, -1, -1):
+        start, end = runs[k]
+        if k + 1 < len(runs) and "\n" in text[end : runs[k + 1][0]]:
+            ahead = {}  # the next run is on a later line
+        closer[k] = ahead
+        ahead = {**ahead, end - start: runs[k]}
+    pos = 0
+    for k, (start, end) in enumerate(runs):
+        if end <= pos or text[end : end + 1] in ("", "\n"):
+            continue
+        # the runs two or more characters on: the next run, unless it is right after
+        # a one-character content
+        near = k + 1 < len(runs) and runs[k + 1][0] == end + 1
+        far = closer[k + 1] if near else closer[k]
+        for at in range(max(start, pos), end):
+            size = end - at
+            found = far.get(size)
+            if found is None and near and runs[k + 1][1] - runs[k + 1][0] == size:
+                found = runs[k + 1]
+            if found is not None:
+                out.append((at, found[1]))
+                pos = found[1]
+                break
+    return out
+
+
+def _prose_refs(text: str, prefixes: tuple[str, ...], spans: _Spans) -> Iterator[re.Match[str]]:
     """``\\b(PREFIX)[- ]?0*(\\d{1,6})(#D\\d+)?\\b`` matches outside ``spans``.
 
     A match never reaches into a link (a prefix is letters and digits), so
@@ -487,7 +554,7 @@ def _prose_refs(
         if m is None:
             return
         start = m.start()
-        if spans and any(a <= start < b for a, b in spans):
+        if spans.covers(start):
             pos = start + 1
             continue
         yield m

@@ -8,6 +8,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..model import Relation
+from . import bounds
 
 #: Canonical spellings (and the adr-tools misspelling), no alias report.
 CANONICAL: dict[str, str] = {
@@ -147,13 +148,22 @@ DECLARED_KINDS = frozenset(
     {"supersedes", "superseded-by", "partially-supersedes", "partially-superseded-by"}
 )
 
-_LINK = r"\[(?:[^\[\]]|\[[^\]]*\])*\]\([^)\s]*(?:\s+\"[^\"]*\")?\)"
+# Every pattern here is written so that it cannot backtrack over a run: possessive
+# runs (``*+``) where what follows cannot start inside the run (a reference never
+# starts with a space), so they read what the plain runs read (tests/test_robust_patterns.py
+# compares them with the patterns they replace).
+_LINK = r"\[(?:[^\[\]]++|\[[^\]]*+\])*+\]\([^)\s]*+(?:\s++\"[^\"]*+\")?+\)"
 _URL = r"https?://[^\s)\]>,;]+"
 # ASCII look-arounds, not \b: ``被ADR-045取代`` has no word boundary around the id
 _ID = r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9_]*[- ]?\d{1,6}(?:#[Dd]\d+)?(?![A-Za-z0-9_])"
 REF = re.compile(rf"({_LINK})|({_URL})|({_ID})")
-_REF_LIST = rf"(?:{_LINK}|{_URL}|{_ID})(?:\s*(?:,|、|，|&|and|;)?\s*(?:{_LINK}|{_URL}|{_ID}))*"
+_REF_LIST = rf"(?:{_LINK}|{_URL}|{_ID})(?:\s*+(?:,|、|，|&|and|;)?\s*+(?:{_LINK}|{_URL}|{_ID}))*"
 _REFS_AT = re.compile(_REF_LIST)
+#: A wrapped phrase (below) names at most 16 references: it may start at any
+#: reference, and each start reads its list to the end.
+_WRAPPED_LIST = (
+    rf"(?:{_LINK}|{_URL}|{_ID})(?:\s*+(?:,|、|，|&|and|;)?\s*+(?:{_LINK}|{_URL}|{_ID})){{0,15}}"
+)
 
 
 def _verb_alternatives(verbs: list[str]) -> str:
@@ -161,20 +171,28 @@ def _verb_alternatives(verbs: list[str]) -> str:
 
 
 _LATIN_VERBS = [v for v in VERBS if v[:1].isascii()]
-VERB_PHRASE = re.compile(rf"(?i)\b({_verb_alternatives(_LATIN_VERBS)})\b\s*[:：]?\s*({_REF_LIST})")
+VERB_PHRASE = re.compile(
+    rf"(?i)\b({_verb_alternatives(_LATIN_VERBS)})\b\s*+[:：]?\s*+({_REF_LIST})"
+)
 #: A CJK verb may touch its neighbours (``取代ADR-3``): no word boundaries. Tried
 #: only on text that is not ASCII (a pattern without a boundary is tried everywhere).
 _CJK_VERBS = [v for v in VERBS if not v[:1].isascii()]
-_CJK_VERB_PHRASE = re.compile(rf"({_verb_alternatives(_CJK_VERBS)})\s*[:：]?\s*({_REF_LIST})")
+_CJK_VERB_PHRASE = re.compile(rf"({_verb_alternatives(_CJK_VERBS)})\s*+[:：]?\s*+({_REF_LIST})")
 #: ``被 <refs> 取代`` and ``<refs> に置き換えられた``: group 1 the words before,
-#: 2 the references, 3 the words after.
+#: 2 the references, 3 the words after. Without words before, a match starts where
+#: spaces start (``(?<!\s)``): one that starts further into them would start earlier.
 _WRAPPED_BEFORE = "|".join(sorted({re.escape(b) for b, _ in WRAPPED_VERBS if b}, key=len))
 _WRAPPED_AFTER = "|".join(sorted({re.escape(a) for _, a in WRAPPED_VERBS}, key=len, reverse=True))
-WRAPPED_PHRASE = re.compile(rf"({_WRAPPED_BEFORE}|)\s*({_REF_LIST})\s*({_WRAPPED_AFTER})")
+WRAPPED_PHRASE = re.compile(
+    rf"({_WRAPPED_BEFORE}|(?<!\s))\s*+({_WRAPPED_LIST})\s*+({_WRAPPED_AFTER})"
+)
 _WRAPPED_HINT = tuple(sorted({a[:2] for _, a in WRAPPED_VERBS}))
-_LINK_PARTS = re.compile(r"\[((?:[^\[\]]|\[[^\]]*\])*)\]\(([^)\s]*)(?:\s+\"[^\"]*\")?\)")
-#: adr-tools reads a link line as ``^(.+) \[.*\]\(0*([1-9][0-9]*).*\)``.
-LINK_LINE = re.compile(r"^\s*(?:[-*+]\s+)?(?P<verb>[^\[\]]+?)\s*:?\s+(?P<refs>\[.*\]\(.*\).*)$")
+_LINK_PARTS = re.compile(r"\[((?:[^\[\]]++|\[[^\]]*+\])*+)\]\(([^)\s]*+)(?:\s++\"[^\"]*+\")?+\)")
+#: adr-tools reads a link line as ``^(.+) \[.*\]\(0*([1-9][0-9]*).*\)``; mkdocs-adr reads
+#: ``^\s*(?:[-*+]\s+)?(?P<verb>[^\[\]]+?)\s*:?\s+(?P<refs>\[.*\]\(.*\).*)$``, matched
+#: by :func:`link_line_parts` in one pass (that pattern backtracks polynomially on a
+#: line of spaces).
+_LINE_BRACKET = re.compile(r"[\[\]]")
 #: What may stand before a relation phrase that opens a line: a bullet, emphasis.
 _LINE_LEAD = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*|__|\*|_)?")
 
@@ -188,14 +206,14 @@ _DECLARED_VERBS = [v for v, k in VERBS.items() if k in DECLARED_KINDS and v not 
 DECLARATION_HINTS = ("upersed", "uperced", "eplace", "UPERSED", "UPERCED", "EPLACE")
 DECLARATION = re.compile(
     r"(?i)^[^\S\n]*(?:>[^\S\n]*)*(?:[-*+][^\S\n]+)?(?:\*\*|__)?"
-    r"(?:(?:note|notice|warning|important|update|info)(?:\*\*|__)?\s*[:：]?\s*(?:\*\*|__)?\s*)?"
-    r"this(?:\s+(?:adr|document|decision|record))?"
-    r"(?:\s+(?:is\s+now|is|was|has\s+been|have\s+been))?\s+"
+    r"(?:(?:note|notice|warning|important|update|info)(?:\*\*|__)?+\s*+[:：]?+\s*+(?:\*\*|__)?+\s*+)?"
+    r"this(?:\s++(?:adr|document|decision|record))?"
+    r"(?:\s++(?:is\s++now|is|was|has\s++been|have\s++been))?\s++"
     rf"(?P<verb>{_verb_alternatives(_DECLARED_VERBS)})\b"
-    r"(?:\*\*|__)?\s*[:：]?\s*(?:\*\*|__)?\s*"
+    r"(?:\*\*|__)?+\s*+[:：]?+\s*+(?:\*\*|__)?+\s*+"
 )
 #: What may end a line whose reference list goes on on the next line.
-_CONTINUES = re.compile(r"^\s*(?:,|、|，|&|and|;)?\s*$")
+_CONTINUES = re.compile(r"^\s*+(?:,|、|，|&|and|;)?\s*+$")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\*\*|__)?")
 
 
@@ -301,8 +319,10 @@ def relations_in_text(text: str, origin: str, line: int | None) -> Iterator[Rela
     """Every ``<verb> <refs>`` phrase in a piece of text (a status value, a cell).
 
     The localized phrases whose references are inside them (``被 ADR-045 取代``)
-    are read first; their words are not read again as a verb of their own.
+    are read first; their words are not read again as a verb of their own. Only
+    the first :data:`.bounds.LINE` characters are read.
     """
+    text = bounds.line(text)
     if text.isascii():
         for m in VERB_PHRASE.finditer(text):
             verb = m.group(1)
@@ -338,16 +358,59 @@ def _refs(text: str, kind: str, origin: str, line: int | None, verb: str) -> Ite
             yield Relation(kind, ident, origin, line, verb=verb)
 
 
+def link_line_parts(text: str) -> tuple[str, str] | None:
+    """(verb, refs) of an adr-tools link line ``Verb [label](href)``, else None.
+
+    Exactly what ``^\\s*(?:[-*+]\\s+)?(?P<verb>[^\\[\\]]+?)\\s*:?\\s+(?P<refs>\\[.*\\]\\(.*\\).*)$``
+    matches, found without backtracking: the references start at the first bracket,
+    which must be ``[`` with ``](`` and then ``)`` after it; the words before it end in
+    whitespace, and the verb is what the lazy group takes of them.
+    """
+    if "](" not in text:
+        return None  # the references hold a "](" (a cheap test first)
+    found = _LINE_BRACKET.search(text)
+    if found is None or found.group() != "[":
+        return None
+    at = found.start()
+    refs = text[at:]
+    if refs.endswith("\n"):
+        refs = refs[:-1]  # ``$`` matches before a final newline
+    if "\n" in refs:
+        return None  # ``.`` stops at a newline
+    close = refs.find("](", 1)
+    if close == -1 or refs.find(")", close + 2) == -1:
+        return None
+    words = text[:at]
+    size = len(words)
+    if size < 2 or not words[-1].isspace():
+        return None  # a verb and at least one space before the references
+    # where the trailing ``\s*:?\s+`` may start: the trailing spaces, with a colon
+    # and the spaces before it
+    tail = len(words.rstrip())
+    if tail and words[tail - 1] == ":":
+        tail = len(words[: tail - 1].rstrip())
+    limit = size - 2  # the verb starts here at the latest
+    lead = len(words) - len(words.lstrip())
+    start = min(lead, limit)
+    if lead < size and words[lead] in "-*+":
+        spaces = len(words[lead + 1 :]) - len(words[lead + 1 :].lstrip())
+        if spaces and lead + 2 <= limit:
+            start = min(lead + 1 + spaces, limit)
+    return words[start : max(tail, start + 1)], refs
+
+
 def link_line(text: str, origin: str, line: int | None) -> Iterator[Relation]:
     """An adr-tools style ``Verb [label](href)`` line; unknown verbs relate.
 
     A localized phrase with the link inside (``被 [ADR-045](adr-045.md) 取代``)
     is read as that phrase, not as the verb ``被``.
     """
-    m = LINK_LINE.match(text)
-    if not m:
+    text = bounds.line(text)
+    parts = link_line_parts(text)
+    if parts is None:
         return
-    verb = m.group("verb").strip().strip("*_").strip()
+    verb, refs = parts
+    verb = verb.strip().strip("*_").strip()
     if not verb or len(verb) > 40:
         return
     kind = VERBS.get(verb.lower())
@@ -356,7 +419,7 @@ def link_line(text: str, origin: str, line: int | None) -> Iterator[Relation]:
         if wrapped:
             yield from wrapped
             return
-    yield from _refs(m.group("refs"), kind or "relates-to", origin, line, verb)
+    yield from _refs(refs, kind or "relates-to", origin, line, verb)
 
 
 def relation_line(text: str, origin: str, line: int | None) -> list[Relation]:
@@ -367,7 +430,8 @@ def relation_line(text: str, origin: str, line: int | None) -> list[Relation]:
     ``Ersetzt durch ADR-7``, ``被 ADR-045 取代``, ``ADR-3 に置き換えられた``.
     A status paragraph is split into its status and such lines.
     """
-    found = list(link_line(text, origin, line))
+    text = bounds.line(text)
+    found = list(link_line(text, origin, line)) if "](" in text else []
     if found:
         return found
     lead = _LINE_LEAD.match(text)
@@ -389,6 +453,7 @@ def declaration(lines: Sequence[tuple[int, str]], start: int) -> tuple[list[Rela
     ``([], 0)`` when the line is not a declaration, or names no reference.
     """
     lineno, text = lines[start]
+    text = bounds.line(text)
     m = DECLARATION.match(text)
     if m is None:
         return [], 0
@@ -402,11 +467,11 @@ def declaration(lines: Sequence[tuple[int, str]], start: int) -> tuple[list[Rela
         # a sentence wrapped inside its list: "... [ADR-1](..) and\n[ADR-2](..)."
         i, tail = start + 1, rest[refs.end() :]
         while i < len(lines) and _CONTINUES.match(tail):
-            more = _REFS_AT.match(lines[i][1].lstrip())
+            more = _REFS_AT.match(bounds.line(lines[i][1]).lstrip())
             if more is None:
                 break
             out.extend(_refs(more.group(0), kind, "declaration", lines[i][0], verb))
-            tail = lines[i][1].lstrip()[more.end() :]
+            tail = bounds.line(lines[i][1]).lstrip()[more.end() :]
             i += 1
         return out, i - start
     if rest.strip(" *_:：.") or start + 1 >= len(lines):
@@ -415,7 +480,7 @@ def declaration(lines: Sequence[tuple[int, str]], start: int) -> tuple[list[Rela
     if not lines[i][1].strip():
         i += 1  # one blank line between the sentence and its list
     while i < len(lines):
-        item_line, item = lines[i]
+        item_line, item = lines[i][0], bounds.line(lines[i][1])
         bullet = _LIST_ITEM.match(item)
         if bullet is None:
             break

@@ -14,13 +14,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...model import OUT_OF_EFFECT, Problem, Relation, Severity, Unit
+from .. import bounds
 from ..markdown import Document
 from ..options import ParseOptions
 from ..status import link_line, relations_in_text
 from .base import Format
 
 UNIT_HEADING = re.compile(r"^D(\d{1,3})\s*[.:)\-–—]?\s+(.+)$")
-UNIT_STATUS = re.compile(r"^\s*[-*+]?\s*\**([^\W\d_][\w ]*?)\**\s*[:：]\s*\**\s*(.+?)\s*$")
+#: ``- **Status**: accepted``; the key is a name of at most 64 characters, and the value
+#: is read as ``(.*\S|.)`` (the same text as ``(.+?)\s*$``, without backtracking).
+UNIT_STATUS = re.compile(
+    r"^\s*+[-*+]?\s*+\**([^\W\d_][\w ]{0,63}?)\**+\s*+[:：]\s*\**\s*(.*\S|.)\s*$"
+)
 
 
 def status_of(units: list[Unit]) -> str:
@@ -63,7 +68,7 @@ def read_units(
         raw, line = "", sec.heading.line
         rels: list[Relation] = []
         for lineno, text in doc.body(sec):
-            sm = UNIT_STATUS.match(text) if (":" in text or "：" in text) else None
+            sm = UNIT_STATUS.match(bounds.line(text)) if (":" in text or "：" in text) else None
             if sm and sm.group(1).strip().lower() in options.status_headings and not raw:
                 raw, line = sm.group(2), lineno
                 rels.extend(relations_in_text(raw, "status-section", lineno))

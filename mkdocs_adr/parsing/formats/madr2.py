@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from .. import bounds
 from ..editable import Editable, UnsafeEdit
 from ..markdown import heading_key
 from ..status import relations_in_text
@@ -34,7 +35,7 @@ def detect(ctx: Context) -> Hit | None:
     hit: Hit | None = None
     fields: dict[str, tuple[str, int]] = {}
     for lineno, text in ctx.doc.lines_matching(CANDIDATE_LINE):
-        m = FIELD.match(text)
+        m = FIELD.match(bounds.line(text))
         if not m:
             continue
         key = heading_key(m.group(2))

@@ -7,7 +7,7 @@ holds only link lines (what ``adr new -s`` leaves behind) says so in the hit.
 The writer edits the record the way adr-tools does: link lines at the end of
 the status section, and for a supersession the status word replaced by
 ``Superseded by [..](..)``. Both sides tell a link line by
-:data:`~mkdocs_adr.parsing.status.LINK_LINE`, the pattern adr-tools itself uses.
+:func:`~mkdocs_adr.parsing.status.link_line_parts`, the pattern adr-tools itself uses.
 """
 
 from __future__ import annotations
@@ -15,9 +15,16 @@ from __future__ import annotations
 import re
 
 from ...model import Relation
+from .. import bounds
 from ..editable import Editable, UnsafeEdit
 from ..markdown import Document, Section, heading_key
-from ..status import LINK_LINE, declaration, is_guidance, relation_line, relations_in_text
+from ..status import (
+    declaration,
+    is_guidance,
+    link_line_parts,
+    relation_line,
+    relations_in_text,
+)
 from .base import Context, Format, Hit, Ref, Writer, capitalized
 
 #: ``Date: 2024-01-01`` under the title, as the writer replaces its value.
@@ -25,7 +32,7 @@ FIELD_EDIT = re.compile(r"^(?P<pre>\s*\**(?P<key>[A-Za-z][A-Za-z \-]*?)\**\s*:\s
 _STATUS_LABEL = re.compile(r"^(?:[-*+]\s+)?(?i:status)\s*[:：]\s*")
 _BULLET = re.compile(r"^[-*+]\s+")
 _CLAUSE_END = re.compile(r"[.。!?！？]\s|[(（]|[.。]$")
-_LINK_SPAN = re.compile(r"\[(?:[^\[\]]|\[[^\]]*\])*\]\([^)]*\)")
+_LINK_SPAN = re.compile(r"\[(?:[^\[\]]++|\[[^\]]*+\])*+\]\([^)]*+\)")
 
 
 def detect(ctx: Context) -> Hit | None:
@@ -153,7 +160,9 @@ def _paragraph(
 
 
 def status_clause(raw: str) -> str:
-    """The status value up to the end of its first sentence (links kept whole)."""
+    """The status value up to the end of its first sentence (links kept whole), in
+    its first :data:`..bounds.LINE` characters."""
+    raw = bounds.line(raw)
     masked = _LINK_SPAN.sub(lambda m: "x" * len(m.group(0)), raw)
     m = _CLAUSE_END.search(masked)
     return raw[: m.start()] if m else raw
@@ -242,7 +251,7 @@ class NygardWriter(Writer):
             return
         start, stop = para
         words = ed.lines[start:stop]
-        if all(LINK_LINE.match(w) for w in words):
+        if all(link_line_parts(w) is not None for w in words):
             # only link lines where the status was (adr-tools after `new -s`)
             if not linked:
                 ed.insert_at_section_end(self._status(ed), [line], gap=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from ...model import Relation
+from .. import bounds
 from ..markdown import heading_key
 from ..status import DECLARED_KINDS, VERBS, relations_in_text
 from .base import Context, Format, Hit
@@ -35,7 +36,7 @@ def detect(ctx: Context) -> Hit | None:
     fields: dict[str, tuple[str, int]] = {}
     relations: list[Relation] = []
     for lineno, text in ctx.doc.lines_matching(CANDIDATE_LINE):
-        m = ROW.match(text)
+        m = ROW.match(bounds.line(text))
         if not m:
             continue
         key = heading_key(m.group(1).strip("* _"))
