@@ -119,12 +119,12 @@ _BOUNDED = (
 )
 
 
-def _bounded(value: object) -> tuple[object, bool]:
+def _cut_value(value: object) -> tuple[object, bool]:
     """``value`` with every string in it (itself, or a list's items) cut to FIELD_BOUND."""
     if isinstance(value, str):
         return (value[:FIELD_BOUND], True) if len(value) > FIELD_BOUND else (value, False)
     if isinstance(value, list):
-        cut = [_bounded(v) for v in value]
+        cut = [_cut_value(v) for v in value]
         return [v for v, _ in cut], any(c for _, c in cut)
     return value, False
 
@@ -138,7 +138,7 @@ def _bound_frontmatter(doc: Document, path: str) -> list[Problem]:
     for key in _BOUNDED:
         if key not in fm:
             continue
-        value, cut = _bounded(fm[key])
+        value, cut = _cut_value(fm[key])
         if cut:
             fm[key] = value
             out.append(bounds.field_cut(key, path, fm_line(doc, key)))
