@@ -480,6 +480,7 @@ def serve(memory_mb: int) -> None:
     inp = os.fdopen(os.dup(0), "rb")
     os.dup2(2, 1)  # prints from the engine go to stderr, never into the protocol
     _OPTIONS = _options()
+    faulthandler.enable()  # a segfault or abort leaves its stack on stderr
     faulthandler.register(signal.SIGUSR1, all_threads=False)  # the parent asks on a hang
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 1000))
     while True:
@@ -535,6 +536,7 @@ class Worker:
             stdout=subprocess.PIPE,
             stderr=self.stderr,
             env=env,
+            start_new_session=True,  # a Ctrl-C stops the fuzzer, which then stops this
         )
 
     def run(self, kind: str, args: tuple[Any, ...], label: str = "") -> tuple[str, str, str]:
@@ -547,7 +549,7 @@ class Worker:
         try:
             _send(proc.stdin, (kind, args))
         except BrokenPipeError:
-            return self._died(kind)
+            return self._died(kind, mark)
         ready, _, _ = select.select([proc.stdout], [], [], self.guard)
         if not ready:
             stack = self._stack(proc, mark)
@@ -556,7 +558,7 @@ class Worker:
         try:
             outcome, sig, detail, rss = _recv(proc.stdout)
         except (EOFError, pickle.UnpicklingError, struct.error):
-            return self._died(kind)
+            return self._died(kind, mark)
         if rss > self.peak_kb:
             self.peak_kb, self.peak_job = rss, label
         return outcome, sig, detail
@@ -574,9 +576,12 @@ class Worker:
                 break
         return text[-6000:]
 
-    def _died(self, kind: str) -> tuple[str, str, str]:
+    def _died(self, kind: str, mark: int) -> tuple[str, str, str]:
         code = self.stop()
-        return ("crash", f"worker died in {kind} (exit {code})", "")
+        how = f"signal {signal.Signals(-code).name}" if code and code < 0 else f"exit {code}"
+        self.stderr.seek(mark)
+        stack = self.stderr.read().decode("utf-8", "replace")[-6000:]
+        return ("crash", f"worker died ({how}) in {kind} {hang_site(stack)}", stack)
 
     def stop(self) -> int | None:
         proc, self.proc = self.proc, None
@@ -662,6 +667,7 @@ class Report:
     logs: int = 0
     builds: int = 0
     skipped: int = 0
+    stopped_at: int | None = None
     failures: dict[tuple[str, str, str], Failure] = field(default_factory=dict)
     seconds: float = 0.0
     peak_kb: int = 0
@@ -689,6 +695,7 @@ class Report:
             "logs": self.logs,
             "builds": self.builds,
             "skipped_known_hangs": self.skipped,
+            "stopped_at": self.stopped_at,
             "crashes": self.crashes,
             "hangs": self.hangs,
             "seconds": round(self.seconds, 1),
@@ -708,7 +715,7 @@ class Fuzzer:
         self.out = Path(args.out)
         self.report = Report()
         self.worker = Worker(args.guard, args.memory_mb)
-        self.hang_pieces: dict[tuple[str, str, str], int] = {}
+        self.hang_pieces: dict[tuple[str, str], int] = {}
         self.started = time.monotonic()
 
     def log(self, msg: str) -> None:
@@ -718,8 +725,7 @@ class Fuzzer:
     # -- records
     def _known_hang(self, s: Spec) -> bool:
         return any(
-            self.hang_pieces.get((s.shape, f, p), 0) >= self.args.hang_repeats
-            for f, p, _ in s.poison
+            self.hang_pieces.get((f, p), 0) >= self.args.hang_repeats for f, p, _ in s.poison
         )
 
     def parse_record(self, index: int) -> tuple[str, bytes] | None:
@@ -737,7 +743,7 @@ class Fuzzer:
             return name, data
         if outcome == "hang":
             for f, p, _ in s.poison:
-                self.hang_pieces[(s.shape, f, p)] = self.hang_pieces.get((s.shape, f, p), 0) + 1
+                self.hang_pieces[(f, p)] = self.hang_pieces.get((f, p), 0) + 1
         new = self.report.add(outcome, "parse", sig, detail, label)
         self.log(f"{outcome}: {label}: {sig}")
         if new is not None:
@@ -849,8 +855,12 @@ class Fuzzer:
         batch: list[tuple[str, bytes]] = []
         first = 0
         number = 0
-        with self.worker:
+        with self.worker, contextlib.suppress(KeyboardInterrupt):
             for index in range(a.records):
+                self.report.stopped_at = index  # until the loop ends
+                if a.max_failures and self.report.crashes + self.report.hangs >= a.max_failures:
+                    self.log(f"stopped at record {index}: --max-failures {a.max_failures}")
+                    break
                 got = self.parse_record(index)
                 if got is not None:
                     batch.append(got)
@@ -870,6 +880,11 @@ class Fuzzer:
                         f"{index + 1} records, {self.report.crashes} crashes, "
                         f"{self.report.hangs} hangs, {time.monotonic() - self.started:.0f} s"
                     )
+            else:
+                self.report.stopped_at = None
+        children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # killed ones too
+        if children > max(self.worker.peak_kb, self.report.peak_kb):
+            self.report.peak_kb, self.report.peak_job = children, "a worker killed on a hang"
         if self.worker.peak_kb > self.report.peak_kb:
             self.report.peak_kb, self.report.peak_job = self.worker.peak_kb, self.worker.peak_job
         self.report.seconds = time.monotonic() - self.started
@@ -901,12 +916,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--hang-repeats",
         type=int,
         default=3,
-        help="after this many hangs of one (shape, field, piece), skip records that have it",
+        help="after this many hangs of one (field, piece), skip records that have it",
+    )
+    parser.add_argument(
+        "--max-failures", type=int, default=0, help="stop after this many (0: never stop)"
     )
     parser.add_argument("--out", default="fuzz-out", help="folder for reproducers")
     parser.add_argument("--json", help="write the report here as JSON")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt  # the run ends, its worker killed, its report written
+
+    signal.signal(signal.SIGTERM, stop)
     report = Fuzzer(args).run()
     data = report.to_json()
     if args.json:
