@@ -414,14 +414,30 @@ _FRAME = re.compile(r'File "(?P<file>[^"]*)", line (?P<line>\d+) in (?P<func>\S+
 
 def hang_site(stack: str) -> str:
     """``in mkdocs_adr/<file>:<line> <function>``: the innermost frame of the package in a
-    faulthandler dump (most recent call first), the hang's signature."""
-    for m in _FRAME.finditer(stack):
-        path = m["file"].replace(os.sep, "/")
+    faulthandler dump (most recent call first), the hang's signature; preceded by the
+    innermost frame of all when that is elsewhere (PyYAML, Markdown, MkDocs)."""
+    frames = [
+        (m["file"].replace(os.sep, "/"), m["line"], m["func"]) for m in _FRAME.finditer(stack)
+    ]
+    if not frames:
+        return "(no stack)"
+    ours = next((f for f in frames if "/mkdocs_adr/" in f[0]), None)
+
+    def show(frame: tuple[str, str, str]) -> str:
+        path, line, func = frame
         if "/mkdocs_adr/" in path:
-            rel = path.split("/mkdocs_adr/", 1)[1]
-            return f"in mkdocs_adr/{rel}:{m['line']} {m['func']}"
-    m = _FRAME.search(stack)
-    return f"in {Path(m['file']).name}:{m['line']} {m['func']}" if m else "(no stack)"
+            path = "mkdocs_adr/" + path.split("/mkdocs_adr/", 1)[1]
+        elif "site-packages/" in path:
+            path = path.split("site-packages/", 1)[1]
+        else:
+            path = Path(path).name
+        return f"{path}:{line} {func}"
+
+    if ours is None:
+        return f"in {show(frames[0])}"
+    if frames[0] is ours:
+        return f"in {show(ours)}"
+    return f"in {show(frames[0])} (from {show(ours)})"
 
 
 def _options() -> Any:
@@ -810,43 +826,48 @@ class Fuzzer:
                     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
             self.report.builds += 1
+            command = [sys.executable, "-X", "faulthandler", "-m", "mkdocs", "build", "-q"]
+            proc = subprocess.Popen(
+                [*command, "--site-dir", str(proj / "site")],
+                cwd=proj,
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                preexec_fn=cap,
+            )
             try:
-                proc = subprocess.run(
-                    [
-                        sys.executable,
-                        "-m",
-                        "mkdocs",
-                        "build",
-                        "-q",
-                        "--site-dir",
-                        str(proj / "site"),
-                    ],
-                    cwd=proj,
-                    env=env,
-                    capture_output=True,
-                    text=True,
-                    timeout=max(self.args.guard * 3, 60),
-                    preexec_fn=cap,
-                    check=False,
-                )
+                _out, err = proc.communicate(timeout=self.args.build_guard)
             except subprocess.TimeoutExpired:
-                self.report.add("hang", "build", "mkdocs build over its guard", "", label)
-                self.log(f"hang: {label}")
+                proc.send_signal(signal.SIGABRT)  # faulthandler prints the stack, then it dies
+                try:
+                    _out, err = proc.communicate(timeout=10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    _out, err = proc.communicate()
+                sig = f"mkdocs build over the {self.args.build_guard:g} s guard {hang_site(err)}"
+                new = self.report.add("hang", "build", sig, err[-6000:], label)
+                self.log(f"hang: {label}: {sig}")
+                if new is not None:
+                    new.reproducer = str(self._save_site(number, files, proj))
                 return
             finally:
                 rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
                 if rss > self.report.peak_kb:
                     self.report.peak_kb, self.report.peak_job = rss, label
-            if proc.returncode != 0 or "Traceback" in proc.stderr:
-                lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
+            if proc.returncode != 0 or "Traceback" in err:
+                lines = [ln for ln in err.splitlines() if ln.strip()]
                 sig = f"mkdocs build exit {proc.returncode}: " + (lines[-1][:200] if lines else "")
-                new = self.report.add("crash", "build", sig, proc.stderr[-4000:], label)
+                new = self.report.add("crash", "build", sig, err[-4000:], label)
                 self.log(f"crash: {label}: {sig}")
                 if new is not None:
-                    saved = self._save_log(f"build-{number}", files)
-                    shutil.copy(proj / "mkdocs.yml", saved / "mkdocs.yml")
-                    (saved / "docs" / "index.md").write_text("# Fuzz\n", encoding="utf-8")
-                    new.reproducer = str(saved)
+                    new.reproducer = str(self._save_site(number, files, proj))
+
+    def _save_site(self, number: int, files: list[tuple[str, bytes]], proj: Path) -> Path:
+        saved = self._save_log(f"build-{number}", files)
+        shutil.copy(proj / "mkdocs.yml", saved / "mkdocs.yml")
+        (saved / "docs" / "index.md").write_text("# Fuzz\n", encoding="utf-8")
+        return saved
 
     def run(self) -> Report:
         a = self.args
@@ -907,6 +928,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--records", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=16)
     parser.add_argument("--guard", type=float, default=20.0, help="seconds a job may take")
+    parser.add_argument(
+        "--build-guard", type=float, default=180.0, help="seconds a mkdocs build may take"
+    )
     parser.add_argument("--log-size", type=int, default=50, help="records per loaded log")
     parser.add_argument("--builds", type=int, default=4, help="real mkdocs builds of sampled logs")
     parser.add_argument("--memory-mb", type=int, default=1024, help="address-space cap per child")
