@@ -72,10 +72,10 @@ def bench(session: nox.Session) -> None:
 def fuzz(session: nox.Session) -> None:
     """Hostile generated records through the engine and real builds under a hang guard.
 
-    ``benchmarks/fuzz.py``: 100,000 seeded records by default (``-- --records 2000`` for
+    ``benchmarks/fuzz.py``: 100,000 seeded records by default (``-- --records 1000`` for
     a slice, ``-- --seed 7`` for other records, ``-- --help`` for the rest); crashes and
     hangs are listed with a shrunk reproducer in ``fuzz-out/``, and any of them makes the
-    session fail. Not part of the default run; CI runs a 2,000-record slice as a test.
+    session fail. Not part of the default run; CI runs a 1,000-record slice as a test.
     """
     session.install("-e", ".[test]", env=BROWSER_ENV)
     out = os.path.join(session.create_tmp(), "fuzz-out")
