@@ -175,6 +175,7 @@ def test_fuzz_slice_finds_no_crash_or_hang(tmp_path: Path) -> None:
             "--builds=1",
             "--quiet",
             "--max-failures=5",  # a broken engine fails this test in minutes, not hours
+            "--build-guard=120",
             f"--out={out}",
             f"--json={report}",
         ],
