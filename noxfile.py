@@ -1,4 +1,5 @@
-"""Developer sessions: ``nox`` runs lint, types, tests and docs; ``nox -s bench`` on demand.
+"""Developer sessions: ``nox`` runs lint, types, tests and docs; ``nox -s bench`` and
+``nox -s fuzz`` on demand.
 
 Each session installs the checkout into its own virtualenv under ``.nox/``, so a
 session passes or fails on what ``pyproject.toml`` declares, not on what happens to
@@ -65,3 +66,17 @@ def bench(session: nox.Session) -> None:
     """Benchmarks against same-run baselines (SPEC 11); not part of the default run."""
     session.install("-e", ".[material]")
     session.run("python", "benchmarks/run.py", *session.posargs)
+
+
+@nox.session
+def fuzz(session: nox.Session) -> None:
+    """Hostile generated records through the engine and real builds under a hang guard.
+
+    ``benchmarks/fuzz.py``: 100,000 seeded records by default (``-- --records 1000`` for
+    a slice, ``-- --seed 7`` for other records, ``-- --help`` for the rest); crashes and
+    hangs are listed with a shrunk reproducer in ``fuzz-out/``, and any of them makes the
+    session fail. Not part of the default run; CI runs a 1,000-record slice as a test.
+    """
+    session.install("-e", ".[test]", env=BROWSER_ENV)
+    out = os.path.join(session.create_tmp(), "fuzz-out")
+    session.run("python", "benchmarks/fuzz.py", f"--out={out}", *session.posargs)
