@@ -60,6 +60,7 @@ from .config import Config
 from .journal import receipt_moves
 from .log import Log, ParseCache, load
 from .model import Problem, Record, Severity
+from .parsing import bounds
 from .paths import project_relative, within
 from .preview import preview_pages
 from .views import assets, graphdata, graphpage, mirrors, redirects, search, svg
@@ -767,6 +768,11 @@ class SiteBuild:
         if rewritten is not None:
             markdown = rewritten
         rec = self.record_at.get(src)
+        if rec is not None or src in self.mirror_at:
+            # a line the host's renderer would take minutes over shows as text (ADR023)
+            tamed = bounds.render_safe(markdown)
+            if tamed is not None:
+                markdown = rewritten = tamed
         if rec is not None or src in self.mirror_at:
             escape_shown_meta(meta)
         if rec is not None:

@@ -357,3 +357,42 @@ def test_a_build_of_the_hostile_log_finishes(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert "ADR023" in proc.stderr
     assert (tmp_path / "site" / "adr" / "0012-accepted-spaces" / "index.html").exists()
+
+
+def test_a_line_of_link_openers_builds_as_text_with_adr023(tmp_path: Path) -> None:
+    """Python-Markdown takes quadratic time on ``[a](`` x 5,000 and 30,000 ``[`` (over 9 s
+    and over a minute): the site shows such a line as text, and says so."""
+    adr = tmp_path / "docs" / "adr"
+    adr.mkdir(parents=True)
+    (tmp_path / "docs" / "index.md").write_text("# Home\n", encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: t\ntheme: mkdocs\nplugins:\n  - adr\n", encoding="utf-8"
+    )
+    (adr / "0001-openers.md").write_text(
+        "# 1. Openers\n\n## Status\n\nAccepted\n\n## Context\n\n" + "[a](" * 5000 + "\n",
+        encoding="utf-8",
+    )
+    (adr / "0002-brackets.md").write_text(
+        "# 2. Brackets\n\n## Status\n\nAccepted\n\n## Context\n\n"
+        + "[" * 30000
+        + "\n\nSee [the first](0001-openers.md).\n",
+        encoding="utf-8",
+    )
+    proc = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,  # a hang guard: without the bound this build takes minutes
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    found = re.findall(r"(\S+\.md):(\d+): ADR023 line has ([\d,]+) '\['", proc.stderr)
+    assert sorted(found) == [
+        ("docs/adr/0001-openers.md", "9", "5,000"),
+        ("docs/adr/0002-brackets.md", "9", "30,000"),
+    ]
+    page = (tmp_path / "site" / "adr" / "0002-brackets" / "index.html").read_text("utf-8")
+    assert "[" * 100 in page  # shown as text
+    assert 'href="../0001-openers/"' in page  # the lines under the bound keep their links
+    assert bounds.render_safe("ordinary [link](x.md)\n") is None

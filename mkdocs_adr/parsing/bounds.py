@@ -56,3 +56,41 @@ def field_cut(name: str, path: str, line: int | None, bound: int = FIELD) -> Pro
         line=line,
         fix=f"shorten the value of {name!r}: a longer one is read only up to its bound",
     )
+
+
+#: ``[`` characters on one line above which the line is shown as text in the site: the
+#: host's Markdown renderer (Python-Markdown 3.x) takes quadratic time on long runs of
+#: link openers (``[a](`` x 5,000 takes over 9 s, 30,000 ``[`` over a minute).
+RENDER_BRACKETS = 1000
+
+
+def over_render_bound(text: str) -> list[int]:
+    """The (1-based) lines of ``text`` with more than :data:`RENDER_BRACKETS` ``[``."""
+    if text.count("[") <= RENDER_BRACKETS:
+        return []
+    return [n for n, line in enumerate(text.split("\n"), 1) if line.count("[") > RENDER_BRACKETS]
+
+
+def render_safe(markdown: str) -> str | None:
+    """``markdown`` with every ``[`` escaped on the lines over the render bound (they show
+    as text, without links), or None when no line is over it."""
+    lines = over_render_bound(markdown)
+    if not lines:
+        return None
+    out = markdown.split("\n")
+    for n in lines:
+        out[n - 1] = out[n - 1].replace("\\[", "[").replace("[", "\\[")
+    return "\n".join(out)
+
+
+def render_bound_problem(path: str, line: int, count: int) -> Problem:
+    """ADR023: a line with so many ``[`` that the site shows it as text."""
+    return Problem(
+        "ADR023",
+        Severity.WARNING,
+        f"line has {count:,} '[' characters, over the render bound of {RENDER_BRACKETS:,}: "
+        "the site shows it as text, without links",
+        path=path,
+        line=line,
+        fix=f"keep a line under {RENDER_BRACKETS:,} '[' characters",
+    )
