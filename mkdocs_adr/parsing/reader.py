@@ -83,8 +83,9 @@ def parse_bytes(data: bytes, *, path: str, options: ParseOptions) -> Parsed:
         )
     parsed = parse(text, path=path, options=options)
     for line in bounds.over_render_bound(text):
-        count = text.split("\n", line)[line - 1].count("[")
-        problems.append(bounds.render_bound_problem(path, line, count))
+        if line >= parsed.body_start:  # frontmatter is never rendered
+            count = text.split("\n", line)[line - 1].count("[")
+            problems.append(bounds.render_bound_problem(path, line, count))
     if problems:
         parsed = _with_problems(parsed, problems)
     return parsed
