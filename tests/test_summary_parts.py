@@ -433,6 +433,9 @@ def test_each_answer_at_the_card_does_what_it_says(
     from .test_summary_support import copy_site, invoke
 
     monkeypatch.setattr(plan_cmd, "is_terminal", lambda: True)
+    # the draft's manifest is stamped to the second, and the stamp is part of the plan's
+    # content: the four runs below must draft the same plan even when they cross a second
+    monkeypatch.setattr(mf, "now", lambda: "2026-12-01T00:00:00Z")
     site = copy_site(tmp_path, "flat")
     plans = site / ".mkdocs-adr" / "plans"
     args = ("-f", str(site / "mkdocs.yml"), "plan", "--mode", "summary")
