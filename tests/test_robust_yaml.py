@@ -152,10 +152,13 @@ def test_nesting_past_the_depth_bound_is_refused_not_a_crash_of_libyaml() -> Non
     # 100,000 '[' once overflowed the C stack of libyaml's composer (a segmentation fault)
     text = "---\nstatus: accepted\ntags: " + "[" * 100_000 + "\n---\n# Deep\n"
     got = parse_in_child(text)
-    assert got["problems"] == [
-        ["ADR014", 3, "frontmatter does not parse: collections nested deeper than 64"],
-        ["ADR020", 5, "status not recorded"],
-    ]
+    # newer libyaml builds stop at their own nesting limit before our depth bound sees it;
+    # either way the frontmatter is refused at its line, and nothing crashes
+    assert [p[:2] for p in got["problems"]] == [["ADR014", 3], ["ADR020", 5]]
+    assert got["problems"][0][2] in (
+        "frontmatter does not parse: collections nested deeper than 64",
+        "frontmatter does not parse: exceeded maximum nesting depth",
+    )
     assert got["status"] == "missing"
     shallow, error = load_frontmatter("tags: " + "[" * 10 + "x" + "]" * 10)
     assert error is None and shallow is not None
