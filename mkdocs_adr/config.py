@@ -236,6 +236,7 @@ class Config:
     fail_on: str = field(default_factory=_default("fail_on"))
     preview: str = field(default_factory=_default("preview"))
     redirects: bool = field(default_factory=_default("redirects"))
+    agent_files: bool = field(default_factory=_default("agent_files"))
     work_dir: Path | None = None
     status_headings: tuple[str, ...] = field(default_factory=_default("status_headings"))
     status_aliases: Mapping[str, str] = field(default_factory=_default("status_aliases"))
@@ -696,6 +697,12 @@ OPTIONS: tuple[Option, ...] = (
         bool,
         True,
         "Archived records keep their old URL alive through a redirect page.",
+    ),
+    Option(
+        "agent_files",
+        bool,
+        True,
+        "The site publishes llms.txt at its root and index.json at each root's URL.",
     ),
     Option(
         "work_dir",

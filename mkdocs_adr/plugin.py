@@ -176,7 +176,13 @@ class AdrPlugin(BasePlugin[AdrConfig]):  # type: ignore[no-untyped-call]
             for name, p in config.plugins.items()
             if name.endswith("search")
         )
-        self.site = SiteBuild(engine, serve=self.command == "serve", search_html=search_html)
+        self.site = SiteBuild(
+            engine,
+            serve=self.command == "serve",
+            search_html=search_html,
+            site_name=config.site_name,
+            site_url=config.site_url,
+        )
         return config
 
     def _site(self) -> SiteBuild:

@@ -63,7 +63,7 @@ from .model import Problem, Record, Severity
 from .parsing import bounds
 from .paths import project_relative, within
 from .preview import preview_pages
-from .views import assets, graphdata, graphpage, mirrors, redirects, search, svg
+from .views import assets, graphdata, graphpage, indexjson, llms, mirrors, redirects, search, svg
 from .views import current as current_view
 from .views import index as index_view
 from .views import page as page_view
@@ -538,8 +538,20 @@ def after_h1(html: str, block: str) -> str:
 class SiteBuild:
     """Everything one build knows; the host makes a new one for every build."""
 
-    def __init__(self, engine: Config, *, serve: bool = False, search_html: bool = True):
+    def __init__(
+        self,
+        engine: Config,
+        *,
+        serve: bool = False,
+        search_html: bool = True,
+        site_name: str = "",
+        site_url: str | None = None,
+    ):
         self.engine = engine
+        #: The site's name (the H1 of llms.txt) and its public URL: with one, the links
+        #: of llms.txt and index.json are absolute.
+        self.site_name = site_name
+        self.site_url = site_url or None
         #: Under serve the newest CURRENT draft is previewed; a build never shows one.
         self.serve = serve
         #: Whether the search index holds HTML (Material) or plain text (MkDocs' own).
@@ -565,6 +577,8 @@ class SiteBuild:
         self.refused: dict[str, Problem] = {}  # src (file or folder) -> why it is left out
         self.unpublished: set[str] = set()  # paths of records left out (refused_files)
         self.titled_urls: set[str] = set()  # page urls whose title we escaped (search)
+        self.llms_src: str | None = None  # llms.txt, when this build wrote it
+        self.index_json: dict[str, str] = {}  # root key -> src of the index.json written
 
     # ------------------------------------------------------------------ files
 
@@ -626,6 +640,8 @@ class SiteBuild:
                 self.roots[cfg.path] = self._root_pages(cfg.path, rv, files)
         if engine.redirects:
             notes += self._redirects(files)
+        if engine.agent_files:
+            notes += self._agent_files(files)
         if files.get(STYLESHEET) is None:
             files.add(STYLESHEET, assets.stylesheet())
         self.nav_mode = nav_mode(engine.nav, len(adr_log.records), engine.nav_limit)
@@ -703,6 +719,62 @@ class SiteBuild:
             files.add(probe.dest_uri, redirects.page(url, f"{old.record.id} {old.record.title}"))
             dests.add(probe.dest_uri)
         return notes
+
+    def _agent_files(self, files: FileHost) -> list[str]:
+        """``index.json`` at each root's URL and ``llms.txt`` at the site root
+        (:mod:`~mkdocs_adr.views.indexjson`, :mod:`~mkdocs_adr.views.llms`). A file of
+        the docs already at one of those places is published as it is, with a note."""
+        assert self.log is not None
+        adr_log, engine = self.log, self.engine
+        notes: list[str] = []
+
+        def free(src: str) -> bool:
+            if files.get(src) is None:
+                return True
+            notes.append(f"{src}: a file of the docs is published here; agent_files leaves it")
+            return False
+
+        links: list[llms.Link] = []
+        llms_at = files.probe(llms.PATH)
+        for cfg, rv in zip(engine.roots, self.views, strict=True):
+            if cfg.path not in self.roots:
+                continue
+            folder = (engine.src_uri(rv.root.path) or cfg.path).strip("/")
+            src = f"{folder}/{indexjson.NAME}" if folder not in ("", ".") else indexjson.NAME
+            if not free(src):
+                continue
+            at = files.probe(src)
+            files.add(src, indexjson.render(adr_log, rv.root, self._agent_url(at)))
+            self.index_json[cfg.path] = src
+            links.append(llms.Link(src, self._site_url(src, llms_at, at.url)))
+        if free(llms.PATH):
+            text = llms.render(
+                adr_log, name=self.site_name, url=self._agent_url(llms_at), links=links
+            )
+            files.add(llms.PATH, text)
+            self.llms_src = llms.PATH
+        return notes
+
+    def _site_url(self, src: str, at: SiteFile, url: str) -> str:
+        """``url`` (a site URL of the file ``src``) as the agent files link it from
+        ``at``: absolute with a ``site_url``, else relative."""
+        if self.site_url:
+            return self.site_url.rstrip("/") + "/" + url.lstrip("/")
+        target = self.files.get(src) if self.files is not None else None
+        return target.url_relative_to(at) if target is not None else url
+
+    def _agent_url(self, at: SiteFile) -> llms.Href:
+        by_path, site_url = self.file_at_path, self.site_url
+
+        def url(rec: Record) -> str | None:
+            found = by_path.get(rec.path)
+            if found is None:
+                return None
+            if site_url:
+                return site_url.rstrip("/") + "/" + found.url.lstrip("/")
+            return found.url_relative_to(at)
+
+        return url
 
     def file(self, src: str | None) -> SiteFile | None:
         if not src or self.files is None:
@@ -893,7 +965,12 @@ class SiteBuild:
         for n, table in enumerate(rp.index_tables):
             slot = index_view.TABLE_SLOT.format(n=n)
             content = content.replace(slot, index_view.table_html(table, href), 1)
-        return content
+        agent = [
+            llms.Link(posixpath.basename(src), url)
+            for src in (self.llms_src, self.index_json.get(rp.key))
+            if src and (url := self._view_href(src, at))
+        ]
+        return after_h1(content, llms.index_line(agent)) if agent else content
 
     def _fill_record(self, output: str, rec: Record, at: SiteFile) -> str:
         ctx, engine = self.ctx, self.engine

@@ -10,6 +10,8 @@ kept in the parse cache across ``mkdocs serve`` rebuilds is split at most once.
 
 from __future__ import annotations
 
+import re
+
 from ..model import Parsed
 from .markdown import h2_sections
 
@@ -31,5 +33,44 @@ def section_of(parsed: Parsed, *names: str) -> str | None:
     wanted = {n.lower() for n in names}
     for name, text in sections_of(parsed):
         if name.lower() in wanted:
+            return text
+    return None
+
+
+#: Second-level headings that name a record's decision (compared case-folded, with a
+#: leading ``3.`` or ``iv.`` numbering and a trailing colon left out).
+DECISION_HEADINGS = frozenset(
+    {
+        "decision",
+        "decisions",
+        "decision outcome",
+        "the decision",
+        "决策",
+        "决定",
+        "決策",
+        "決定",
+        "决策结果",
+        "決定事項",
+        "결정",
+        "decisión",
+        "decisao",
+        "decisão",
+        "décision",
+        "entscheidung",
+    }
+)
+_NUMBERING = re.compile(r"^\s*(?:\d+[.)]|[ivx]+\.)\s*", re.IGNORECASE)
+
+
+def is_decision_heading(heading: str) -> bool:
+    """Whether a second-level heading names the record's decision section."""
+    return _NUMBERING.sub("", heading).strip().rstrip(":").strip().casefold() in DECISION_HEADINGS
+
+
+def decision_of(parsed: Parsed) -> str | None:
+    """The text of the record's first decision section (:data:`DECISION_HEADINGS`), or
+    None when it has none."""
+    for name, text in sections_of(parsed):
+        if is_decision_heading(name):
             return text
     return None

@@ -1,0 +1,111 @@
+"""``index.json``: every record of one ADR root as data, published at the root's URL.
+
+One object per record (id, title, status, whether it is in effect, its current
+successor, its page URL, its source path, domain, tags, dates, archived, the decision
+units of a container), in INDEX order, under a header that names the format
+(``schema``, ``version``), the JSON Schema it validates against (shipped in the package
+as ``schemas/index.schema.json``) and the generator. Keys are sorted and nothing in it
+depends on the time of the build: the same log gives the same bytes.
+
+Text is the records' own with control sequences removed
+(:func:`~mkdocs_adr.safetext.plain`); the JSON text escapes what a terminal could act
+on (:func:`~mkdocs_adr.safetext.json_text`). Pure data from the log: the host hands in
+each record's page URL (relative to the ``index.json`` file, or absolute).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from importlib import resources
+from typing import Any
+
+from .. import __version__
+from ..log import Log
+from ..model import Record, RootInfo
+from ..safetext import json_text, plain, unsafe_href
+from . import llms
+from .index import root_records
+
+#: The file name at each root's URL.
+NAME = "index.json"
+SCHEMA = "mkdocs-adr/index"
+VERSION = 1
+#: The package resource holding the JSON Schema.
+SCHEMA_FILE = "schemas/index.schema.json"
+
+
+@functools.lru_cache(maxsize=1)
+def schema() -> dict[str, Any]:
+    """The JSON Schema ``index.json`` validates against (package data)."""
+    data: dict[str, Any] = json.loads(
+        resources.files("mkdocs_adr").joinpath(SCHEMA_FILE).read_text(encoding="utf-8")
+    )
+    return data
+
+
+def _text(value: str | None) -> str | None:
+    return None if value is None else plain(value)
+
+
+def _url(value: str | None) -> str | None:
+    return None if not value or unsafe_href(value) else value
+
+
+def record(log: Log, rec: Record, url: llms.Href) -> dict[str, Any]:
+    """One record's entry."""
+    s = log.successor(rec.id)
+    units = [
+        {
+            "key": u.key,
+            "id": f"{rec.id}#{u.key}",
+            "title": plain(u.title),
+            "status": u.status,
+            "in_effect": log.in_effect(rec, u),
+            "successor": log.successor(rec.id, u.key).current,
+        }
+        for u in rec.units
+    ]
+    return {
+        "id": rec.id,
+        "title": plain(rec.title),
+        "summary": llms.summary(rec),
+        "status": rec.status,
+        "counted_as": log.status_of(rec),
+        "in_effect": log.in_effect(rec),
+        "successor": s.current,
+        "succession": s.state,
+        "successor_candidates": list(s.candidates) if not s.current else [],
+        "url": _url(url(rec)),
+        "path": rec.path,
+        "domain": _text(rec.domain),
+        "tags": [plain(t) for t in rec.parsed.tags],
+        "date": rec.date,
+        "review_by": _text(rec.parsed.review_by),
+        "archived": rec.archived,
+        "units": units,
+    }
+
+
+def document(log: Log, root: RootInfo, url: llms.Href) -> dict[str, Any]:
+    """The ``index.json`` object of ``root``."""
+    records = llms.in_index_order(root_records(log, root))
+    return {
+        "schema": SCHEMA,
+        "version": VERSION,
+        "json_schema": str(schema()["$id"]),
+        "generator": {"name": "mkdocs-adr", "version": __version__},
+        "root": {
+            "path": root.path,
+            "prefix": root.prefix,
+            "title": plain(root.title),
+            "layout": root.layout,
+        },
+        "records": [record(log, r, url) for r in records],
+    }
+
+
+def render(log: Log, root: RootInfo, url: llms.Href) -> str:
+    """The bytes of ``index.json`` (as text): indented, keys sorted, one final newline."""
+    text = json.dumps(document(log, root, url), sort_keys=True, indent=2, ensure_ascii=False)
+    return json_text(text) + "\n"

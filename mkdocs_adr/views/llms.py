@@ -1,0 +1,284 @@
+"""``llms.txt``: the decision log as the llmstxt.org file an agent reads first.
+
+The shape is llmstxt.org's: an H1 with the site's name, a blockquote that says what
+the file holds, a paragraph of notes, then H2 sections of ``- [name](url): text``
+lines. Decisions in effect come first, each with a one-line summary (the first
+sentence of its decision section, else its title); proposals and records whose status
+was not understood follow; the history (superseded, deprecated, rejected, archived),
+each entry naming what replaced it, goes under ``## Optional``, the section an agent
+may skip when its context is short.
+
+Pure text from data: the host hands in the log and the URL of each record's page
+(:data:`Href`), relative to ``llms.txt`` or absolute. The same log gives the same
+bytes: no time, records in INDEX order per root, roots in configuration order.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ..log import Log
+from ..model import Record, status_label
+from ..parsing.sections import decision_of
+from ..safetext import relative_href, terminal, unsafe_href
+from .index import md_text, root_records
+
+#: Where the file is published, relative to the site root.
+PATH = "llms.txt"
+
+#: The URL of a record's page as the file links it (None: the site does not publish it).
+Href = Callable[[Record], "str | None"]
+
+IN_EFFECT = "in-effect"
+PROPOSED = "proposed"
+UNVERIFIED = "unverified"
+HISTORY = "history"
+
+#: The sections, in file order, by group.
+SECTIONS: tuple[tuple[str, str], ...] = (
+    (IN_EFFECT, "Decisions in effect"),
+    (PROPOSED, "Proposed"),
+    (UNVERIFIED, "Status not recorded or not understood"),
+    (HISTORY, "Optional"),
+)
+
+#: How long a summary may be before it is cut at a word (code points).
+SUMMARY_MAX = 240
+#: How much of a paragraph is read for its first sentence: record text is hostile, and
+#: nothing here should scan a megabyte line.
+_READ_MAX = 2000
+
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
+_IMAGE = re.compile(r"!\[[^\]\n]{0,500}\]\([^)\n]{0,500}\)")
+_LINK = re.compile(r"\[([^\]\n]{0,500})\]\([^)\n]{0,500}\)")
+_REF_LINK = re.compile(r"\[([^\]\n]{0,500})\]\[[^\]\n]{0,200}\]")
+_CODE = re.compile(r"(`[^`\n]{1,500}`)")
+#: ``*word*`` and ``_word_`` emphasis (``**`` and ``__`` are dropped first).
+_EMPHASIS = re.compile(r"(?<![\w*])[*_](?![\s*_])([^*_\n]{1,500}?)(?<!\s)[*_](?![\w*])")
+#: A first sentence shorter than this is a lead-in: the next one is read with it.
+_LEAD_IN = 40
+_LIST_MARK = re.compile(r"^\s{0,3}(?:[-*+]|\d{1,3}[.)])\s+")
+_SPACE = re.compile(r"\s+")
+
+
+@dataclass(frozen=True)
+class Link:
+    """A link the notes paragraph names (a root's ``index.json``, its INDEX)."""
+
+    label: str
+    url: str
+
+
+def group(log: Log, rec: Record) -> str:
+    """Which section a record is listed in: archived records and those out of effect for
+    good are history; proposals and records whose status was not understood have
+    their own sections; the rest binds now."""
+    if rec.archived:
+        return HISTORY
+    if log.in_effect(rec):
+        return IN_EFFECT
+    status = log.status_of(rec)
+    if status in ("proposed", "draft"):
+        return PROPOSED
+    if status in ("unknown", "missing"):
+        return UNVERIFIED
+    return HISTORY  # superseded, deprecated, rejected, or accepted yet replaced
+
+
+def first_sentence(text: str) -> str | None:
+    """The first sentence of the first paragraph of prose in ``text`` (Markdown), as
+    plain text on one line: headings, pictures, tables, code, comments and HTML left
+    out, links read as their text. None when there is no prose."""
+    in_fence = False
+    paragraph: list[str] = []
+    for line in [*text.split("\n"), ""]:
+        stripped = line.strip()
+        if stripped.startswith(("```", "~~~")):
+            in_fence = not in_fence
+            paragraph = []
+            continue
+        if in_fence:
+            continue
+        if stripped and not stripped.startswith(("#", "|", "<!--", "[//]:")):
+            paragraph.append(stripped[:_READ_MAX])
+            if sum(len(p) for p in paragraph) < _READ_MAX:
+                continue
+        if paragraph:
+            found = _sentence(" ".join(paragraph))
+            if found:
+                return found
+        paragraph = []
+    return None
+
+
+def _sentence(paragraph: str) -> str | None:
+    text = _LIST_MARK.sub("", paragraph[:_READ_MAX])
+    if text.startswith("<"):
+        return None  # an HTML block
+    text = _IMAGE.sub("", text)
+    text = _LINK.sub(r"\1", text)
+    text = _REF_LINK.sub(r"\1", text)
+    parts = _CODE.split(text)  # odd items are code spans, kept as written
+    for n in range(0, len(parts), 2):
+        parts[n] = _EMPHASIS.sub(r"\1", parts[n].replace("**", "").replace("__", ""))
+    text = _SPACE.sub(" ", terminal("".join(parts))).strip().lstrip(">").strip()
+    if not any(ch.isalnum() for ch in text):
+        return None
+    # the first sentence, or the first few when it is a lead-in ("Option 3.")
+    for end in _SENTENCE_END.finditer(text):
+        if end.end() >= _LEAD_IN and not _inside_code(text, end.start()):
+            text = text[: end.end()]
+            break
+    if len(text) > SUMMARY_MAX:
+        cut = text[:SUMMARY_MAX].rsplit(" ", 1)[0]
+        text = (cut or text[:SUMMARY_MAX]).rstrip(",;:") + "…"
+        if text.count("`") % 2:
+            text = text.replace("`", "")
+    return text
+
+
+def _inside_code(text: str, at: int) -> bool:
+    return text.count("`", 0, at) % 2 == 1
+
+
+def summary(rec: Record) -> str:
+    """A record's one-line summary: the first sentence of its decision section, else
+    its title (plain text, not yet escaped)."""
+    decision = decision_of(rec.parsed)
+    found = first_sentence(decision) if decision else None
+    return found or _one_line(rec.title)
+
+
+def _one_line(text: str) -> str:
+    return _SPACE.sub(" ", terminal(text)).strip()
+
+
+def text(value: str) -> str:
+    """Record text as Markdown text on one line: controls removed, bidi overrides
+    shown, HTML and Markdown syntax escaped (:func:`~mkdocs_adr.views.index.md_text`)."""
+    return md_text(_one_line(value))
+
+
+def prose(value: str) -> str:
+    """A summary as Markdown: its code spans kept as code (where nothing is markup),
+    the rest escaped as :func:`text`."""
+    parts = _CODE.split(_one_line(value))
+    return "".join(p if n % 2 else md_text(p) for n, p in enumerate(parts))
+
+
+def href(url: str | None) -> str | None:
+    """A URL as a Markdown link destination, or None when it must not be a link
+    (``javascript:`` and the like, :func:`~mkdocs_adr.safetext.unsafe_href`)."""
+    if not url or unsafe_href(url):
+        return None
+    for ch, code in ((" ", "%20"), ("(", "%28"), (")", "%29"), ("<", "%3C"), (">", "%3E")):
+        url = url.replace(ch, code)
+    return url if _absolute(url) else relative_href(url)
+
+
+def _absolute(url: str) -> bool:
+    return re.match(r"[a-z][a-z0-9+.\-]*://", url, re.IGNORECASE) is not None
+
+
+def link(label: str, url: str | None) -> str:
+    """``[label](url)``, or the label alone when there is no safe URL (``label`` is
+    Markdown already)."""
+    target = href(url)
+    return label if target is None else f"[{label}]({target})"
+
+
+def _label(rec: Record) -> str:
+    return text(f"{rec.id}: {rec.title}")
+
+
+def _successor(log: Log, rec: Record, url: Href) -> str:
+    """What replaced a record, as the history entry says it."""
+    s = log.successor(rec.id)
+    if s.current:
+        target = log.get(s.current)
+        name = text(s.current)
+        if target is not None:
+            return f"replaced by {link(name, url(target))} ({text(target.title)})"
+        return f"replaced by {name}"
+    if s.state == "ambiguous":
+        return "successor unclear: " + ", ".join(text(c) for c in s.candidates)
+    if s.state == "not-accepted" and s.candidates:
+        return "only proposed successors: " + ", ".join(text(c) for c in s.candidates)
+    if s.state == "cycle":
+        return "in a supersession cycle"
+    return "no successor recorded"
+
+
+def entry(log: Log, rec: Record, where: str, url: Href) -> str:
+    """One ``- [id: title](url): text`` line of the section ``where``."""
+    head = f"- {link(_label(rec), url(rec))}"
+    status = status_label(log.status_of(rec))
+    if where == IN_EFFECT:
+        return f"{head}: {prose(summary(rec))}"
+    if where == PROPOSED:
+        return f"{head}: {text(status)}; {prose(summary(rec))}"
+    if where == UNVERIFIED:
+        return f"{head}: status {text(status)}; {prose(summary(rec))}"
+    state = text(status) + (", archived" if rec.archived else "")
+    return f"{head}: {state}; {_successor(log, rec, url)}"
+
+
+def in_index_order(records: list[Record]) -> list[Record]:
+    """``records`` sorted as the INDEX lists them: by number, then id and path."""
+    return sorted(records, key=lambda r: (r.number is None, r.number or 0, r.id, r.path))
+
+
+def ordered(log: Log) -> list[Record]:
+    """Every record of the log: roots in configuration order, each in INDEX order."""
+    return [rec for root in log.roots for rec in in_index_order(root_records(log, root))]
+
+
+def render(log: Log, *, name: str, url: Href, links: Sequence[Link] = ()) -> str:
+    """The text of ``llms.txt`` for ``log``. ``name`` is the site's name (the H1),
+    ``url`` a record's page URL, ``links`` the machine-readable views to name."""
+    groups: dict[str, list[Record]] = {key: [] for key, _ in SECTIONS}
+    for rec in ordered(log):
+        groups[group(log, rec)].append(rec)
+    title = text(name) or "Architecture decisions"
+    lines = [f"# {title}", ""]
+    if not log.records:
+        lines += ["> No architecture decision records yet.", ""]
+        return "\n".join(lines)
+    counts = [
+        f"{len(groups[IN_EFFECT])} in effect",
+        f"{len(groups[PROPOSED])} proposed",
+        f"{len(groups[UNVERIFIED])} with a status not recorded or not understood",
+        f"{len(groups[HISTORY])} no longer in effect or archived",
+    ]
+    lines += [
+        f"> The architecture decision records (ADRs) of this site: {', '.join(counts)}.",
+        "",
+        "Decisions in effect bind now; each line gives the first sentence of its decision. "
+        "Proposals do not bind until accepted. The records under Optional are history: "
+        "never follow them as current rules; each names what replaced it.",
+        "",
+    ]
+    if links:
+        lines += [
+            "Every record as data: " + ", ".join(link(text(k.label), k.url) for k in links) + ".",
+            "",
+        ]
+    for key, heading in SECTIONS:
+        if groups[key]:
+            lines += [f"## {heading}", ""]
+            lines += [entry(log, rec, key, url) for rec in groups[key]]
+            lines.append("")
+    return "\n".join(lines)
+
+
+def index_line(links: Sequence[Link]) -> str:
+    """The line under the INDEX page's heading that links the agent files (HTML)."""
+    anchors = " · ".join(
+        f'<a href="{html.escape(k.url)}"><code>{html.escape(k.label)}</code></a>'
+        for k in links
+        if href(k.url) is not None
+    )
+    return f'<p class="adr-agent-files">For agents and tools: {anchors}</p>' if anchors else ""
