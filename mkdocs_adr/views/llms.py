@@ -52,14 +52,18 @@ SUMMARY_MAX = 240
 _READ_MAX = 2000
 
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
-_IMAGE = re.compile(r"!\[[^\]\n]{0,500}\]\([^)\n]{0,500}\)")
-_LINK = re.compile(r"\[([^\]\n]{0,500})\]\([^)\n]{0,500}\)")
+#: A link's destination: up to one level of parentheses inside (``alert(1)``).
+_DEST = r"\((?:[^()\n]|\([^()\n]{0,200}\)){0,500}\)"
+_IMAGE = re.compile(r"!\[[^\]\n]{0,500}\]" + _DEST)
+_LINK = re.compile(r"\[([^\]\n]{0,500})\]" + _DEST)
 _REF_LINK = re.compile(r"\[([^\]\n]{0,500})\]\[[^\]\n]{0,200}\]")
 _CODE = re.compile(r"(`[^`\n]{1,500}`)")
 #: ``*word*`` and ``_word_`` emphasis (``**`` and ``__`` are dropped first).
 _EMPHASIS = re.compile(r"(?<![\w*])[*_](?![\s*_])([^*_\n]{1,500}?)(?<!\s)[*_](?![\w*])")
-#: A first sentence shorter than this is a lead-in: the next one is read with it.
-_LEAD_IN = 40
+#: A first sentence this short is a lead-in (``Option 3.``): the next one is read with it.
+_LEAD_IN = 12
+#: A paragraph that opens with a bold phrase (``**The lock protocol.**``) leads in with it.
+_BOLD_LEAD = re.compile(r"(?:\*\*|__)([^*_\n]{1,200})(?:\*\*|__)")
 _LIST_MARK = re.compile(r"^\s{0,3}(?:[-*+]|\d{1,3}[.)])\s+")
 _SPACE = re.compile(r"\s+")
 
@@ -118,6 +122,7 @@ def _sentence(paragraph: str) -> str | None:
     text = _LIST_MARK.sub("", paragraph[:_READ_MAX])
     if text.startswith("<"):
         return None  # an HTML block
+    lead = _BOLD_LEAD.match(text)
     text = _IMAGE.sub("", text)
     text = _LINK.sub(r"\1", text)
     text = _REF_LINK.sub(r"\1", text)
@@ -127,9 +132,10 @@ def _sentence(paragraph: str) -> str | None:
     text = _SPACE.sub(" ", terminal("".join(parts))).strip().lstrip(">").strip()
     if not any(ch.isalnum() for ch in text):
         return None
-    # the first sentence, or the first few when it is a lead-in ("Option 3.")
+    # the first sentence, read past a lead-in ("**Scope.** ...", "Option 3. ...")
+    shortest = max(_LEAD_IN, len(lead.group(1).strip()) + 1 if lead else 0)
     for end in _SENTENCE_END.finditer(text):
-        if end.end() >= _LEAD_IN and not _inside_code(text, end.start()):
+        if end.end() > shortest and not _inside_code(text, end.start()):
             text = text[: end.end()]
             break
     if len(text) > SUMMARY_MAX:
