@@ -194,6 +194,7 @@ rejected; no successor recorded
 """
 
 
+@pytest.mark.slow
 def test_llms_txt_lists_decisions_in_effect_first_and_history_under_optional(
     built: Path,
 ) -> None:
@@ -215,6 +216,7 @@ def _schema_validator() -> jsonschema.protocols.Validator:
     return cls(schema)
 
 
+@pytest.mark.slow
 def test_index_json_validates_against_the_shipped_schema_and_matches_the_log(
     built: Path,
 ) -> None:
@@ -251,6 +253,7 @@ def test_index_json_validates_against_the_shipped_schema_and_matches_the_log(
     assert by_id["ADR-0001"]["date"] == "2026-01-05"
 
 
+@pytest.mark.slow
 def test_the_schema_rejects_what_the_format_does_not_allow(built: Path) -> None:
     data = json.loads((built / "site" / "adr" / "index.json").read_text("utf-8"))
     validator = _schema_validator()
@@ -264,6 +267,7 @@ def test_the_schema_rejects_what_the_format_does_not_allow(built: Path) -> None:
         assert not validator.is_valid(bad)
 
 
+@pytest.mark.slow
 def test_the_index_page_links_both_files(built: Path) -> None:
     page = (built / "site" / "adr" / "INDEX" / "index.html").read_text("utf-8")
     line = (
@@ -275,6 +279,7 @@ def test_the_index_page_links_both_files(built: Path) -> None:
     assert page.index("</h1>" + line) > 0  # right under the heading
 
 
+@pytest.mark.slow
 def test_two_builds_give_the_same_bytes(built: Path, tmp_path: Path) -> None:
     again = shutil.copytree(built, tmp_path / "again", ignore=shutil.ignore_patterns("site"))
     # another day, another order of files on disk: nothing of either may show
@@ -286,6 +291,7 @@ def test_two_builds_give_the_same_bytes(built: Path, tmp_path: Path) -> None:
         assert first and (again / "site" / name).read_bytes() == first
 
 
+@pytest.mark.slow
 def test_site_url_makes_every_link_absolute(tmp_path: Path) -> None:
     project = shop_log(tmp_path / "p", extra="site_url: https://docs.shop.example/platform/\n")
     proc = build(project)
@@ -306,6 +312,7 @@ def test_site_url_makes_every_link_absolute(tmp_path: Path) -> None:
     }
 
 
+@pytest.mark.slow
 def test_agent_files_false_publishes_neither(tmp_path: Path) -> None:
     project = shop_log(tmp_path / "p", options="      agent_files: false")
     proc = build(project)
@@ -316,6 +323,7 @@ def test_agent_files_false_publishes_neither(tmp_path: Path) -> None:
     assert "adr-agent-files" not in page
 
 
+@pytest.mark.slow
 def test_a_llms_txt_of_the_docs_is_published_as_it_is(tmp_path: Path) -> None:
     project = shop_log(tmp_path / "p")
     _write(project / "docs" / "llms.txt", "# Written by hand\n")
@@ -438,3 +446,59 @@ def test_chromium_opens_both_from_the_index_page(built: Path) -> None:
             page.close()
     finally:
         browser.close()
+
+
+@pytest.mark.slow
+def test_each_root_gets_its_index_json_at_its_url_and_one_llms_txt_lists_both(
+    tmp_path: Path,
+) -> None:
+    project = tmp_path / "two"
+    _write(
+        project / "mkdocs.yml",
+        "site_name: Two roots\nuse_directory_urls: false\nplugins:\n  - adr:\n      roots:\n"
+        "        - ../doc/adr\n        - {path: services/pay/adr, prefix: PAY, title: Payments}\n",
+    )
+    _write(project / "docs" / "index.md", "# Home\n")
+    _write(
+        project / "doc" / "adr" / "0001-record-architecture-decisions.md",
+        nygard(1, "Record architecture decisions", "Accepted", "We keep ADRs in doc/adr."),
+    )
+    _write(
+        project / "docs" / "services" / "pay" / "adr" / "0001-use-stripe.md",
+        "---\nstatus: accepted\n---\n# Use Stripe\n\n## Decision\n\nCards go through Stripe.\n",
+    )
+    proc = build(project)
+    assert proc.returncode == 0, proc.stderr
+    site = project / "site"
+    assert (site / "llms.txt").read_text("utf-8") == (
+        "# Two roots\n\n"
+        "> The architecture decision records (ADRs) of this site: 2 in effect.\n\n"
+        "Decisions in effect bind now; each line gives the first sentence of its decision. "
+        "Proposals do not bind until accepted. The records under Optional are history: never "
+        "follow them as current rules; each names what replaced it.\n\n"
+        "Every record as data: [doc/adr/index.json](doc/adr/index.json), "
+        "[services/pay/adr/index.json](services/pay/adr/index.json).\n\n"
+        "## Decisions in effect\n\n"
+        "- [ADR-0001: Record architecture decisions]"
+        "(doc/adr/0001-record-architecture-decisions.html): We keep ADRs in doc/adr.\n"
+        "- [PAY-0001: Use Stripe](services/pay/adr/0001-use-stripe.html): "
+        "Cards go through Stripe.\n"
+    )
+    validator = _schema_validator()
+    for folder, rid, url in (
+        ("doc/adr", "ADR-0001", "0001-record-architecture-decisions.html"),
+        ("services/pay/adr", "PAY-0001", "0001-use-stripe.html"),
+    ):
+        data = json.loads((site / folder / "index.json").read_text("utf-8"))
+        validator.validate(data)
+        assert [(r["id"], r["url"]) for r in data["records"]] == [(rid, url)]
+        assert (site / folder / url).is_file()
+        page = (site / folder / "INDEX.html").read_text("utf-8")
+        depth = "../" * folder.count("/") + "../"
+        assert f'<a href="{depth}llms.txt">' in page and '<a href="index.json">' in page
+    assert json.loads((site / "services/pay/adr/index.json").read_text("utf-8"))["root"] == {
+        "path": "docs/services/pay/adr",
+        "prefix": "PAY",
+        "title": "Payments",
+        "layout": "flat",
+    }

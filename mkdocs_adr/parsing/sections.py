@@ -13,10 +13,11 @@ from __future__ import annotations
 import re
 
 from ..model import Parsed
-from .markdown import h2_sections
+from .markdown import h2_sections, scan
 
 #: Where the split sections are kept in a ``Parsed`` value's instance dict.
 _MEMO = "_h2_sections"
+_DECISION_MEMO = "_decision_section"
 
 
 def sections_of(parsed: Parsed) -> tuple[tuple[str, str], ...]:
@@ -45,6 +46,7 @@ DECISION_HEADINGS = frozenset(
         "decisions",
         "decision outcome",
         "the decision",
+        "proposal",
         "决策",
         "决定",
         "決策",
@@ -68,9 +70,17 @@ def is_decision_heading(heading: str) -> bool:
 
 
 def decision_of(parsed: Parsed) -> str | None:
-    """The text of the record's first decision section (:data:`DECISION_HEADINGS`), or
-    None when it has none."""
-    for name, text in sections_of(parsed):
-        if is_decision_heading(name):
-            return text
-    return None
+    """The text of the record's first decision section (:data:`DECISION_HEADINGS`) with
+    its sub-sections, or None when it has none."""
+    memo = vars(parsed)
+    if _DECISION_MEMO in memo:
+        found: str | None = memo[_DECISION_MEMO]
+        return found
+    found = None
+    doc = scan(parsed.text)
+    for sec in doc.sections(level=2):
+        if is_decision_heading(sec.name):
+            found = doc.section_text(sec, stop_at_subheading=False)
+            break
+    memo[_DECISION_MEMO] = found
+    return found

@@ -24,7 +24,7 @@ from ..log import Log
 from ..model import Record, status_label
 from ..parsing.sections import decision_of
 from ..safetext import relative_href, terminal, unsafe_href
-from .index import md_text, root_records
+from .index import md_text
 
 #: Where the file is published, relative to the site root.
 PATH = "llms.txt"
@@ -66,6 +66,7 @@ _LEAD_IN = 12
 _BOLD_LEAD = re.compile(r"(?:\*\*|__)([^*_\n]{1,200})(?:\*\*|__)")
 _LIST_MARK = re.compile(r"^\s{0,3}(?:[-*+]|\d{1,3}[.)])\s+")
 _SPACE = re.compile(r"\s+")
+_DANGLING = re.compile(r",?\s+because\s*:?$")
 
 
 @dataclass(frozen=True)
@@ -106,6 +107,11 @@ def first_sentence(text: str) -> str | None:
             continue
         if in_fence:
             continue
+        if paragraph and _LIST_MARK.match(line):
+            found = _sentence(" ".join(paragraph))  # a list item starts a block of its own
+            if found:
+                return found
+            paragraph = []
         if stripped and not stripped.startswith(("#", "|", "<!--", "[//]:")):
             paragraph.append(stripped[:_READ_MAX])
             if sum(len(p) for p in paragraph) < _READ_MAX:
@@ -138,6 +144,7 @@ def _sentence(paragraph: str) -> str | None:
         if end.end() > shortest and not _inside_code(text, end.start()):
             text = text[: end.end()]
             break
+    text = _DANGLING.sub("", text)  # MADR's 'Chosen option: "X", because' before a list
     if len(text) > SUMMARY_MAX:
         cut = text[:SUMMARY_MAX].rsplit(" ", 1)[0]
         text = (cut or text[:SUMMARY_MAX]).rstrip(",;:") + "…"
@@ -237,9 +244,19 @@ def in_index_order(records: list[Record]) -> list[Record]:
     return sorted(records, key=lambda r: (r.number is None, r.number or 0, r.id, r.path))
 
 
+def by_root(log: Log) -> dict[str, list[Record]]:
+    """Each root's records (by the root's project-relative path, in configuration order),
+    in INDEX order: what :func:`~mkdocs_adr.views.index.root_records` gives, in one pass."""
+    info_of = {cfg.path: info.path for cfg, info in zip(log.config.roots, log.roots, strict=True)}
+    out: dict[str, list[Record]] = {info.path: [] for info in log.roots}
+    for rec in log.records:
+        out.setdefault(info_of.get(rec.root, rec.root), []).append(rec)
+    return {path: in_index_order(records) for path, records in out.items()}
+
+
 def ordered(log: Log) -> list[Record]:
     """Every record of the log: roots in configuration order, each in INDEX order."""
-    return [rec for root in log.roots for rec in in_index_order(root_records(log, root))]
+    return [rec for records in by_root(log).values() for rec in records]
 
 
 def render(log: Log, *, name: str, url: Href, links: Sequence[Link] = ()) -> str:
@@ -253,12 +270,13 @@ def render(log: Log, *, name: str, url: Href, links: Sequence[Link] = ()) -> str
     if not log.records:
         lines += ["> No architecture decision records yet.", ""]
         return "\n".join(lines)
-    counts = [
-        f"{len(groups[IN_EFFECT])} in effect",
-        f"{len(groups[PROPOSED])} proposed",
-        f"{len(groups[UNVERIFIED])} with a status not recorded or not understood",
-        f"{len(groups[HISTORY])} no longer in effect or archived",
-    ]
+    counted = (
+        (IN_EFFECT, "in effect"),
+        (PROPOSED, "proposed"),
+        (UNVERIFIED, "with a status not recorded or not understood"),
+        (HISTORY, "no longer in effect or archived"),
+    )
+    counts = [f"{len(groups[key])} {words}" for key, words in counted if groups[key]]
     lines += [
         f"> The architecture decision records (ADRs) of this site: {', '.join(counts)}.",
         "",
