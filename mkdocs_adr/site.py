@@ -13,7 +13,8 @@ imports it):
 - which pages the build adds: the files of roots outside docs_dir under their URL
   prefix (:func:`mounted_files`), the INDEX and graph page of each root, the CURRENT
   page's banner (or, under serve, the draft previewed in its place), redirect pages
-  for records that moved, the stylesheet (:meth:`SiteBuild.add_pages`);
+  for records that moved, the stylesheet, and for agents ``llms.txt`` and each root's
+  ``index.json`` (:meth:`SiteBuild.add_pages`);
 - where links written for the files on disk point in the site (:func:`site_links`);
 - which problems fail the build (``fail_on``, :func:`failure`), returned as data for
   the host to log (:meth:`SiteBuild.read_log`);
@@ -746,7 +747,8 @@ class SiteBuild:
             at = files.probe(src)
             files.add(src, indexjson.render(adr_log, rv.root, self._agent_url(at)))
             self.index_json[cfg.path] = src
-            links.append(llms.Link(src, self._site_url(src, llms_at, at.url)))
+            added = files.get(src)
+            links.append(llms.Link(src, self._agent_href(added, llms_at) if added else src))
         if free(llms.PATH):
             text = llms.render(
                 adr_log, name=self.site_name, url=self._agent_url(llms_at), links=links
@@ -755,24 +757,19 @@ class SiteBuild:
             self.llms_src = llms.PATH
         return notes
 
-    def _site_url(self, src: str, at: SiteFile, url: str) -> str:
-        """``url`` (a site URL of the file ``src``) as the agent files link it from
-        ``at``: absolute with a ``site_url``, else relative."""
+    def _agent_href(self, target: SiteFile, at: SiteFile) -> str:
+        """Where the agent files link ``target`` from the file ``at``: absolute with a
+        ``site_url``, else relative."""
         if self.site_url:
-            return self.site_url.rstrip("/") + "/" + url.lstrip("/")
-        target = self.files.get(src) if self.files is not None else None
-        return target.url_relative_to(at) if target is not None else url
+            return self.site_url.rstrip("/") + "/" + target.url.lstrip("/")
+        return target.url_relative_to(at)
 
     def _agent_url(self, at: SiteFile) -> llms.Href:
-        by_path, site_url = self.file_at_path, self.site_url
+        by_path = self.file_at_path
 
         def url(rec: Record) -> str | None:
             found = by_path.get(rec.path)
-            if found is None:
-                return None
-            if site_url:
-                return site_url.rstrip("/") + "/" + found.url.lstrip("/")
-            return found.url_relative_to(at)
+            return self._agent_href(found, at) if found is not None else None
 
         return url
 

@@ -376,6 +376,13 @@ def test_hostile_text_is_read_in_bounded_time() -> None:
     assert time.perf_counter() - start < 2
 
 
+def test_record_text_is_one_line_of_escaped_markdown() -> None:
+    assert llms.text("Bidi \u202e \x85 \x1b[2Jx\nnext [a](b) *c* <i>") == (
+        "Bidi &lt;U+202E&gt; x next \\[a\\](b) \\*c\\* &lt;i&gt;"
+    )
+    assert llms.prose("use `<b>` and <b>") == "use `<b>` and &lt;b&gt;"
+
+
 def test_a_link_that_would_run_code_is_never_written() -> None:
     assert llms.link("x", "javascript:alert(1)") == "x"
     assert llms.link("x", " JaVa&#x73;cript:alert(1)") == "x"
