@@ -125,6 +125,15 @@ def shop_log(project: Path, *, options: str = "", extra: str = "") -> Path:
         "---\nstatus: deprecated\ndate: 2025-06-01\ntags: [deploy]\n---\n"
         "# Deploy with Fabric\n\n## Decision\n\nWe deploy with Fabric scripts.\n",
     )
+    _write(
+        adr / "0008-platform-baseline.md",
+        "---\nstatus: accepted\ndate: 2026-04-10\nstyle: container\n---\n"
+        "# Platform baseline\n\nThe storage and messaging every new service starts from.\n\n"
+        "## D1. Use PostgreSQL as the system of record\n\nStatus: accepted\n\n"
+        "Each service keeps its data in its own database.\n\n"
+        "## D2. Use RabbitMQ for jobs\n\nStatus: rejected\n\nJobs would go through RabbitMQ.\n\n"
+        "## D3. Use Redis for caching\n\nStatus: accepted\n\nRead-through caches use Redis.\n",
+    )
     return project
 
 
@@ -152,7 +161,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 EXPECTED_LLMS = """\
 # Shop platform
 
-> The architecture decision records (ADRs) of this site: 3 in effect, 1 proposed, \
+> The architecture decision records (ADRs) of this site: 4 in effect, 1 proposed, \
 1 with a status not recorded or not understood, 3 no longer in effect or archived.
 
 Decisions in effect bind now; each line gives the first sentence of its decision. \
@@ -171,6 +180,8 @@ Scope. Every service that keeps state runs on `PostgreSQL 15`, one schema per se
 - [ADR-0005: Cache &lt;img src=x onerror=alert(1)&gt; sessions in Redis]\
 (adr/0005-cache-sessions/): \
 Sessions are cached in Redis; see the runbook for eviction rules.
+- [ADR-0008: Platform baseline](adr/0008-platform-baseline/): \
+D1: Use PostgreSQL as the system of record; D3: Use Redis for caching
 
 ## Proposed
 
@@ -232,7 +243,7 @@ def test_index_json_validates_against_the_shipped_schema_and_matches_the_log(
     }
     log = load(load_from_mkdocs_yml(built / "mkdocs.yml"))
     by_id = {r["id"]: r for r in data["records"]}
-    assert [r["id"] for r in data["records"]] == [f"ADR-000{n}" for n in range(8)]
+    assert [r["id"] for r in data["records"]] == [f"ADR-000{n}" for n in range(9)]
     assert {rec.id: rec.path for rec in log.records} == {k: v["path"] for k, v in by_id.items()}
     for rec in log.records:
         entry = by_id[rec.id]
@@ -241,7 +252,27 @@ def test_index_json_validates_against_the_shipped_schema_and_matches_the_log(
         # each url, relative to index.json, is the record's published page
         page = built / "site" / "adr" / entry["url"] / "index.html"
         assert page.is_file(), entry["url"]
-    assert {k for k, v in by_id.items() if v["in_effect"]} == {"ADR-0001", "ADR-0003", "ADR-0005"}
+    assert {k for k, v in by_id.items() if v["in_effect"]} == {
+        "ADR-0001",
+        "ADR-0003",
+        "ADR-0005",
+        "ADR-0008",
+    }
+    assert by_id["ADR-0008"]["units"] == [
+        {
+            "key": key,
+            "id": f"ADR-0008#{key}",
+            "title": title,
+            "status": status,
+            "in_effect": status == "accepted",
+            "successor": None,
+        }
+        for key, title, status in (
+            ("D1", "Use PostgreSQL as the system of record", "accepted"),
+            ("D2", "Use RabbitMQ for jobs", "rejected"),
+            ("D3", "Use Redis for caching", "accepted"),
+        )
+    ]
     assert by_id["ADR-0002"]["successor"] == "ADR-0003"
     assert by_id["ADR-0002"]["succession"] == "current"
     assert by_id["ADR-0000"]["archived"] is True and by_id["ADR-0000"]["tags"] == ["deploy"]

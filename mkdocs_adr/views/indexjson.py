@@ -68,7 +68,7 @@ def record(log: Log, rec: Record, url: llms.Href) -> dict[str, Any]:
     return {
         "id": rec.id,
         "title": plain(rec.title),
-        "summary": llms.summary(rec),
+        "summary": llms.summary(log, rec),
         "status": rec.status,
         "counted_as": log.status_of(rec),
         "in_effect": log.in_effect(rec),

@@ -157,9 +157,13 @@ def _inside_code(text: str, at: int) -> bool:
     return text.count("`", 0, at) % 2 == 1
 
 
-def summary(rec: Record) -> str:
+def summary(log: Log, rec: Record) -> str:
     """A record's one-line summary: the first sentence of its decision section, else
-    its title (plain text, not yet escaped)."""
+    its title; for a container, the units that bind (plain text, not yet escaped)."""
+    if rec.units:
+        binding = [f"{u.key}: {_one_line(u.title)}" for u in rec.units if log.in_effect(rec, u)]
+        if binding:
+            return "; ".join(binding)
     decision = decision_of(rec.parsed)
     found = first_sentence(decision) if decision else None
     return found or _one_line(rec.title)
@@ -230,11 +234,11 @@ def entry(log: Log, rec: Record, where: str, url: Href) -> str:
     head = f"- {link(_label(rec), url(rec))}"
     status = status_label(log.status_of(rec))
     if where == IN_EFFECT:
-        return f"{head}: {prose(summary(rec))}"
+        return f"{head}: {prose(summary(log, rec))}"
     if where == PROPOSED:
-        return f"{head}: {text(status)}; {prose(summary(rec))}"
+        return f"{head}: {text(status)}; {prose(summary(log, rec))}"
     if where == UNVERIFIED:
-        return f"{head}: status {text(status)}; {prose(summary(rec))}"
+        return f"{head}: status {text(status)}; {prose(summary(log, rec))}"
     state = text(status) + (", archived" if rec.archived else "")
     return f"{head}: {state}; {_successor(log, rec, url)}"
 
