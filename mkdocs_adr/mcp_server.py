@@ -8,11 +8,12 @@ same engine functions: ``adr_context`` (:func:`mkdocs_adr.retrieval.context`),
 and freshness are the CLI's, and a cursor from one works in the other. Each reviewed
 CURRENT view is a resource: its text with its freshness state.
 
-The project is read again on every request through one :class:`~mkdocs_adr.log.ParseCache`
-(unchanged files are not parsed again; ``mkdocs.yml`` is read again only when its bytes
-changed), so edits between calls are seen and nothing is stale. A domain error comes
-back as a tool error (``isError``) carrying the CLI's message; no request stops the
-server.
+Every request sees the files as they are: ``mkdocs.yml`` is read again when its bytes
+changed, the log is loaded again (through one :class:`~mkdocs_adr.log.ParseCache`, so only
+changed records are parsed) when discovery finds other files, sizes or file times than for
+the last answer, or when a record file changed too recently for its times to prove anything.
+A domain error comes back as a tool error (``isError``) carrying the CLI's message; no
+request stops the server.
 
 Host-neutral engine code: no MkDocs import. The SDK (PyPI ``mcp``, the optional extra
 ``mkdocs-adr[mcp]``) is imported only inside :func:`serve`, so everything else works
@@ -21,7 +22,10 @@ without it.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
+import os
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +39,7 @@ from .commands._common import config_for
 from .commands.check import check_data
 from .commands.graph import graph_around
 from .config import Config
+from .discovery import discover
 from .errors import AdrError, ConfigError, UsageError
 from .freshness import current_state
 from .identity import shown
@@ -167,6 +172,8 @@ class Project:
         self._cache = ParseCache()
         self._config: Config | None = None
         self._config_bytes: bytes | None = None
+        self._log: Log | None = None
+        self._stamp: tuple[Config, tuple[object, ...] | None] | None = None
 
     def config(self) -> Config:
         if self.root is not None:
@@ -184,7 +191,38 @@ class Project:
         return self._config
 
     def log(self) -> Log:
-        return load(self.config(), cache=self._cache)
+        """The log as the files are now: the last one when no record file changed (same
+        files, sizes, modification and change times, same day), else read again."""
+        config = self.config()
+        stamp = _stamp(config)
+        if stamp is None or self._log is None or (config, stamp) != self._stamp:
+            self._log = load(config, cache=self._cache)
+            self._stamp = (config, stamp)
+        return self._log
+
+
+#: A file modified this recently may be modified again within the clock's resolution
+#: without its times changing ("racy" in git's words): such a stamp is never trusted.
+RACY_NS = 2_000_000_000
+
+
+def _stamp(config: Config) -> tuple[object, ...] | None:
+    """What the log depends on, cheaply: the record files discovery finds (names, sizes,
+    inodes, modification and change times) and the day (review-by dates). None when a
+    file changed so recently that its times cannot vouch for its content."""
+    found = discover(config)
+    now = time.time_ns()
+    entries: list[tuple[object, ...]] = []
+    for item in found.found:
+        try:
+            st = os.stat(item.abspath)
+        except OSError:
+            return None
+        if now - max(st.st_mtime_ns, st.st_ctime_ns) < RACY_NS:
+            return None
+        entries.append((item.path, st.st_size, st.st_ino, st.st_mtime_ns, st.st_ctime_ns))
+    excluded = tuple((e.path, e.reason) for e in found.excluded)
+    return (dt.date.today(), tuple(entries), excluded, len(found.problems))
 
 
 def _json(data: Any) -> str:

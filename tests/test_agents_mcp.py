@@ -8,6 +8,7 @@ CURRENT views published with the real ``plan --mode summary`` / ``plan --confirm
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -20,13 +21,15 @@ import pytest
 from jsonschema import Draft202012Validator
 from mcp import ClientSession, MCPError, StdioServerParameters, stdio_client
 
+from mkdocs_adr import mcp_server
 from mkdocs_adr.model import STATUSES
 from mkdocs_adr.retrieval import INTENTS
 
 from .conftest import LOGS
 from .test_summary_support import checkout_env, publish, run
 
-pytestmark = pytest.mark.slow  # each test starts a server: ~2 s of imports alone
+# a test that starts a server is slow: ~2 s of the SDK's imports alone
+slow = pytest.mark.slow
 
 TOOLS = {"adr_context", "adr_find", "adr_check", "adr_graph"}
 
@@ -89,6 +92,7 @@ async def error(s: ClientSession, tool: str, arguments: dict[str, Any]) -> str:
     return content.text
 
 
+@slow
 def test_tools_have_input_schemas(site: Path) -> None:
     async def scenario(s: ClientSession) -> None:
         tools = {t.name: t for t in (await s.list_tools()).tools}
@@ -117,6 +121,7 @@ def test_tools_have_input_schemas(site: Path) -> None:
     serve(scenario, cwd=site)
 
 
+@slow
 def test_every_tool_answers_what_the_cli_prints(site: Path) -> None:
     calls: list[tuple[str, dict[str, Any], tuple[str, ...]]] = [
         ("adr_context", {}, ("context",)),
@@ -187,6 +192,7 @@ def test_every_tool_answers_what_the_cli_prints(site: Path) -> None:
     assert history["units"] and rationale["units"]
 
 
+@slow
 def test_cursors_continue_across_server_and_cli(site: Path) -> None:
     pages: list[Any] = []
 
@@ -211,6 +217,7 @@ def test_cursors_continue_across_server_and_cli(site: Path) -> None:
     assert shown == {f"ADR-{n:04d}" for n in range(2, 11)}
 
 
+@slow
 def test_errors_are_tool_errors_and_the_server_keeps_answering(site: Path) -> None:
     messages: list[str] = []
     after: list[Any] = []
@@ -246,6 +253,7 @@ def test_errors_are_tool_errors_and_the_server_keeps_answering(site: Path) -> No
     assert after[0] == cli(site, "context", "ADR-0006", "--json")
 
 
+@slow
 def test_current_resources_carry_their_freshness(site: Path) -> None:
     seen: dict[str, Any] = {}
 
@@ -290,6 +298,7 @@ def test_current_resources_carry_their_freshness(site: Path) -> None:
     assert seen["titles_after"][0] == "Decisions (adr): CURRENT (stale)"
 
 
+@slow
 def test_an_absent_current_and_a_broken_config_mid_session(site: Path) -> None:
     for name in ("CURRENT.md", "CURRENT.sources.json"):
         (site / "docs/infra" / name).unlink()
@@ -317,6 +326,7 @@ def test_an_absent_current_and_a_broken_config_mid_session(site: Path) -> None:
     assert [r["path"] for r in one_root["corpus"]["roots"]] == ["docs/adr"]
 
 
+@slow
 def test_root_option_and_prefix_in_navigation(site: Path) -> None:
     got: list[Any] = []
 
@@ -369,3 +379,53 @@ def test_a_missing_project_stops_before_serving(tmp_path: Path) -> None:
         "mkdocs-adr: no mkdocs.yml in the current folder Fix: run inside a site, "
         "pass -f path/to/mkdocs.yml, or --root path/to/adr\n"
     )
+
+
+def test_the_log_is_reused_until_a_record_file_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site = shutil.copytree(LOGS / "mcp", tmp_path / "parcelway")
+    record = site / "docs/adr/0007-cache-rate-quotes-in-redis.md"
+    project = mcp_server.Project(site / "mkdocs.yml", None)
+    monkeypatch.setattr(mcp_server, "RACY_NS", 0)  # the copies are seconds old at most
+    first = project.log()
+    assert project.log() is first and len(first.records) == 12
+    record.write_text(record.read_text().replace("ten minutes", "five minutes, then stale"))
+    second = project.log()
+    assert second is not first
+    assert (
+        "five minutes" in second.by_path["docs/adr/0007-cache-rate-quotes-in-redis.md"].parsed.text
+    )
+    assert project.log() is second
+    (site / "docs/adr/0011-drop-the-nightly-export.md").write_text(
+        "# 11. Drop the nightly export\n\nDate: 2026-03-02\n\n## Status\n\nAccepted\n"
+    )
+    assert len(project.log().records) == 13
+
+
+def test_a_rewrite_keeping_size_and_modification_time_is_seen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As `cp -p` or `touch -r` leave it: same size, same mtime; the change time differs."""
+    site = shutil.copytree(LOGS / "mcp", tmp_path / "parcelway")
+    record = site / "docs/adr/0007-cache-rate-quotes-in-redis.md"
+    project = mcp_server.Project(site / "mkdocs.yml", None)
+    monkeypatch.setattr(mcp_server, "RACY_NS", 0)
+    before = project.log()
+    assert project.log() is before
+    old = record.stat()
+    record.write_text(record.read_text().replace("\nProposed\n", "\nRejected\n"))
+    os.utime(record, ns=(old.st_atime_ns, old.st_mtime_ns))
+    assert (record.stat().st_size, record.stat().st_mtime_ns) == (old.st_size, old.st_mtime_ns)
+    after = project.log()
+    rid = "docs/adr/0007-cache-rate-quotes-in-redis.md"
+    assert (before.by_path[rid].status, after.by_path[rid].status) == ("proposed", "rejected")
+
+
+def test_a_record_changed_seconds_ago_is_never_trusted_to_its_times(tmp_path: Path) -> None:
+    site = shutil.copytree(LOGS / "mcp", tmp_path / "parcelway")
+    config = mcp_server.Project(site / "mkdocs.yml", None).config()
+    assert mcp_server._stamp(config) is None  # just copied: its times are seconds old
+    for path in (site / "docs").rglob("*.md"):
+        os.utime(path, ns=(0, 0))  # an old mtime, but the change time is now
+    assert mcp_server._stamp(config) is None
