@@ -32,6 +32,8 @@ from .test_summary_support import checkout_env, publish, run
 slow = pytest.mark.slow
 
 TOOLS = {"adr_context", "adr_find", "adr_check", "adr_graph"}
+#: An id that would clear a terminal and reverse the text after it, if printed raw.
+HOSTILE = "\x1b[2Jgone\u202eexe.md"
 
 
 @pytest.fixture
@@ -231,12 +233,13 @@ def test_errors_are_tool_errors_and_the_server_keeps_answering(site: Path) -> No
         messages.append(await error(s, "adr_graph", {"id": "ADR-0002", "hops": -1}))
         messages.append(await error(s, "adr_find", {"path": "services/"}))
         messages.append(await error(s, "adr_delete", {}))
+        messages.append(await error(s, "adr_context", {"id": HOSTILE}))
         with pytest.raises(MCPError, match="no resource"):
             await s.read_resource("mkdocs-adr://current/docs/nowhere")
         after.append(await answer(s, "adr_context", {"id": "ADR-0006"}))
 
     serve(scenario, cwd=site)
-    unknown, graph_unknown, ambiguous, bad_cursor, intent, hops, typo, tool = messages
+    unknown, graph_unknown, ambiguous, bad_cursor, intent, hops, typo, tool, hostile = messages
     # the very line the CLI prints, nearest ids included
     assert unknown == cli_error(site, "context", "ADR-0042", "--json")
     assert "nearest ids: " in unknown
@@ -249,6 +252,8 @@ def test_errors_are_tool_errors_and_the_server_keeps_answering(site: Path) -> No
     assert hops.startswith("mkdocs-adr: invalid adr_graph input: hops: -1 is less than")
     assert "'path' was unexpected" in typo
     assert tool.startswith("mkdocs-adr: no tool named adr_delete") and "adr_find" in tool
+    assert hostile == cli_error(site, "context", HOSTILE, "--json")
+    assert "\x1b" not in hostile and "\u202e" not in hostile and "\\x1b[2J" in hostile
     assert [m.count("\n") for m in messages] == [0] * len(messages)
     assert after[0] == cli(site, "context", "ADR-0006", "--json")
 
