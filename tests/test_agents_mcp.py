@@ -434,3 +434,18 @@ def test_a_record_changed_seconds_ago_is_never_trusted_to_its_times(tmp_path: Pa
     for path in (site / "docs").rglob("*.md"):
         os.utime(path, ns=(0, 0))  # an old mtime, but the change time is now
     assert mcp_server._stamp(config) is None
+
+
+@slow
+def test_the_server_ends_cleanly_when_its_input_closes(site: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "mkdocs_adr", "mcp"],
+        cwd=site,
+        env=checkout_env(),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")

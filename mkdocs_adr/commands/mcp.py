@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
 
 from ..mcp_server import Project, require_sdk, serve
-from ._common import config_for, location, location_options
+from ._common import config_for, echo, location, location_options
 from .find import command_prefix
 
 
@@ -25,6 +26,12 @@ def mcp_command(config_file: Path | None, root: Path | None) -> None:
     require_sdk()
     config_file, root = location(config_file, root)
     config_for(config_file, root)  # a missing or broken configuration stops here, exit 2
+    if sys.stdin.isatty():
+        echo(
+            "mkdocs-adr mcp: serving MCP on stdin/stdout; an MCP client starts this command "
+            "(see docs/guide/agents.md). Ctrl-D or Ctrl-C stops it.",
+            err=True,
+        )
     serve(Project(config_file, root, prefix=command_prefix(config_file, root)))
 
 
