@@ -40,10 +40,18 @@ def location_options(func: F) -> F:
 
 
 def resolve_config(config_file: Path | None, root: Path | None) -> Config:
-    ctx = click.get_current_context()
-    parent = ctx.find_root().params
-    config_file = config_file or parent.get("config_file")
-    root = root or parent.get("root")
+    return config_for(*location(config_file, root))
+
+
+def location(config_file: Path | None, root: Path | None) -> tuple[Path | None, Path | None]:
+    """``-f`` and ``--root`` as given after the command name, or else before it."""
+    parent = click.get_current_context().find_root().params
+    return config_file or parent.get("config_file"), root or parent.get("root")
+
+
+def config_for(config_file: Path | None, root: Path | None) -> Config:
+    """The configuration ``-f FILE`` or ``--root PATH`` names (./mkdocs.yml without
+    either), read afresh; for callers outside a click command (the MCP server)."""
     if config_file is not None and root is not None:
         raise UsageError(
             "-f/--config-file and --root exclude each other",

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from .. import report
-from ..log import load
+from ..log import Log, load
 from ..viewstate import root_views
 from ._common import as_date, echo, emit_json, location_options, resolve_config, today_option
 
@@ -51,6 +51,19 @@ def check_command(
     """
     config = resolve_config(config_file, root)
     log = load(config, today=as_date(today))
+    data, code = check_data(log, fail_on=fail_on, allow_stale=allow_stale)
+    if as_json:
+        emit_json(data)
+    else:
+        echo(render_text(data), nl=False)
+    raise SystemExit(code)
+
+
+def check_data(
+    log: Log, *, fail_on: str | None = None, allow_stale: bool = False
+) -> tuple[dict[str, Any], int]:
+    """What ``check --json`` prints for ``log``, and the exit code it ends with."""
+    config = log.config
     views = root_views(log)
     problems = report.problems_with_views(log, views)
     threshold = fail_on or config.fail_on
@@ -72,11 +85,7 @@ def check_command(
     if outdated and not allow_stale:
         code = 1
     data["ok"] = code == 0
-    if as_json:
-        emit_json(data)
-    else:
-        echo(render_text(data), nl=False)
-    raise SystemExit(code)
+    return data, code
 
 
 def render_text(data: dict[str, Any]) -> str:

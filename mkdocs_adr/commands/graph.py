@@ -8,7 +8,7 @@ import click
 
 from ..errors import UsageError
 from ..identity import UnknownReference, lookup, shown
-from ..log import load
+from ..log import Log, load
 from ..views import dot, graphdata, mermaid, svg
 from ._common import echo, emit_json, location_options, resolve_config
 
@@ -49,6 +49,28 @@ def graph_command(
     """
     config = resolve_config(config_file, root)
     log = load(config)
+    data, title = graph_around(log, record_id, hops)
+
+    def href(rid: str) -> str | None:
+        node = data.nodes.get(rid)
+        return node.path if node else None
+
+    if fmt == "json":
+        emit_json(graphdata.to_json(data))
+    elif fmt == "mermaid":
+        echo(mermaid.render(data, href=href), nl=False)
+    elif fmt == "dot":
+        echo(dot.render(data, href=href), nl=False)
+    else:
+        echo(svg.document([(title, data)], href=href, title=title), nl=False)
+
+
+def graph_around(
+    log: Log, record_id: str | None, hops: int | None
+) -> tuple[graphdata.GraphData, str]:
+    """The whole graph, or the records within ``hops`` (default: the graph_hops option)
+    of ``record_id``, and its title; an unknown or ambiguous id is a UsageError."""
+    config = log.config
     data = graphdata.build(log)
     title = "Decision graph"
     if record_id is not None:
@@ -71,19 +93,7 @@ def graph_command(
             data, rec.id, config.graph_hops if hops is None else hops, limit=10_000
         )
         title = f"Decisions around {rec.id}"
-
-    def href(rid: str) -> str | None:
-        node = data.nodes.get(rid)
-        return node.path if node else None
-
-    if fmt == "json":
-        emit_json(graphdata.to_json(data))
-    elif fmt == "mermaid":
-        echo(mermaid.render(data, href=href), nl=False)
-    elif fmt == "dot":
-        echo(dot.render(data, href=href), nl=False)
-    else:
-        echo(svg.document([(title, data)], href=href, title=title), nl=False)
+    return data, title
 
 
 COMMANDS = [graph_command]
