@@ -228,3 +228,28 @@ def test_new_refuses_a_title_or_verb_holding_control_characters(tmp_path: Path) 
     proc = cli(project, "new", "Retry failed events")
     assert proc.returncode == 0, proc.stderr
     assert (project / "docs" / "adr" / "0002-retry-failed-events.md").is_file()
+
+
+def test_a_block_of_thirty_thousand_setext_headings_is_split_where_it_reads_the_same() -> None:
+    pairs = "Ledger\n=\n" * 30000
+    shown = bounds.render_safe(pairs)
+    assert shown is not None and shown.startswith("Ledger\n=\n\nLedger\n=\n\n")
+    assert shown.replace("\n\n", "\n") == pairs
+    # a few headings in a block, and any number inside fenced code, are left alone
+    few = "Ledger\n=\n" * bounds.RENDER_SPLITS
+    fenced = "```\n" + "---\n" * 5000 + "```\n"
+    assert bounds.render_safe(few) is None
+    assert bounds.render_safe(fenced) is None
+    assert bounds.render_safe(fenced + pairs) == fenced + shown
+
+
+@pytest.mark.slow
+def test_a_record_of_setext_pairs_builds(tmp_path: Path) -> None:
+    project = site(tmp_path)
+    (project / "docs" / "adr" / "0004-many-headings.md").write_text(
+        HEAD + "Ledger\n-\n" * 30000, encoding="utf-8"
+    )
+    proc = run_mkdocs("build", cwd=project)
+    assert proc.returncode == 0, proc.stderr
+    page = project / "site" / "adr" / "0004-many-headings" / "index.html"
+    assert page.read_text("utf-8").count(">Ledger</h2>") == 30000

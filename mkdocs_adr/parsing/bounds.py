@@ -122,18 +122,54 @@ def over_depth_bound(text: str) -> list[int]:
     return sorted(_shallower(text))
 
 
+#: Lines in one block (a run of lines without a blank one) that end a heading or a rule,
+#: above which the site puts a blank line after each: Python-Markdown splits a block at
+#: each and rescans the rest, so 30,000 ``a`` / ``=`` pairs take minutes.
+RENDER_SPLITS = 200
+_SPLIT = re.compile(r" {0,3}(?:=+|-+|#{1,6}(?:[ \t].*)?|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})[ \t]*")
+_FENCE = re.compile(r" {0,3}(?:`{3,}|~{3,})")
+
+
+def _split_blocks(lines: list[str]) -> set[int]:
+    """The (0-based) lines after which :func:`render_safe` puts a blank line: each heading
+    or rule line of a block that has more than :data:`RENDER_SPLITS` of them (outside
+    fenced code, whose lines are never touched)."""
+    out: set[int] = set()
+    block: list[int] = []
+    fence: str | None = None
+    for i, line in enumerate([*lines, ""]):
+        if fence is not None:
+            if line.lstrip().startswith(fence):
+                fence = None
+            continue
+        opened = _FENCE.match(line)
+        if opened or not line.strip():
+            if len(block) > RENDER_SPLITS:
+                out.update(block)
+            block = []
+            if opened:
+                fence = opened.group().strip()[:3]
+            continue
+        if _SPLIT.fullmatch(line):
+            block.append(i)
+    return out
+
+
 def render_safe(markdown: str) -> str | None:
     """``markdown`` with every ``[`` escaped on the lines over the bracket bound (they show
     as text, without links) and the lines over the depth bound shown at it, or None when
     no line is over either."""
     brackets, deep = over_render_bound(markdown), _shallower(markdown)
-    if not brackets and not deep:
+    splits = _split_blocks(markdown.split("\n")) if markdown.count("\n") > RENDER_SPLITS else set()
+    if not brackets and not deep and not splits:
         return None
     out = markdown.split("\n")
     for n in brackets:
         out[n - 1] = out[n - 1].replace("\\[", "[").replace("[", "\\[")
     for n, shown in deep.items():
         out[n - 1] = shown
+    for i in splits:
+        out[i] += "\n"  # the same heading or rule, and the block ends there
     return "\n".join(out)
 
 
