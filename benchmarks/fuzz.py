@@ -453,7 +453,23 @@ def _options() -> Any:
     )
 
 
-def _job_parse(data: bytes, path: str) -> None:
+#: The Markdown extensions a record page is rendered with in ``render`` jobs: MkDocs'
+#: defaults and what Material sites commonly add (block processors that rescan nests).
+RENDER_EXTENSIONS = (
+    "toc",
+    "tables",
+    "fenced_code",
+    "admonition",
+    "attr_list",
+    "md_in_html",
+    "footnotes",
+    "def_list",
+    "pymdownx.superfences",
+    "pymdownx.details",
+)
+
+
+def _job_parse(data: bytes, path: str, render: bool = False) -> None:
     from mkdocs_adr.model import STATUSES
     from mkdocs_adr.parsing import parse_bytes
 
@@ -463,6 +479,20 @@ def _job_parse(data: bytes, path: str) -> None:
     for p in parsed.problems:
         if not p.code.startswith("ADR"):
             raise AssertionError(f"problem code {p.code!r}")
+    if render and not any(p.code == "ADR013" for p in parsed.problems):
+        _render(data, parsed.body_start)
+
+
+def _render(data: bytes, body_start: int) -> None:
+    """The record's body through Python-Markdown as its site page renders it: after
+    :func:`mkdocs_adr.parsing.bounds.render_safe`, with :data:`RENDER_EXTENSIONS`."""
+    import markdown
+
+    from mkdocs_adr.parsing import bounds
+
+    text = data.decode("utf-8").lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    body = text.split("\n", body_start - 1)[-1] if body_start > 1 else text
+    markdown.markdown(bounds.render_safe(body) or body, extensions=list(RENDER_EXTENSIONS))
 
 
 def _job_log(files: Sequence[tuple[str, bytes]]) -> None:
@@ -756,7 +786,8 @@ class Fuzzer:
             return None
         data = s.render()
         label = f"record {index} ({s.describe()})"
-        outcome, sig, detail = self.worker.run("parse", (data, f"docs/adr/{name}"), label)
+        render = bool(self.args.render_every) and index % self.args.render_every == 0
+        outcome, sig, detail = self.worker.run("parse", (data, f"docs/adr/{name}", render), label)
         self.report.records += 1
         if outcome == "ok":
             return name, data
@@ -766,13 +797,16 @@ class Fuzzer:
         new = self.report.add(outcome, "parse", sig, detail, label)
         self.log(f"{outcome}: {label}: {sig}")
         if new is not None:
-            self._reproduce(new, s, name, outcome, sig)
+            self._reproduce(new, s, name, outcome, sig, render)
         return None
 
-    def _reproduce(self, failure: Failure, s: Spec, name: str, outcome: str, sig: str) -> None:
+    def _reproduce(
+        self, failure: Failure, s: Spec, name: str, outcome: str, sig: str, render: bool
+    ) -> None:
         def fails(candidate: Spec) -> bool:
             data = candidate.render()
-            got, got_sig, _ = self.worker.run("parse", (data, f"docs/adr/{name}"), "minimize")
+            args = (data, f"docs/adr/{name}", render)
+            got, got_sig, _ = self.worker.run("parse", args, "minimize")
             return got == outcome and got_sig == sig
 
         budget = self.args.minimize_hangs if outcome == "hang" else self.args.minimize
@@ -936,6 +970,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--log-size", type=int, default=50, help="records per loaded log")
     parser.add_argument("--builds", type=int, default=4, help="real mkdocs builds of sampled logs")
+    parser.add_argument(
+        "--render-every",
+        type=int,
+        default=10,
+        help="render every N-th record's page through Python-Markdown (0: none)",
+    )
     parser.add_argument("--memory-mb", type=int, default=1024, help="address-space cap per child")
     parser.add_argument("--minimize", type=int, default=40, help="trials to shrink a crash")
     parser.add_argument("--minimize-hangs", type=int, default=2, help="trials to shrink a hang")

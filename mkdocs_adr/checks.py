@@ -90,6 +90,26 @@ def unreadable(path: str, exc: OSError) -> Problem:
     )
 
 
+def undecodable_page(path: str, data: bytes) -> Problem | None:
+    """ADR013: a Markdown file in an ADR root that is not a record and not valid UTF-8.
+
+    The log never reads it, but a host would: MkDocs stops the whole build on it, so the
+    site leaves it out (:func:`mkdocs_adr.site.refused_files`)."""
+    try:
+        data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        return Problem(
+            "ADR013",
+            Severity.WARNING,
+            f"file is not valid UTF-8 (byte 0x{data[exc.start]:02x}); "
+            "it is not a record, and the site leaves it out",
+            path=path,
+            line=data[: exc.start].count(b"\n") + 1,
+            fix="re-save the file as UTF-8",
+        )
+    return None
+
+
 # --------------------------------------------------------------------- references
 
 

@@ -6,9 +6,12 @@ and turns domain errors into exit codes (0 ok, 1 problems, 2 usage, 3 refused).
 
 from __future__ import annotations
 
+import io
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -24,6 +27,28 @@ class AdrGroup(click.Group):
     Doing it here rather than only in :func:`main` means click's test runner
     and any other caller of ``cli`` see the same message and exit code as a user.
     """
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        """Click's own main, except that its usage messages are printed through
+        :func:`show` (they quote the user's arguments, which may hold escapes)."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, False, **extra)
+        except click.ClickException as exc:
+            show(exc)
+            sys.exit(exc.exit_code)
+        except click.exceptions.Abort:
+            echo("Aborted!", err=True)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
 
     def invoke(self, ctx: click.Context) -> object:
         try:
@@ -59,6 +84,13 @@ for _command in all_commands():
 plan_cmd = cli.commands["plan"]
 
 
+def show(exc: click.ClickException) -> None:
+    """A click error as click words it, made terminal-safe like all our output."""
+    buffer = io.StringIO()
+    exc.show(file=buffer)
+    echo(buffer.getvalue(), err=True, nl=False)
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
         # without standalone mode, click returns the code of ``ctx.exit`` (AdrGroup)
@@ -71,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
         echo("mkdocs-adr: aborted; nothing was applied.", err=True)
         return 3
     except click.ClickException as exc:
-        exc.show()
+        show(exc)
         return 2 if isinstance(exc, click.UsageError) else exc.exit_code
     except AdrError as exc:
         echo(f"mkdocs-adr: {exc.format()}", err=True)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from pathlib import Path
 
+from . import checks
 from .config import Config, RootConfig
 from .model import Excluded, Problem, Severity
 from .paths import within
@@ -118,6 +119,17 @@ def _head(path: str | Path) -> bytes:
             return fh.read(TEMPLATE_HEAD)
     except OSError:
         return b""
+
+
+def _undecodable(path: str, shown: str) -> Problem | None:
+    """ADR013 for a non-record Markdown file the host could not read (None: readable,
+    or not readable at all, which the host reports itself)."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError:
+        return None
+    return checks.undecodable_page(shown, data)
 
 
 #: Bytes of a ``0000-...`` file read to tell a template from a record.
@@ -452,6 +464,9 @@ def _walk_root(
                 reason = content_reason(root, rel_path, folder.name, config, head)
             if reason is not None:
                 result.excluded.append(Excluded(shown, reason))
+                undecodable = _undecodable(entry.path, shown)
+                if undecodable is not None:
+                    result.problems.append(undecodable)
                 continue
             if inner_depth >= 1:
                 has_layered = True

@@ -220,9 +220,16 @@ class AdrPlugin(BasePlugin[AdrConfig]):  # type: ignore[no-untyped-call]
     def on_page_markdown(
         self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str | None:
-        return self._site().page_markdown(
-            page.file.src_uri, markdown, page.meta, get_markdown_title
-        )
+        site = self._site()
+        dirs = config.theme.dirs
+        for warning in site.theme_meta(
+            page.file.src_uri,
+            page.meta,
+            lambda name: any(Path(d, name).is_file() for d in dirs),
+            material=config.theme.name == "material",
+        ):
+            log.warning(terminal(warning))
+        return site.page_markdown(page.file.src_uri, markdown, page.meta, get_markdown_title)
 
     def on_page_content(
         self, html: str, *, page: Page, config: MkDocsConfig, files: Files

@@ -64,6 +64,14 @@ def plain(text: str) -> str:
     return _CONTROL.sub("", _SEQUENCE.sub("", text))
 
 
+def controls(text: str) -> list[str]:
+    """The control characters in ``text`` other than newline and tab, as ``U+001B``
+    (each once, in order): what a writer refuses to put into a record file."""
+    if text.isprintable():
+        return []
+    return list(dict.fromkeys(f"U+{ord(c):04X}" for c in _CONTROL.findall(text)))
+
+
 def visible(text: str) -> str:
     """Bidi overrides written as ``<U+202E>``, so they show instead of reordering."""
     return _BIDI.sub(lambda m: f"<U+{ord(m.group()):04X}>", text)

@@ -335,6 +335,63 @@ def escape_shown_meta(meta: MutableMapping[str, Any]) -> None:
             meta[key] = [page_view.esc(v) if isinstance(v, str) else v for v in value]
 
 
+#: Page meta keys a theme's templates act on, whose bad value stops the host's build
+#: with a traceback: a ``template`` the theme does not have (every theme), and in
+#: Material an ``icon`` it cannot find and a ``hide`` that is not a list of names.
+THEME_META = ("template", "icon", "hide")
+
+
+def theme_meta_faults(
+    meta: MutableMapping[str, Any], has_template: Callable[[str], bool], *, material: bool
+) -> list[tuple[str, str, str]]:
+    """Remove from a record page's ``meta`` the :data:`THEME_META` values its theme would
+    fail on; ``(key, what is wrong, fix)`` for each. ``has_template`` tells whether the
+    theme has a template file (``main.html``, ``.icons/material/x.svg``)."""
+    faults: list[tuple[str, str, str]] = []
+    template = meta.get("template")
+    if template is not None and not (isinstance(template, str) and has_template(template)):
+        faults.append(
+            ("template", "names no template of the theme", "remove it, or add the template")
+        )
+    if material:
+        icon = meta.get("icon")
+        if icon is not None and not (
+            isinstance(icon, str) and "/" in icon and has_template(f".icons/{icon}.svg")
+        ):
+            faults.append(
+                (
+                    "icon",
+                    "names no icon of the theme",
+                    "use a name from Material's icon search, such as material/scale-balance",
+                )
+            )
+        hide = meta.get("hide")
+        if hide is not None and not (
+            isinstance(hide, list) and all(isinstance(v, str) for v in hide)
+        ):
+            faults.append(("hide", "is not a list of names", "write a list: [toc, navigation]"))
+    for key, _what, _fix in faults:
+        del meta[key]
+    return faults
+
+
+def frontmatter_line(path: Path, key: str) -> int | None:
+    """The line of ``key:`` in the frontmatter of the file at ``path`` (None: not found)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            lines = [fh.readline() for _ in range(200)]
+    except OSError:
+        return None
+    if not lines or lines[0].strip() != "---":
+        return None
+    for number, line in enumerate(lines[1:], start=2):
+        if line.strip() in ("---", "..."):
+            return None
+        if line.startswith(f"{key}:") or line.startswith(f"{key} :"):
+            return number
+    return None
+
+
 def nav_pages(items: list[Any]) -> list[Any]:
     """The pages of a navigation, depth first."""
     out: list[Any] = []
@@ -870,6 +927,27 @@ class SiteBuild:
             # record when its id is searched.
             return self.roots[view[1]].index_slotted
         return rewritten
+
+    def theme_meta(
+        self,
+        src: str,
+        meta: MutableMapping[str, Any],
+        has_template: Callable[[str], bool],
+        *,
+        material: bool,
+    ) -> list[str]:
+        """On a record or mirror page, :func:`theme_meta_faults` worded as warnings that
+        name the file, the frontmatter line and the fix (empty for other pages)."""
+        rec: Record | mirrors.Mirror | None = self.record_at.get(src) or self.mirror_at.get(src)
+        if rec is None:
+            return []
+        faults = theme_meta_faults(meta, has_template, material=material)
+        out = []
+        for key, what, fix in faults:
+            line = frontmatter_line(self.engine.project_dir / rec.path, key)
+            where = f"{rec.path}:{line}" if line else rec.path
+            out.append(f"{where}: frontmatter '{key}' {what}; the site ignores it (fix: {fix})")
+        return out
 
     def _site_links(self, src: str, markdown: str) -> str | None:
         engine = self.engine

@@ -13,6 +13,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .. import safetext
 from ..config import Config, RootConfig
 from ..log import Log
 from ..model import Record
@@ -80,6 +81,15 @@ def _build(config: Config, log: Log, opts: NewOptions, today: dt.date | None) ->
     work = Work(config, log, f"new {title!r}")
     if not title:
         work.reasons.append(Reason("the title is empty", usage=True))
+    typed = safetext.controls(title)
+    if typed:
+        work.reasons.append(
+            Reason(
+                f"the title holds control characters ({', '.join(typed)}), which would "
+                "be written into the record; type the title without them",
+                usage=True,
+            )
+        )
     olds, targets = _related(work, opts)
     where = _where(config, log, opts, work, [*olds, *(t.record for t in targets)])
     work.refuse_if_any()

@@ -37,7 +37,7 @@ INVERSE_VERBS: dict[str, str] = {
     "partly superseded by": "Partly supersedes",
 }
 SUCCESSION = ("supersedes", "superseded-by")
-_VERB_OK = re.compile(r"^[^\[\]()\n:]{1,40}$")
+_VERB_OK = re.compile(r"^[^\[\]()\x00-\x1f\x7f-\x9f:]{1,40}$")
 
 
 def verb_kind(verb: str) -> str:
@@ -91,7 +91,8 @@ def check_verbs(work: Work, verb: str, inverse: str | None, example: str) -> str
             work.reasons.append(
                 Reason(
                     f"{label} {value!r} cannot be written as a link line: use words only "
-                    "(no brackets, parentheses or colons, at most 40 characters)",
+                    "(no brackets, parentheses, colons or control characters, "
+                    "at most 40 characters)",
                     usage=True,
                 )
             )

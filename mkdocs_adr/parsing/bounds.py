@@ -15,6 +15,8 @@ docs/guide/formats.md ("Size bounds") states them with examples.
 
 from __future__ import annotations
 
+import re
+
 from ..model import Problem, Severity
 
 #: Characters of a line that the status and relation patterns look at.
@@ -71,16 +73,120 @@ def over_render_bound(text: str) -> list[int]:
     return [n for n, line in enumerate(text.split("\n"), 1) if line.count("[") > RENDER_BRACKETS]
 
 
+#: Levels of nesting a line may open in the site: quote markers (``>``), or list items
+#: each indented below the one before. Python-Markdown nests one call per level and stops
+#: the whole build with RecursionError at about 250 list levels (and slows down long
+#: before: its block tests rescan every nested block).
+RENDER_DEPTH = 32
+#: A line that could be that deep starts with more than RENDER_DEPTH of these.
+_DEEP_START = re.compile(rf"^[ \t>]{{{RENDER_DEPTH + 1}}}", re.MULTILINE)
+_LEAD = re.compile(r"[ \t>]*")
+#: A list item's marker, which opens one more level when indented below another item.
+_ITEM = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
+
+
+def _shallower(text: str) -> dict[int, str]:
+    """The (1-based) lines of ``text`` nested deeper than :data:`RENDER_DEPTH`, each with
+    the line it is shown as: at most that many quote markers, and a list item that would
+    open a deeper level indented as a sibling of the deepest item allowed.
+
+    One linear pass keeps the indentation of the open list items: an item opens a level
+    below the items indented less than it, and closes those indented as much or more.
+    Other lines leave the levels as they are (a paragraph continues the item above it,
+    and a line of spaces and words is one code block, however far it is indented)."""
+    if _DEEP_START.search(text) is None:
+        return {}
+    out: dict[int, str] = {}
+    levels: list[int] = []  # columns of the open list items, outermost first
+    for n, line in enumerate(text.split("\n"), 1):
+        lead = _LEAD.match(line).group()  # type: ignore[union-attr]  # matches every string
+        quotes = lead.count(">")
+        if quotes > RENDER_DEPTH:
+            rest = lead.rpartition(">")[2]
+            out[n] = ">" * RENDER_DEPTH + rest + line[len(lead) :]
+            continue
+        if quotes or _ITEM.match(line, len(lead)) is None:
+            continue
+        columns = len(lead.expandtabs(4))
+        while levels and levels[-1] >= columns:
+            levels.pop()
+        if len(levels) < RENDER_DEPTH:
+            levels.append(columns)
+        else:
+            out[n] = " " * levels[-1] + line[len(lead) :]
+    return out
+
+
+def over_depth_bound(text: str) -> list[int]:
+    """The (1-based) lines of ``text`` nested deeper than :data:`RENDER_DEPTH`."""
+    return sorted(_shallower(text))
+
+
+#: Lines in one block (a run of lines without a blank one) that end a heading or a rule,
+#: above which the site puts a blank line after each: Python-Markdown splits a block at
+#: each and rescans the rest, so 30,000 ``a`` / ``=`` pairs take minutes.
+RENDER_SPLITS = 200
+_SPLIT = re.compile(r" {0,3}(?:=+|-+|#{1,6}(?:[ \t].*)?|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})[ \t]*")
+_FENCE = re.compile(r" {0,3}(?:`{3,}|~{3,})")
+
+
+def _split_blocks(lines: list[str]) -> set[int]:
+    """The (0-based) lines after which :func:`render_safe` puts a blank line: each heading
+    or rule line of a block that has more than :data:`RENDER_SPLITS` of them (outside
+    fenced code, whose lines are never touched)."""
+    out: set[int] = set()
+    block: list[int] = []
+    fence: str | None = None
+    for i, line in enumerate([*lines, ""]):
+        if fence is not None:
+            if line.lstrip().startswith(fence):
+                fence = None
+            continue
+        opened = _FENCE.match(line)
+        if opened or not line.strip():
+            if len(block) > RENDER_SPLITS:
+                out.update(block)
+            block = []
+            if opened:
+                fence = opened.group().strip()[:3]
+            continue
+        if _SPLIT.fullmatch(line):
+            block.append(i)
+    return out
+
+
 def render_safe(markdown: str) -> str | None:
-    """``markdown`` with every ``[`` escaped on the lines over the render bound (they show
-    as text, without links), or None when no line is over it."""
-    lines = over_render_bound(markdown)
-    if not lines:
+    """``markdown`` with every ``[`` escaped on the lines over the bracket bound (they show
+    as text, without links) and the lines over the depth bound shown at it, or None when
+    no line is over either."""
+    brackets, deep = over_render_bound(markdown), _shallower(markdown)
+    splits = _split_blocks(markdown.split("\n")) if markdown.count("\n") > RENDER_SPLITS else set()
+    if not brackets and not deep and not splits:
         return None
     out = markdown.split("\n")
-    for n in lines:
+    for n in brackets:
         out[n - 1] = out[n - 1].replace("\\[", "[").replace("[", "\\[")
+    for n, shown in deep.items():
+        out[n - 1] = shown
+    for i in splits:
+        out[i] += "\n"  # the same heading or rule, and the block ends there
     return "\n".join(out)
+
+
+def depth_bound_problem(path: str, lines: list[int]) -> Problem:
+    """ADR023 at the first of ``lines``, nested so deep that the site shows them at the
+    bound's depth (one problem for them all: such lines come in runs)."""
+    more = f" (and {len(lines) - 1:,} lines after it)" if len(lines) > 1 else ""
+    return Problem(
+        "ADR023",
+        Severity.WARNING,
+        f"line is nested more than {RENDER_DEPTH} levels deep{more} (list indentation "
+        f"or '>' quote markers), over the render bound: the site shows "
+        f"{'them' if more else 'it'} {RENDER_DEPTH} levels deep",
+        path=path,
+        line=lines[0],
+        fix=f"keep lists and quotes under {RENDER_DEPTH} levels deep",
+    )
 
 
 def render_bound_problem(path: str, line: int, count: int) -> Problem:

@@ -86,6 +86,9 @@ def parse_bytes(data: bytes, *, path: str, options: ParseOptions) -> Parsed:
         if line >= parsed.body_start:  # frontmatter is never rendered
             count = text.split("\n", line)[line - 1].count("[")
             problems.append(bounds.render_bound_problem(path, line, count))
+    deep = [n for n in bounds.over_depth_bound(text) if n >= parsed.body_start]
+    if deep:
+        problems.append(bounds.depth_bound_problem(path, deep))
     if problems:
         parsed = _with_problems(parsed, problems)
     return parsed

@@ -21,7 +21,7 @@ from ..freshness import root_pairs
 from ..fsops import atomic_write, sha256_bytes, sha256_file
 from ..log import Log
 from ..model import RootInfo
-from ..plans import Plan, Step, plan_dir, save_plan, staged_path
+from ..plans import Plan, Step, plan_dir, read_staged, save_plan, staged_path
 from .draft import RootDraft, draft_root
 from .published import Published, published, refuse_user_owned
 from .review import KIND, PlanScope, RootReview, SummaryReview
@@ -169,9 +169,7 @@ def save(config: Config, d: Draft) -> Plan:
         step = write_step(plan, root.current)
         target = folder / root.review_file
         if step is not None and not target.exists():
-            _copy_once(
-                target, staged_path(config.work_path, plan.plan_id, str(step.after)).read_bytes()
-            )
+            _copy_once(target, read_staged(config.work_path, plan.plan_id, str(step.after)))
     for rel, data in d.adopted.items():
         _copy_once(folder / "adopted" / rel, data)
     return plan
