@@ -221,13 +221,7 @@ class AdrPlugin(BasePlugin[AdrConfig]):  # type: ignore[no-untyped-call]
         self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str | None:
         site = self._site()
-        dirs = config.theme.dirs
-        for warning in site.theme_meta(
-            page.file.src_uri,
-            page.meta,
-            lambda name: any(Path(d, name).is_file() for d in dirs),
-            material=config.theme.name == "material",
-        ):
+        for warning in site.theme_meta(page.file.src_uri, page.meta, config.theme):
             log.warning(terminal(warning))
         return site.page_markdown(page.file.src_uri, markdown, page.meta, get_markdown_title)
 

@@ -928,20 +928,18 @@ class SiteBuild:
             return self.roots[view[1]].index_slotted
         return rewritten
 
-    def theme_meta(
-        self,
-        src: str,
-        meta: MutableMapping[str, Any],
-        has_template: Callable[[str], bool],
-        *,
-        material: bool,
-    ) -> list[str]:
+    def theme_meta(self, src: str, meta: MutableMapping[str, Any], theme: Any) -> list[str]:
         """On a record or mirror page, :func:`theme_meta_faults` worded as warnings that
         name the file, the frontmatter line and the fix (empty for other pages)."""
         rec: Record | mirrors.Mirror | None = self.record_at.get(src) or self.mirror_at.get(src)
-        if rec is None:
+        if rec is None or not any(key in meta for key in THEME_META):
             return []
-        faults = theme_meta_faults(meta, has_template, material=material)
+        dirs = [Path(d) for d in theme.dirs]  # the host's theme: its template folders, name
+        faults = theme_meta_faults(
+            meta,
+            lambda name: any((d / name).is_file() for d in dirs),
+            material=theme.name == "material",
+        )
         out = []
         for key, what, fix in faults:
             line = frontmatter_line(self.engine.project_dir / rec.path, key)
