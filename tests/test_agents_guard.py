@@ -418,3 +418,20 @@ def test_real_hook_process_bad_json(project: Path) -> None:
     assert proc.returncode == 0
     assert proc.stderr.startswith("mkdocs-adr guard: stdin is not JSON (line 1, column 1")
     assert json.loads(proc.stdout)["systemMessage"] == proc.stderr.rstrip()
+
+
+# --------------------------------------------------------------------- the guide's example
+
+
+def test_the_guides_snippets_are_what_the_hook_does(project: Path) -> None:
+    guide = Path(__file__).resolve().parent.parent / "docs/guide/agents.md"
+    section = guide.read_text(encoding="utf-8").split("## Read guard (Claude Code hook)", 1)[1]
+    blocks = [b.split("```", 1)[0] for b in section.split("```json\n")[1:]]
+    settings, stdin, answer = (json.loads(b) for b in blocks[:3])
+    (entry,) = settings["hooks"]["PreToolUse"]
+    assert entry["matcher"] == "Read|Grep|Glob|Bash"
+    assert entry["hooks"] == [{"type": "command", "command": "mkdocs-adr guard"}]
+    stdin["cwd"] = str(project)
+    code, out, _ = run_guard(json.dumps(stdin), "--mode", "guard")
+    assert code == 0
+    assert json.loads(out) == answer
