@@ -139,7 +139,7 @@ class Decision:
         body = "; ".join(f.text for f in self.findings)
         roots = [f.root for f in self.findings if f.root]
         if self.action == "warn":
-            tail = " (allowed: read_guard is warn)"
+            tail = " (allowed: the read guard is in warn mode)"
         elif roots:
             root = roots[0]
             tail = (
@@ -515,7 +515,20 @@ def _spec_hits(spec: str, rel: str) -> bool:
 _SEPARATORS = frozenset({";", "&&", "||", "|", "&", "|&", ";;", "(", ")", "((", "))"})
 _REDIRECTS = frozenset({">", ">>", ">&", "&>", "&>>", ">|", "<", "<<", "<<<", "<>", "<&"})
 _KEYWORDS = frozenset({"then", "do", "else", "elif", "if", "while", "until", "{", "}", "!"})
-_WRAPPERS = frozenset({"sudo", "command", "builtin", "exec", "nice", "nohup", "time", "env"})
+#: Commands that run the command after them, with their options that take a value.
+_WRAPPERS: dict[str, str] = {
+    "sudo": "ugpChDrtTU",
+    "command": "",
+    "builtin": "",
+    "exec": "a",
+    "nice": "n",
+    "nohup": "",
+    "time": "fo",
+    "env": "uCS",
+    "timeout": "sk",
+    "stdbuf": "ioe",
+    "ionice": "cnp",
+}
 _SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh"})
 _SUB = re.compile(r"__MKADR_SUB(\d+)__")
 _VAR = re.compile(r"^\$(?:\{(\w+)\}|(\w+))$")
@@ -566,6 +579,10 @@ def _scan(command: str) -> tuple[str, list[str]]:
                 out.append("<< " + m.group(2))
                 i += m.end()
                 continue
+        elif ch == "#" and not quote and (not out or out[-1][-1:] in " \t;&|()\n"):
+            end = command.find("\n", i)
+            i = n if end == -1 else end
+            continue
         elif ch == "\n" and not quote:
             out.append(" ; ")
             i += 1
@@ -602,7 +619,7 @@ def _closing(text: str, start: int) -> int:
 def _words(text: str) -> list[str]:
     lexer = shlex.shlex(text, posix=True, punctuation_chars=";&|()<>")
     lexer.whitespace_split = True
-    lexer.commenters = "#"
+    lexer.commenters = ""  # comments are gone already (_scan): '#' inside a word is a letter
     return list(lexer)
 
 
@@ -848,11 +865,16 @@ def _strip_wrappers(words: list[str]) -> list[str]:
         if first in _KEYWORDS or re.fullmatch(r"[A-Za-z_]\w*=.*", first):
             words.pop(0)
         elif posixpath.basename(first) in _WRAPPERS:
-            words.pop(0)
-            while words and words[0].startswith("-"):
-                words.pop(0)
-        elif first == "timeout" and len(words) > 1:
-            words = words[2:]
+            name = posixpath.basename(words.pop(0))
+            valued = _WRAPPERS[name]
+            while words and words[0].startswith("-") and words[0] != "-":
+                option = words.pop(0)
+                if option == "--":
+                    break
+                if len(option) == 2 and option[1] in valued and words:
+                    words.pop(0)
+            if name == "timeout" and words:
+                words.pop(0)  # the duration
         else:
             break
     return words
