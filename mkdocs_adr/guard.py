@@ -412,7 +412,7 @@ def _check_many(act: _Many, project: Project) -> Iterator[Finding]:
 def _find(project: Project, topic: str, *, archived: bool) -> str:
     status = " --status all" if archived else ""
     if not topic:
-        return f"{project.prefix} find --topic WORDS{status} --json"
+        return f"{project.prefix} context --json"  # no words to ask with: the overview
     return f"{project.prefix} find --topic {shlex.quote(topic)}{status} --json"
 
 
@@ -616,11 +616,30 @@ def _closing(text: str, start: int) -> int:
     raise ValueError("a '$(' does not close")
 
 
+_OPERATORS = sorted(_SEPARATORS | _REDIRECTS, key=len, reverse=True)
+
+
 def _words(text: str) -> list[str]:
     lexer = shlex.shlex(text, posix=True, punctuation_chars=";&|()<>")
     lexer.whitespace_split = True
     lexer.commenters = ""  # comments are gone already (_scan): '#' inside a word is a letter
-    return list(lexer)
+    out: list[str] = []
+    for token in lexer:
+        # shlex joins a run of operator characters into one token: ``)&&(`` is three
+        if token and set(token) <= set(";&|()<>") and token not in _OPERATORS:
+            out.extend(_split_operators(token))
+        else:
+            out.append(token)
+    return out
+
+
+def _split_operators(run: str) -> list[str]:
+    out: list[str] = []
+    while run:
+        op = next((o for o in _OPERATORS if run.startswith(o)), run[0])
+        out.append(op)
+        run = run[len(op) :]
+    return out
 
 
 @dataclass
@@ -637,6 +656,7 @@ class Shell:
         self.cwd = cwd
         self.depth = depth
         self.vars: dict[str, list[str]] = {}
+        self.folders: list[Path] = []  # the working folders outside the open subshells
         self.subs: list[str] = []
         self.acts: list[_Act] = []
 
@@ -685,7 +705,7 @@ class Shell:
         out = []
         for word in words:
             sub = _SUB.fullmatch(word)
-            if sub:
+            if sub and int(sub.group(1)) < len(self.subs):  # not a look-alike word
                 made = self._producer(_words(_scan(self.subs[int(sub.group(1))])[0]))
                 if made is not None:
                     out.append(made)
@@ -714,6 +734,12 @@ class Shell:
     # ---- commands
 
     def _command(self, simple: _Simple) -> None:
+        if simple.words == ["("]:
+            self.folders.append(self.cwd)
+            return
+        if simple.words == [")"]:
+            self.cwd = self.folders.pop() if self.folders else self.cwd
+            return
         words = self._redirects(simple.words)
         if words and words[0] == "for":
             if len(words) >= 3 and words[2] == "in":
@@ -854,6 +880,8 @@ def _simples(words: list[str]) -> Iterator[_Simple]:
             piped = word in ("|", "|&")
             before = simple if current else before
             current = []
+            if word in ("(", ")"):  # a subshell: its cd ends with it
+                yield _Simple([word], False, None)
             continue
         current.append(word)
 
