@@ -51,7 +51,7 @@ from typing import Any, Literal
 from .config import READ_GUARDS, Config, RootConfig
 from .discovery import ARCHIVE, TEMPLATE_HEAD, Found, locate
 from .identity import canonical, file_id
-from .paths import within
+from .paths import real, typed, within
 
 #: The modes, shared with the search index's ``read_guard`` (config.READ_GUARDS).
 MODES = READ_GUARDS
@@ -175,7 +175,7 @@ class Project:
         found: list[_Root] = []
         for root in config.roots:
             folder = config.root_dir(root)
-            found.append(_Root(root, folder, Path(os.path.realpath(folder)), config.rel(folder)))
+            found.append(_Root(root, folder, real(folder), config.rel(folder)))
         # innermost first: a root nested in another answers for its own files
         found.sort(key=lambda r: -len(r.real.parts))
         return cls(config, prefix, tuple(found))
@@ -297,7 +297,7 @@ def actions(call: ToolCall) -> tuple[list[_Act], str]:
     name = call.tool_name
     if name == "Read":
         path = data.get("file_path")
-        return ([_Read(_path(path, cwd))] if isinstance(path, str) and path else []), ""
+        return ([_Read(typed(path, cwd))] if isinstance(path, str) and path else []), ""
     if name == "Grep":
         return [_grep_tool(data, cwd)], ""
     if name == "Bash":
@@ -313,7 +313,7 @@ def actions(call: ToolCall) -> tuple[list[_Act], str]:
 
 def _grep_tool(data: Mapping[str, Any], cwd: Path) -> _Search:
     path = data.get("path")
-    scope = _path(path, cwd) if isinstance(path, str) and path else cwd
+    scope = typed(path, cwd) if isinstance(path, str) and path else cwd
     glob = data.get("glob")
     kind = data.get("type")
     filters = Filters(
@@ -367,9 +367,9 @@ def _check(act: _Act, project: Project) -> Iterator[Finding]:
         yield from _check_many(act, project)
         return
     target = act.path if isinstance(act, _Read) else act.scope
-    real = Path(os.path.realpath(target))
-    if isinstance(act, _Read) or not real.is_dir():
-        found = project.record_at(real)
+    where = real(target)
+    if isinstance(act, _Read) or not where.is_dir():
+        found = project.record_at(where)
         if found is not None and found.archived:
             command = f"{project.prefix} context {shlex.quote(project.target(found))} --json"
             yield Finding("archived-read", found.path, command)
@@ -378,16 +378,16 @@ def _check(act: _Act, project: Project) -> Iterator[Finding]:
     for r in project.roots:
         if not r.real.is_dir():
             continue
-        if within(r.real, real):
-            below = r.real.relative_to(real).as_posix()
+        if within(r.real, where):
+            below = r.real.relative_to(where).as_posix()
             below = "" if below == "." else below
             samples = [posixpath.join(below, s) if below else s for s in _SAMPLES]
             if any(act.filters.admits(s) for s in samples):
                 yield Finding(
                     "unscoped-search", r.shown, _find(project, topic, archived=False), r.shown
                 )
-        elif within(real, r.real):
-            rel = real.relative_to(r.real).parts
+        elif within(where, r.real):
+            rel = where.relative_to(r.real).parts
             if rel and rel[0] == ARCHIVE and any(act.filters.admits(s) for s in _ARCHIVE_SAMPLES):
                 shown = project.config.rel(r.folder.joinpath(*rel))
                 yield Finding(
@@ -399,7 +399,7 @@ def _check(act: _Act, project: Project) -> Iterator[Finding]:
 def _check_many(act: _Many, project: Project) -> Iterator[Finding]:
     counts: dict[str, int] = {}
     for path in act.paths:
-        found = project.record_at(Path(os.path.realpath(path)))
+        found = project.record_at(real(path))
         if found is not None and not found.archived:  # archived ones: their own finding
             shown = project.config.rel(project.config.root_dir(found.root))
             counts[shown] = counts.get(shown, 0) + 1
@@ -426,12 +426,6 @@ def topic_words(pattern: str) -> str:
     words = re.findall(r"[^\W_]+(?:[-_][^\W_]+)*", text)
     kept = [w for w in words if len(w) > 1 or not w.isascii()]
     return " ".join(kept)[:120].strip()
-
-
-def _path(text: str, cwd: Path) -> Path:
-    """A path as a tool takes it: ``~`` expanded, relative to ``cwd``, not yet resolved."""
-    expanded = os.path.expanduser(text)
-    return Path(expanded) if os.path.isabs(expanded) else cwd / expanded
 
 
 # --------------------------------------------------------------------- globs
@@ -689,7 +683,7 @@ class Shell:
                 sub = _SUB.fullmatch(word)
                 if sub:
                     continue  # the substituted command's output: see _produced
-                path = _path(word, self.cwd)
+                path = typed(word, self.cwd)
                 if any(ch in word for ch in "*?["):
                     # as bash without globstar: ``**`` is ``*``; a bounded number of names
                     hits = sorted(itertools.islice(globbing.iglob(str(path)), _MAX_GLOB))
@@ -719,7 +713,7 @@ class Shell:
         name = posixpath.basename(words[0])
         if name == "find":
             paths, filters, _exec = _find_parts(words[1:])
-            return [_path(p, self.cwd) for p in paths or ["."]], filters
+            return [typed(p, self.cwd) for p in paths or ["."]], filters
         if name in ("fd", "fdfind"):
             folders, filters, _command = _fd_parts(words[1:])
             return self._operands(folders or ["."]), filters
@@ -752,7 +746,7 @@ class Shell:
         args = words[1:]
         if name == "cd":
             target = args[0] if args and args[0] != "-" else "~"
-            self.cwd = Path(os.path.normpath(_path(self._expand(target)[0], self.cwd)))
+            self.cwd = Path(os.path.normpath(typed(self._expand(target)[0], self.cwd)))
             return
         if name in _SHELLS and "-c" in args:
             at = args.index("-c")
@@ -768,7 +762,7 @@ class Shell:
         if name == "find":
             paths, filters, execs = _find_parts(args)
             for command in execs:
-                self._bulk(command, [_path(p, self.cwd) for p in paths or ["."]], filters)
+                self._bulk(command, [typed(p, self.cwd) for p in paths or ["."]], filters)
             return
         if name in ("fd", "fdfind"):
             folders, filters, command = _fd_parts(args)
@@ -823,7 +817,7 @@ class Shell:
         cwd = self.cwd
         while args and args[0].startswith("-"):
             if args[0] == "-C" and len(args) > 1:
-                cwd = _path(args[1], cwd)
+                cwd = typed(args[1], cwd)
                 args = args[2:]
             elif args[0] in ("-c", "--git-dir", "--work-tree") and len(args) > 1:
                 args = args[2:]
@@ -836,7 +830,7 @@ class Shell:
             return  # a search of a commit: git history
         skip = tuple(_unmagic(s) for s in specs if _excluding(s))
         keep = [s for s in specs if not _excluding(s)]
-        scopes = [_path(s, cwd) for s in keep if not any(ch in s for ch in "*?[")] or [cwd]
+        scopes = [typed(s, cwd) for s in keep if not any(ch in s for ch in "*?[")] or [cwd]
         globs = tuple(s for s in keep if any(ch in s for ch in "*?["))
         for scope in scopes:
             self.acts.append(_Search(scope, Filters(git=globs, git_skip=skip), pattern))

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from mkdocs_adr.cli import cli
 from mkdocs_adr.config import load_from_mkdocs_yml
 from mkdocs_adr.guard import Decision, Project, ToolCall, decide, topic_words
+from mkdocs_adr.paths import real, typed
 
 # As in test_robust_fuzz: Hypothesis imports libcst on a failure; its DeprecationWarning
 # would replace the failure report under warnings-as-errors.
@@ -509,3 +510,17 @@ def test_any_command_text_gets_an_answer(project: Path, command: str) -> None:
     call = ToolCall("Bash", {"command": command}, project)
     got = decide(call, Project.of(load_from_mkdocs_yml(project / "mkdocs.yml")), "guard")
     assert got.action in ("allow", "deny")
+
+
+def test_tool_paths_typed_then_real(tmp_path: Path) -> None:
+    assert typed("~/notes.md", tmp_path) == Path.home() / "notes.md"
+    assert typed("a/../b.md", tmp_path) == tmp_path / "a/../b.md"
+    assert typed("/etc/hosts", tmp_path) == Path("/etc/hosts")
+    write(tmp_path / "adr/archive/0001-x.md", "x")
+    os.symlink(tmp_path / "adr/archive", tmp_path / "link")
+    os.symlink(tmp_path / "loop", tmp_path / "loop")
+    assert real(typed("link/0001-x.md", tmp_path)) == (tmp_path / "adr/archive/0001-x.md").resolve()
+    assert real(typed("adr/./archive/../archive/0001-x.md", tmp_path)) == real(
+        tmp_path / "adr/archive/0001-x.md"
+    )
+    assert real(tmp_path / "loop/x.md").name == "x.md"  # a loop is not an error
