@@ -524,3 +524,26 @@ def test_tool_paths_typed_then_real(tmp_path: Path) -> None:
         tmp_path / "adr/archive/0001-x.md"
     )
     assert real(tmp_path / "loop/x.md").name == "x.md"  # a loop is not an error
+
+
+def test_roots_outside_docs_dir_and_their_prefixes(tmp_path: Path) -> None:
+    write(
+        tmp_path / "mkdocs.yml",
+        "site_name: S\nplugins:\n  - adr:\n      read_guard: guard\n      roots:\n"
+        "        - ../decisions\n        - {path: payments/adr, prefix: PAY}\n",
+    )
+    write(tmp_path / "docs/index.md", "# Home\n")
+    write(tmp_path / "decisions/archive/0007-old.md", nygard(7, "Old", "Deprecated", "Old."))
+    write(tmp_path / "docs/payments/adr/archive/0003-fees.md", nygard(3, "Fees", "Rejected", "x"))
+    write(tmp_path / "docs/payments/adr/0004-fees.md", nygard(4, "Fees", "Accepted", "y"))
+    cases = {
+        "cat decisions/archive/0007-old.md": "mkdocs-adr context ADR-0007 --json",
+        "less docs/payments/adr/archive/0003-fees.md": "mkdocs-adr context PAY-0003 --json",
+        "grep -rn fees decisions": "mkdocs-adr find --topic fees --json",
+        "cd docs && rg fees": "mkdocs-adr find --topic fees --json",
+    }
+    for command, better in cases.items():
+        _code, out, _ = run_guard(hook_json("Bash", {"command": command}, tmp_path))
+        check_answer(out, "guard", better)
+    for command in ("cat docs/payments/adr/0004-fees.md", "grep -rn fees docs/index.md"):
+        assert run_guard(hook_json("Bash", {"command": command}, tmp_path)) == (0, "", "")
