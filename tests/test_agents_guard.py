@@ -547,3 +547,15 @@ def test_roots_outside_docs_dir_and_their_prefixes(tmp_path: Path) -> None:
         check_answer(out, "guard", better)
     for command in ("cat docs/payments/adr/0004-fees.md", "grep -rn fees docs/index.md"):
         assert run_guard(hook_json("Bash", {"command": command}, tmp_path)) == (0, "", "")
+
+
+def test_hostile_names_leave_as_json_escapes(tmp_path: Path) -> None:
+    write(tmp_path / "mkdocs.yml", "site_name: S\nplugins:\n  - adr\n")
+    name = "0009-\x1b[31m\x07evil\u202e.md"
+    write(tmp_path / "docs/adr/archive" / name, nygard(9, "Evil", "Deprecated", "x"))
+    stdin = hook_json("Read", {"file_path": f"docs/adr/archive/{name}"}, tmp_path)
+    _code, out, _ = run_guard(stdin, "--mode", "guard")
+    assert "\x1b" not in out and "\x07" not in out and "\u202e" not in out
+    reason = json.loads(out)["hookSpecificOutput"]["permissionDecisionReason"]
+    assert f"docs/adr/archive/{name} is an archived ADR body" in reason
+    assert reason.endswith("ask instead: mkdocs-adr context ADR-0009 --json")
