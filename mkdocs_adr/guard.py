@@ -7,19 +7,21 @@ tool call before it runs and says whether it does either, and which bounded call
 same question. It is host-neutral: :func:`decide` takes a :class:`ToolCall` (the tool's
 name and input, as Claude Code's ``PreToolUse`` hook hands them over) and a
 :class:`Project` (the roots of one config), and returns a :class:`Decision`;
-``commands/guard.py`` speaks the hook's JSON.
+``commands/guard.py`` speaks the hook's JSON. :func:`decide` prints and writes nothing;
+it reads the file system only to resolve paths, expand globs and tell records apart.
 
 What counts, for a Read/Grep/Glob tool call or a shell command:
 
-- **a direct read of an archived record body** (the Read tool, ``cat``, ``less``,
-  ``head``, ``tail``, ``sed``, ``awk``, ``bat``, ``nl``, ``< file``): the record is
+- **a direct read of an archived record body** (the Read tool; in a shell command the
+  readers of :data:`_READERS`, ``< file``, or a search given the file): the record is
   what :func:`mkdocs_adr.discovery.locate` calls archived; the better call is
   ``context`` of its id;
-- **an unscoped content search over an ADR root**: a search (the Grep tool, ``grep``,
-  ``rg``, ``ag``, ``ack``, ``git grep``, ``find -exec``/``xargs`` over ``cat`` or
-  ``grep``) whose folders hold a root, or that searches an archive folder, and whose
-  include/exclude filters leave its Markdown files in; the better call is ``find
-  --topic`` with words from the search pattern.
+- **an unscoped content search over an ADR root**: a search (the Grep tool; ``grep``,
+  ``rg``, ``ag``, ``ack``, ``git grep``; ``find -exec``, ``fd -x`` or ``xargs`` after a
+  listing, running a reader or a search) whose folders hold a root, or that searches
+  an archive folder, and whose include/exclude filters leave its Markdown files in; or
+  a search of files one glob or listing names, two or more of them records of one root.
+  The better call is ``find --topic`` with words from the search pattern.
 
 Everything else passes: file-name discovery (the Glob tool, ``ls``, ``find -name``,
 ``rg --files``), reads of active records and views, searches inside one domain folder
@@ -316,13 +318,10 @@ def _grep_tool(data: Mapping[str, Any], cwd: Path) -> _Search:
     scope = typed(path, cwd) if isinstance(path, str) and path else cwd
     glob = data.get("glob")
     kind = data.get("type")
+    globs = _brace_split(glob) if isinstance(glob, str) else []
     filters = Filters(
-        include=tuple(g for g in _brace_split(glob) if not g.startswith("!"))
-        if isinstance(glob, str) and glob
-        else (),
-        exclude=tuple(g[1:] for g in _brace_split(glob) if g.startswith("!"))
-        if isinstance(glob, str)
-        else (),
+        include=tuple(g for g in globs if not g.startswith("!")),
+        exclude=tuple(g[1:] for g in globs if g.startswith("!")),
         types=(kind,) if isinstance(kind, str) and kind else None,
     )
     pattern = data.get("pattern")
