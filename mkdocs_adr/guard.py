@@ -430,46 +430,116 @@ def topic_words(pattern: str) -> str:
 # --------------------------------------------------------------------- globs
 
 
-def _glob_regex(pattern: str, *, cross: bool = False) -> re.Pattern[str]:
-    """A glob as a regex: ``**`` any folders, ``*`` and ``?`` within a name (across ``/``
-    when ``cross``, as in git pathspecs and ``find -path``), ``[...]`` and ``{a,b}``."""
-    out, i, n = "", 0, len(pattern)
-    star = ".*" if cross else "[^/]*"
+#: The most alternatives ``{a,b}`` groups of one glob expand to; the rest are dropped.
+_MAX_ALTERNATIVES = 64
+_Token = tuple[str, str]
+
+
+def _braces(pattern: str) -> list[str]:
+    """``pattern`` with its first ``{a,b}`` group (and so, recursively, every group)
+    expanded; at most :data:`_MAX_ALTERNATIVES` results."""
+    start = pattern.find("{")
+    if start == -1:
+        return [pattern]
+    depth, parts, mark = 0, [], start + 1
+    for k in range(start, len(pattern)):
+        ch = pattern[k]
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                parts.append(pattern[mark:k])
+                head, tail = pattern[:start], pattern[k + 1 :]
+                out: list[str] = []
+                for part in parts:
+                    for rest in _braces(part + tail):
+                        out.append(head + rest)
+                        if len(out) >= _MAX_ALTERNATIVES:
+                            return out
+                return out
+        elif ch == "," and depth == 1:
+            parts.append(pattern[mark:k])
+            mark = k + 1
+    return [pattern]  # an unclosed brace is a letter
+
+
+def _tokens(pattern: str) -> list[_Token]:
+    """A glob (no braces) as tokens: ``dirs`` (``**/``), ``all`` (``**``), ``star``,
+    ``one`` (``?``), ``set`` (``[...]``, its body) and ``lit``."""
+    out: list[_Token] = []
+    i, n = 0, len(pattern)
     while i < n:
-        ch = pattern[i]
         if pattern.startswith("**/", i):
-            out += "(?:.*/)?"
+            out.append(("dirs", ""))
             i += 3
-            continue
-        if pattern.startswith("**", i):
-            out += ".*"
+        elif pattern.startswith("**", i):
+            out.append(("all", ""))
             i += 2
-            continue
-        if ch == "*":
-            out += star
-        elif ch == "?":
-            out += "." if cross else "[^/]"
-        elif ch == "[":
-            end = pattern.find("]", i + 2)
-            if end == -1:
-                out += re.escape(ch)
-            else:
-                body = pattern[i + 1 : end]
-                body = "^" + body[1:] if body.startswith("!") else body
-                out += "[" + body.replace("\\", "\\\\") + "]"
-                i = end
-        elif ch == "{":
-            end = pattern.find("}", i)
-            if end == -1:
-                out += re.escape(ch)
-            else:
-                alts = pattern[i + 1 : end].split(",")
-                out += "(?:" + "|".join(_glob_regex(a, cross=cross).pattern for a in alts) + ")"
-                i = end
+        elif pattern[i] == "*":
+            if not out or out[-1][0] != "star":  # ``**`` handled; ``*a**``-like runs once
+                out.append(("star", ""))
+            i += 1
+        elif pattern[i] == "?":
+            out.append(("one", ""))
+            i += 1
+        elif pattern[i] == "[" and (end := pattern.find("]", i + 2)) != -1:
+            out.append(("set", pattern[i + 1 : end]))
+            i = end + 1
         else:
-            out += re.escape(ch)
-        i += 1
-    return re.compile(out)
+            out.append(("lit", pattern[i]))
+            i += 1
+    return out
+
+
+def _in_set(body: str, ch: str) -> bool:
+    negate = body[:1] in ("!", "^")
+    body = body[1:] if negate else body
+    hit, k = False, 0
+    while k < len(body):
+        if k + 2 < len(body) and body[k + 1] == "-":
+            hit = hit or body[k] <= ch <= body[k + 2]
+            k += 3
+        else:
+            hit = hit or body[k] == ch
+            k += 1
+    return hit != negate
+
+
+def _glob_match(pattern: str, text: str, *, cross: bool = False) -> bool:
+    """Whether the glob matches all of ``text``: ``**`` any folders, ``*`` and ``?``
+    within a name (across ``/`` when ``cross``, as in git pathspecs and ``find -path``),
+    ``[...]`` and ``{a,b}``. A table over (token, position): no backtracking blow-up."""
+    return any(_match_tokens(tuple(_tokens(p)), text, cross) for p in _braces(pattern))
+
+
+def _match_tokens(tokens: tuple[_Token, ...], text: str, cross: bool) -> bool:
+    n = len(text)
+    # ok[j]: the tokens so far can end at position j of text
+    ok = [True] + [False] * n
+    for kind, body in tokens:
+        new = [False] * (n + 1)
+        for j in range(n + 1):
+            if not ok[j]:
+                continue
+            if kind in ("star", "all", "dirs"):
+                new[j] = True
+                for k in range(j, n):
+                    ch = text[k]
+                    if kind == "star" and ch == "/" and not cross:
+                        break
+                    if kind != "dirs" or ch == "/":
+                        new[k + 1] = True
+            elif j < n:
+                ch = text[j]
+                if kind == "lit":
+                    new[j + 1] = new[j + 1] or ch == body
+                elif kind == "one":
+                    new[j + 1] = new[j + 1] or cross or ch != "/"
+                else:
+                    new[j + 1] = new[j + 1] or _in_set(body, ch)
+        ok = new
+    return ok[n]
 
 
 def _glob_hits(pattern: str, rel: str, *, dirs: bool) -> bool:
@@ -480,17 +550,16 @@ def _glob_hits(pattern: str, rel: str, *, dirs: bool) -> bool:
     pattern = pattern.strip("/")
     if not pattern:
         return False
-    regex = _glob_regex(pattern)
     parts = rel.split("/")
     if not anchored:
         names = parts if dirs else parts[-1:]
-        return any(regex.fullmatch(p) for p in names)
+        return any(_glob_match(pattern, p) for p in names)
     paths = ["/".join(parts[: k + 1]) for k in range(len(parts))] if dirs else [rel]
-    return any(regex.fullmatch(p) for p in paths)
+    return any(_glob_match(pattern, p) for p in paths)
 
 
 def _name_hits(pattern: str, name: str) -> bool:
-    return _glob_regex(pattern, cross=True).fullmatch(name) is not None
+    return _glob_match(pattern, name, cross=True)
 
 
 def _spec_hits(spec: str, rel: str) -> bool:
@@ -500,7 +569,7 @@ def _spec_hits(spec: str, rel: str) -> bool:
         return True
     if rel == spec or rel.startswith(spec + "/"):
         return True
-    return _glob_regex(spec, cross=True).fullmatch(rel) is not None
+    return _glob_match(spec, rel, cross=True)
 
 
 # --------------------------------------------------------------------- shell commands

@@ -12,6 +12,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 import warnings
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ from hypothesis import strategies as st
 
 from mkdocs_adr.cli import cli
 from mkdocs_adr.config import load_from_mkdocs_yml
-from mkdocs_adr.guard import Decision, Project, ToolCall, decide, topic_words
+from mkdocs_adr.guard import Decision, Project, ToolCall, _glob_match, decide, topic_words
 from mkdocs_adr.paths import real, typed
 
 # As in test_robust_fuzz: Hypothesis imports libcst on a failure; its DeprecationWarning
@@ -559,3 +560,29 @@ def test_hostile_names_leave_as_json_escapes(tmp_path: Path) -> None:
     reason = json.loads(out)["hookSpecificOutput"]["permissionDecisionReason"]
     assert f"docs/adr/archive/{name} is an archived ADR body" in reason
     assert reason.endswith("ask instead: mkdocs-adr context ADR-0009 --json")
+
+
+@pytest.mark.parametrize(
+    ("glob", "path", "cross", "hit"),
+    [
+        ("**/*.md", "docs/adr/0001-x.md", False, True),
+        ("*.md", "docs/x.md", False, False),
+        ("docs/adr/**", "docs/adr/a/b.md", False, True),
+        ("a/**/b", "a/b", False, True),
+        ("a/**/b", "a/x/y/b", False, True),
+        ("*.{md,markdown}", "x.markdown", False, True),
+        ("src/{api,web}/**/*.py", "src/web/a/b.py", False, True),
+        ("[0-9]*.md", "0001-x.md", False, True),
+        ("[!0-9]*.md", "0001-x.md", False, False),
+        ("*adr*", "docs/adr/x", True, True),
+        ("*adr*", "docs/adr/x", False, False),
+    ],
+)
+def test_glob_match(glob: str, path: str, cross: bool, hit: bool) -> None:
+    assert _glob_match(glob, path, cross=cross) is hit
+
+
+def test_glob_match_has_no_backtracking_blow_up() -> None:
+    started = time.perf_counter()
+    assert not _glob_match("*a" * 40 + "b", "a" * 300, cross=True)
+    assert time.perf_counter() - started < 5
