@@ -286,15 +286,17 @@ def decide(call: ToolCall, project: Project, mode: str) -> Decision:
         raise ValueError(f"unknown read_guard mode {mode!r}")
     if mode == "off":
         return Decision("allow")
-    acts, note = actions(call)
+    acts, note = actions(call, project.config.project_dir)
     findings = _findings(acts, project)
     if not findings:
         return Decision("allow", note=note)
     return Decision("warn" if mode == "warn" else "deny", findings, note)
 
 
-def actions(call: ToolCall) -> tuple[list[_Act], str]:
-    """The reads and searches a tool call makes, and a note for what was not looked into."""
+def actions(call: ToolCall, project_dir: Path | None = None) -> tuple[list[_Act], str]:
+    """The reads and searches a tool call makes, and a note for what was not looked into.
+    Shell globs are expanded only inside ``project_dir`` (when given): nothing outside it
+    can be a record, and a glob over the whole disk would stall the agent."""
     data, cwd = call.tool_input, call.cwd
     name = call.tool_name
     if name == "Read":
@@ -307,7 +309,7 @@ def actions(call: ToolCall) -> tuple[list[_Act], str]:
         if not isinstance(command, str):
             return [], ""
         try:
-            return Shell(cwd).run(command), ""
+            return Shell(cwd, inside=project_dir).run(command), ""
         except ValueError as exc:
             return [], f"cannot read the shell command ({exc}); the read guard let it pass"
     return [], ""  # Glob, LS, edits, web, MCP...: nothing the guard reads into
@@ -714,9 +716,10 @@ class _Simple:
 class Shell:
     """The reads and searches of one shell command, as far as :mod:`shlex` can tell."""
 
-    def __init__(self, cwd: Path, depth: int = 0) -> None:
+    def __init__(self, cwd: Path, depth: int = 0, inside: Path | None = None) -> None:
         self.cwd = cwd
         self.depth = depth
+        self.inside = real(inside) if inside is not None else None
         self.vars: dict[str, list[str]] = {}
         self.folders: list[Path] = []  # the working folders outside the open subshells
         self.subs: list[str] = []
@@ -728,7 +731,7 @@ class Shell:
         text, subs = _scan(command)
         self.subs = subs
         for sub in subs:  # every substituted command runs too
-            self.acts.extend(Shell(self.cwd, self.depth + 1).run(sub))
+            self.acts.extend(Shell(self.cwd, self.depth + 1, self.inside).run(sub))
         for simple in _simples(_words(text)):
             self._command(simple)
         return self.acts
@@ -752,7 +755,7 @@ class Shell:
                 if sub:
                     continue  # the substituted command's output: see _produced
                 path = typed(word, self.cwd)
-                if any(ch in word for ch in "*?["):
+                if any(ch in word for ch in "*?[") and self._expandable(path):
                     # as bash without globstar: ``**`` is ``*``; a bounded number of names
                     hits = sorted(itertools.islice(globbing.iglob(str(path)), _MAX_GLOB))
                     out.extend(Path(h) for h in hits)
@@ -761,6 +764,13 @@ class Shell:
                 else:
                     out.append(path)
         return out
+
+    def _expandable(self, path: Path) -> bool:
+        """Whether a glob's fixed folder lies in the project (always, with no project)."""
+        if self.inside is None:
+            return True
+        fixed = itertools.takewhile(lambda part: not set(part) & set("*?["), path.parts)
+        return within(real(Path(*fixed)), self.inside)
 
     def _produced(self, words: Iterable[str]) -> list[tuple[list[Path], Filters]]:
         """Folders whose files a ``$(find ...)`` / ``$(ls ...)`` operand lists."""
@@ -819,7 +829,7 @@ class Shell:
         if name in _SHELLS and "-c" in args:
             at = args.index("-c")
             if at + 1 < len(args):
-                self.acts.extend(Shell(self.cwd, self.depth + 1).run(args[at + 1]))
+                self.acts.extend(Shell(self.cwd, self.depth + 1, self.inside).run(args[at + 1]))
             return
         if name == "git":
             self._git(args)

@@ -146,6 +146,7 @@ CASES: list[tuple[str, dict[str, Any], str | None]] = [
     ("Bash", {"command": f"ls docs/adr # then: cat {ARCHIVED}"}, None),
     ("Bash", {"command": "head -n 20 docs/adr/0001-use-postgres.md"}, None),
     ("Bash", {"command": "cat src/archive/old.md src/app.py"}, None),
+    ("Bash", {"command": "cat /*/*/*/*/*.md | head"}, None),
     ("Bash", {"command": "cat <<EOF > notes.txt\ngrep -r cache .\nEOF"}, None),
     # -- Bash: searches
     ("Bash", {"command": "cd docs && grep -r cache ."}, FIND_CACHE),
