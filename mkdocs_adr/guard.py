@@ -199,7 +199,11 @@ class Project:
 
 
 def _head(path: Path) -> bytes:
+    """The first bytes of a regular file (a FIFO or a device is never opened: it could
+    block the hook), b"" otherwise."""
     try:
+        if not path.is_file():
+            return b""
         with open(path, "rb") as fh:
             return fh.read(TEMPLATE_HEAD)
     except OSError:

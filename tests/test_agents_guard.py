@@ -587,3 +587,13 @@ def test_glob_match_has_no_backtracking_blow_up() -> None:
     started = time.perf_counter()
     assert not _glob_match("*a" * 40 + "b", "a" * 300, cross=True)
     assert time.perf_counter() - started < 5
+
+
+def test_a_fifo_in_the_archive_is_never_opened(tmp_path: Path) -> None:
+    write(tmp_path / "mkdocs.yml", "site_name: S\nplugins:\n  - adr\n")
+    (tmp_path / "docs/adr/archive").mkdir(parents=True)
+    os.mkfifo(tmp_path / "docs/adr/archive/0006-pipe.md")
+    stdin = hook_json("Bash", {"command": "cat docs/adr/archive/0006-pipe.md"}, tmp_path)
+    proc = hook_process(stdin, tmp_path, "--mode", "guard")  # times out if it blocks
+    assert proc.returncode == 0, proc.stderr
+    check_answer(proc.stdout.rstrip("\n"), "guard", "mkdocs-adr context ADR-0006 --json")
