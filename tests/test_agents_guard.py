@@ -206,7 +206,7 @@ def hook_json(tool: str, tool_input: dict[str, Any], cwd: Path) -> str:
     )
 
 
-def run_guard(stdin: str, *args: str) -> tuple[int, str, str]:
+def run_guard(stdin: str | bytes, *args: str) -> tuple[int, str, str]:
     result = CliRunner().invoke(cli, ["guard", *args], input=stdin, catch_exceptions=False)
     return result.exit_code, result.stdout, result.stderr
 
@@ -320,11 +320,12 @@ def test_dash_f_from_another_folder(
         ("", "stdin is empty; expected the JSON of one PreToolUse hook call"),
         ("{not json", "stdin is not JSON (line 1, column 2: Expecting property name"),
         ("[1, 2]", "expected a JSON object with tool_name and tool_input"),
+        (b'{"tool_name": "Read", "cwd": "\xff"}', "stdin is not UTF-8 (byte 30)"),
         ('{"tool_input": {}}', "the JSON object has no tool_name string"),
         ('{"tool_name": "Read", "tool_input": "x"}', "tool_input of Read is not a JSON object"),
     ],
 )
-def test_bad_input_allows_with_a_message(stdin: str, message: str) -> None:
+def test_bad_input_allows_with_a_message(stdin: str | bytes, message: str) -> None:
     code, out, err = run_guard(stdin, "--mode", "guard")
     assert code == 0
     assert err.startswith(f"mkdocs-adr guard: {message}")

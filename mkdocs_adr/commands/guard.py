@@ -51,9 +51,9 @@ def guard_command(mode: str | None, config_file: Path | None, root: Path | None)
     instead. Prints the hook's JSON answer on stdout; exit code 0. See
     docs/guide/agents.md, "Read guard (Claude Code hook)".
     """
-    raw = click.get_text_stream("stdin").read()
+    data = click.get_binary_stream("stdin").read()
     try:
-        call, note = _call(raw)
+        call, note = _call(data)
     except GuardInputError as exc:
         _trouble(f"{exc}; the tool call was allowed")
         return
@@ -101,8 +101,12 @@ def hook_answer(decision: Decision) -> dict[str, Any] | None:
     return None
 
 
-def _call(raw: str) -> tuple[ToolCall | None, str]:
+def _call(data: bytes) -> tuple[ToolCall | None, str]:
     """The tool call on stdin; (None, why) for an event that is not one to judge."""
+    try:
+        raw = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise GuardInputError(f"stdin is not UTF-8 (byte {exc.start})") from None
     if not raw.strip():
         raise GuardInputError(
             "stdin is empty; expected the JSON of one PreToolUse hook call "
