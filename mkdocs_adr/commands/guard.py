@@ -113,15 +113,15 @@ def _call(data: bytes) -> tuple[ToolCall | None, str]:
             '({"tool_name": ..., "tool_input": {...}, "cwd": ...})'
         )
     try:
-        data = json.loads(raw)
+        value: object = json.loads(raw)
     except json.JSONDecodeError as exc:
         raise GuardInputError(
             f"stdin is not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
         ) from None
-    event = data.get("hook_event_name") if isinstance(data, dict) else None
+    event = value.get("hook_event_name") if isinstance(value, dict) else None
     if isinstance(event, str) and event != EVENT:
         return None, f"hook event {event!r} is not {EVENT}; nothing to decide"
-    return ToolCall.from_hook(data, Path.cwd()), ""
+    return ToolCall.from_hook(value, Path.cwd()), ""
 
 
 def _project(cwd: Path, config_file: Path | None, root: Path | None) -> Project | None:
