@@ -139,6 +139,7 @@ CASES: list[tuple[str, dict[str, Any], str | None]] = [
     ("Bash", {"command": f'bash -c "cat {ARCHIVED}"'}, CTX),
     ("Bash", {"command": "wc -l $(ls docs/adr/*.md) && cat $(ls docs/adr/archive/0*.md)"}, CTX),
     ("Bash", {"command": f"grep -c cache {ARCHIVED}"}, CTX),
+    ("Bash", {"command": f"tr a-z A-Z < {ARCHIVED}"}, CTX),
     ("Bash", {"command": f"head -50 {ARCHIVED} 2>/dev/null"}, CTX),
     ("Bash", {"command": 'cat "docs/adr/archive/0005-use rabbitmq.md"'}, CTX5),
     ("Bash", {"command": "nl docs/adr/archive/0005-use\\ rabbitmq.md"}, CTX5),
@@ -155,6 +156,8 @@ CASES: list[tuple[str, dict[str, Any], str | None]] = [
     ("Bash", {"command": "rg -l cache | head"}, FIND_CACHE),
     ("Bash", {"command": "git grep -n cache"}, FIND_CACHE),
     ("Bash", {"command": "find . -name '*.md' | xargs grep -l cache"}, FIND_CACHE),
+    ("Bash", {"command": "git ls-files docs/adr | xargs grep -n cache"}, FIND_CACHE),
+    ("Bash", {"command": "git ls-files src | xargs grep -n cache"}, None),
     (
         "Bash",
         {"command": "find docs/adr -name '*.md' -exec cat {} +"},
