@@ -674,7 +674,8 @@ OPTIONS: tuple[Option, ...] = (
         "read_guard",
         str,
         "off",
-        "What archived bodies contribute to search: off, warn, guard.",
+        "What archived bodies contribute to search, and what `mkdocs-adr guard` (the "
+        "agents' read hook) does with direct reads and unscoped searches: off, warn, guard.",
         choices=READ_GUARDS,
         takes_off=True,
     ),

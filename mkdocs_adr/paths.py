@@ -35,6 +35,11 @@ prefix (:func:`default_mount` by default), and :func:`site_src` gives the
 :func:`page_url` is MkDocs' URL scheme for a page, with and without
 ``use_directory_urls``.
 
+A path an agent's tool is given (the read guard's input) is neither: :func:`typed`
+takes it as a program running in a folder would (``~`` expanded, relative to that
+folder) and :func:`real` resolves ``..`` and symlinks, so two spellings of one file
+compare equal.
+
 This module sits below everything else: it imports nothing of the package
 but :mod:`errors`, and nothing of MkDocs.
 """
@@ -172,6 +177,19 @@ def from_project(path: str, project_dir: Path) -> str:
             raise UnsafePath(path, "outside", f"is outside the project folder {where}")
         path = rel
     return relative(path)
+
+
+def typed(text: str, cwd: Path) -> Path:
+    """The path ``text`` names for a program running in ``cwd``: ``~`` and ``~user``
+    expanded, a relative path joined to ``cwd``; nothing resolved yet (see :func:`real`)."""
+    expanded = os.path.expanduser(text)
+    return Path(expanded) if os.path.isabs(expanded) else cwd / expanded
+
+
+def real(path: Path) -> Path:
+    """``path`` absolute, with ``.``, ``..`` and every symlink resolved as far as they
+    exist (never raising for a loop; a missing tail is kept as written)."""
+    return Path(os.path.realpath(path))
 
 
 def inside_project(project_dir: Path, rel: str) -> Path:

@@ -11,9 +11,10 @@ import click
 
 
 def all_commands() -> list[click.Command]:
-    from . import archive, authoring, check, context, find, graph, index, mcp, plan, status
+    from . import archive, authoring, check, context, find, graph, guard, index, mcp, plan, status
 
+    modules = (archive, authoring, check, context, find, graph, guard, index, mcp, plan, status)
     found: list[click.Command] = []
-    for module in (archive, authoring, check, context, find, graph, index, mcp, plan, status):
+    for module in modules:
         found.extend(module.COMMANDS)
     return found
