@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from . import __version__
-from .commands import all_commands
+from .commands import TABLE, load
 from .commands._common import echo, location_options
 from .errors import AdrError
 
@@ -50,6 +50,18 @@ class AdrGroup(click.Group):
             sys.exit(1)
         sys.exit(code if isinstance(code, int) else 0)
 
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(TABLE)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        return load(cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list from :data:`~mkdocs_adr.commands.TABLE`: no module imported."""
+        rows = [(name, TABLE[name][1]) for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
     def invoke(self, ctx: click.Context) -> object:
         try:
             return super().invoke(ctx)
@@ -76,12 +88,9 @@ def cli(ctx: click.Context, config_file: Path | None, root: Path | None) -> None
     3 refused (plan stale or invalid, lock held, precondition failed).
     """
     if ctx.invoked_subcommand is None:
-        ctx.invoke(plan_cmd)
-
-
-for _command in all_commands():
-    cli.add_command(_command)
-plan_cmd = cli.commands["plan"]
+        plan = load("plan")
+        assert plan is not None
+        ctx.invoke(plan)
 
 
 def show(exc: click.ClickException) -> None:

@@ -11,6 +11,8 @@ imported through a string.
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -158,3 +160,38 @@ def test_every_command_module_is_registered() -> None:
     )
     registered = {c.callback.__module__.rsplit(".", 1)[1] for c in all_commands() if c.callback}
     assert families and set(families) == registered
+
+
+def test_the_command_table_lists_every_command_of_every_module() -> None:
+    """``commands.TABLE`` (what the CLI lists and loads lazily) is each module's
+    ``COMMANDS``, by name, module and one-line help."""
+    import importlib
+
+    from mkdocs_adr.commands import TABLE
+
+    defined: dict[str, tuple[str, str]] = {}
+    for m in MODULES:
+        family = m.rsplit(".", 1)[-1]
+        if not m.startswith("mkdocs_adr.commands.") or family.startswith("_"):
+            continue
+        for command in importlib.import_module(m).COMMANDS:
+            assert command.name is not None
+            defined[command.name] = (family, command.get_short_help_str(limit=200))
+    assert defined == TABLE
+
+
+def test_a_command_imports_only_its_own_module() -> None:
+    """``mkdocs-adr --help`` and ``guard`` (run on every tool call of an agent) import no
+    other command's module."""
+    code = (
+        "import sys\n"
+        "from mkdocs_adr.cli import main\n"
+        "main(sys.argv[1:])\n"
+        "print(sorted(m for m in sys.modules if m.startswith('mkdocs_adr.commands.')))\n"
+    )
+    for args, own in ((["--help"], []), (["guard", "--help"], ["guard"])):
+        proc = subprocess.run(
+            [sys.executable, "-c", code, *args], capture_output=True, text=True, check=True
+        )
+        loaded = proc.stdout.strip().splitlines()[-1]
+        assert loaded == repr([f"mkdocs_adr.commands.{m}" for m in ["_common", *own]]), args

@@ -285,7 +285,7 @@ def supersede_command(
 # --------------------------------------------------------------------- link
 
 
-@click.command("link")
+@click.command("link", short_help="Relate SOURCE to TARGET: VERB in SOURCE, INVERSE in TARGET.")
 @click.argument("source")
 @click.argument("verb")
 @click.argument("target")
