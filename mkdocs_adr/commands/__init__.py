@@ -11,9 +11,31 @@ import click
 
 
 def all_commands() -> list[click.Command]:
-    from . import archive, authoring, check, context, find, graph, index, plan, status
+    from . import (
+        archive,
+        authoring,
+        check,
+        context,
+        find,
+        graph,
+        index,
+        plan,
+        status,
+        status_change,
+    )
 
     found: list[click.Command] = []
-    for module in (archive, authoring, check, context, find, graph, index, plan, status):
+    for module in (
+        archive,
+        authoring,
+        check,
+        context,
+        find,
+        graph,
+        index,
+        plan,
+        status,
+        status_change,
+    ):
         found.extend(module.COMMANDS)
     return found
