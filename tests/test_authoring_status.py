@@ -645,3 +645,64 @@ def test_two_concurrent_confirms_one_is_refused(tmp_path: Path) -> None:
         r for r in journal.list_receipts(template / ".mkdocs-adr") if r["plan_id"] == plan_id
     ]
     assert [r["outcome"] for r in receipts] == ["success"]
+
+
+# --------------------------------------------------------------------- real adr-tools
+
+
+@pytest.mark.slow  # the real adr-tools shell scripts, one process per command
+@pytest.mark.skipif(shutil.which("adr") is None, reason="adr-tools is not installed")
+def test_adr_tools_reads_accept_deprecate_and_reject_the_same_way(tmp_path: Path) -> None:
+    from .test_adrtools_interop import adr, assert_consistent, ours
+
+    # what adr-tools itself writes when a record supersedes another at once
+    ref = tmp_path / "by-adr-tools"
+    ref.mkdir()
+    adr(ref, "init", "doc/adr")
+    adr(ref, "new", "Use", "MySQL")
+    adr(ref, "new", "-s", "2", "Use", "PostgreSQL")
+    # the same log, with the successor proposed first and accepted by mkdocs-adr
+    log = tmp_path / "with-mkdocs-adr"
+    log.mkdir()
+    adr(log, "init", "doc/adr")
+    adr(log, "new", "Use", "MySQL")
+    ours(log, "new", "Use", "PostgreSQL", "-s", "2")  # proposed: 2 stays in effect
+    assert_consistent(log)
+    plan_id = json.loads(ours(log, "accept", "3", "--json"))["plan_id"]
+    ours(log, "accept", "3", "--confirm", plan_id)
+    records = assert_consistent(log)
+    assert [records[f"ADR-000{n}"]["status"] for n in (1, 2, 3)] == [
+        "accepted",
+        "superseded",
+        "accepted",
+    ]
+    # the superseded record holds exactly what adr-tools writes, and adr-tools' own
+    # toc and graph come out the same, the superseded edge included
+    name = "doc/adr/0002-use-mysql.md"
+    assert (log / name).read_bytes() == (ref / name).read_bytes()
+    for args in (("generate", "toc"), ("generate", "graph")):
+        assert adr(log, *args) == adr(ref, *args)
+    assert '_3 -> _2 [label="Supersedes", weight=0]' in adr(log, "generate", "graph")
+
+    # deprecate --by: a forward "Deprecates" edge in adr-tools' graph, "Deprecated by" back
+    adr(log, "new", "Cache", "sessions", "in", "Memcached")
+    adr(log, "new", "Cache", "sessions", "in", "Redis")
+    plan_id = json.loads(ours(log, "deprecate", "4", "--by", "5", "--json"))["plan_id"]
+    ours(log, "deprecate", "4", "--by", "5", "--confirm", plan_id)
+    records = assert_consistent(log)
+    assert records["ADR-0004"]["status"] == "deprecated"
+    assert '_5 -> _4 [label="Deprecates", weight=0]' in adr(log, "generate", "graph")
+    status = (log / "doc/adr/0004-cache-sessions-in-memcached.md").read_text().split("## ")[1]
+    assert status == (
+        "Status\n\nDeprecated by [5. Cache sessions in Redis](0005-cache-sessions-in-redis.md)\n\n"
+    )
+
+    # reject: a proposal adr-tools lists like any record
+    ours(log, "new", "Store", "sessions", "in", "MongoDB")
+    plan_id = json.loads(ours(log, "reject", "6", "--json"))["plan_id"]
+    ours(log, "reject", "6", "--confirm", plan_id)
+    records = assert_consistent(log)
+    assert records["ADR-0006"]["status"] == "rejected"
+    assert "* [6. Store sessions in MongoDB](0006-store-sessions-in-mongodb.md)" in adr(
+        log, "generate", "toc"
+    )
