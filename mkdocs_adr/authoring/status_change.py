@@ -299,9 +299,9 @@ def _keep_relations(side: Side) -> None:
     side.expect.relations.update(side.relations)
 
 
-def _deprecate_by(work: Work, old: Side, new: Side | Record, word: str) -> None:
+def _deprecate_by(work: Work, old: Side, new: Record, word: str) -> None:
     """``old`` deprecated, naming ``new`` as what replaces it; ``new`` says it deprecates it."""
-    succ = new if isinstance(new, Side) else work.side(new)
+    succ = work.side(new)
     if succ is None:
         return
     old_writer, new_writer = writer_for(old.style), writer_for(succ.style)
