@@ -199,8 +199,6 @@ def test_deprecate_by_writes_both_sides(tmp_path: Path, style: str) -> None:
 def test_accepting_a_proposal_supersedes_what_it_names_on_both_sides(
     tmp_path: Path, old_style: str, new_style: str
 ) -> None:
-    if "log4brains" in (old_style, new_style) and old_style != new_style:
-        pytest.skip("a log4brains root names records by date; one style per root here")
     # the proposal says it would supersede ADR-0001; ADR-0001 stays in effect (ADR-0025)
     old_name, new_name = name_of(old_style, 1), name_of(new_style, 3)
     config = project(
