@@ -717,3 +717,13 @@ def test_adr_tools_reads_accept_deprecate_and_reject_the_same_way(tmp_path: Path
     assert "* [6. Store sessions in MongoDB](0006-store-sessions-in-mongodb.md)" in adr(
         log, "generate", "toc"
     )
+
+
+def test_spelled_like_follows_the_majority_of_canonical_words() -> None:
+    from mkdocs_adr.parsing.status import spelled_like
+
+    assert spelled_like("accepted", ["ACCEPTED", "REJECTED", "Proposed"]) == "ACCEPTED"
+    assert spelled_like("deprecated", ["Accepted. 2024-01-01", "**Proposed**"]) == "Deprecated"
+    assert spelled_like("rejected", ["accepted", "Accepted", "superseded by ADR-3"]) == "rejected"
+    # aliases and free text show no convention: the style's writer decides
+    assert spelled_like("accepted", ["Approved", "In review", ""]) is None
