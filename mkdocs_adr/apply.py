@@ -1,7 +1,8 @@
 """Confirming a plan of any kind: one entry point, one journal, one receipt.
 
 ``mkdocs-adr plan --confirm PLAN_ID`` is the single spelling for every plan
-kind (summary, archive, restore, supersede, link, new). The plan file names
+kind (summary, archive, restore, supersede, link, new, accept, reject,
+deprecate). The plan file names
 its kind; :data:`KINDS` maps that name to the kind's
 :class:`~mkdocs_adr.plans.PlanKind`, defined by the module that makes such
 plans: its precheck runs inside the lock before anything is written, its
@@ -22,7 +23,13 @@ from .plans import Plan, PlanKind, load_plan
 
 #: Every plan kind this version can confirm, by the name its plan files carry.
 KINDS: dict[str, PlanKind] = {
-    kind.name: kind for kind in (summary.PLAN_KIND, *archive.PLAN_KINDS, *authoring.PLAN_KINDS)
+    kind.name: kind
+    for kind in (
+        summary.PLAN_KIND,
+        *archive.PLAN_KINDS,
+        *authoring.PLAN_KINDS,
+        *authoring.STATUS_PLAN_KINDS,
+    )
 }
 
 

@@ -340,7 +340,9 @@ def contested(new: Record, old: Record) -> Problem | None:
         path=old.path,
         line=old.parsed.status_line,
         ids=(old.id, new.id),
-        fix=f"mark {old.id} 'Superseded by {new.id}', or remove the relation from {new.id}",
+        fix=f"mark {old.id} 'Superseded by {new.id}' (mkdocs-adr supersede {old.id} --by "
+        f"{new.id}; `mkdocs-adr accept` does both sides when it accepts a proposal), or remove "
+        f"the relation from {new.id}",
     )
 
 

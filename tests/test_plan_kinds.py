@@ -48,12 +48,24 @@ def latest(config: Config, kind: str) -> Plan:
 
 
 def test_every_kind_is_an_object_in_one_registry() -> None:
-    assert set(apply.KINDS) == {"summary", "archive", "restore", "new", "supersede", "link"}
+    assert set(apply.KINDS) == {
+        "summary",
+        "archive",
+        "restore",
+        "new",
+        "supersede",
+        "link",
+        "accept",
+        "reject",
+        "deprecate",
+    }
     for name, kind in apply.KINDS.items():
         assert isinstance(kind, PlanKind) and kind.name == name
         assert callable(kind.verify)
     assert apply.KINDS["summary"].precheck is not None
     assert all(apply.KINDS[k].precheck is None for k in ("archive", "restore", "new", "link"))
+    # a status plan is built again inside the lock and must write what was reviewed
+    assert all(apply.KINDS[k].precheck is not None for k in ("accept", "reject", "deprecate"))
 
 
 def test_no_plan_kind_is_dispatched_by_an_import_string() -> None:

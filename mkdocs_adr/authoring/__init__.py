@@ -14,6 +14,7 @@ journal, or nothing is written and every reason is named. One module per job:
 - :mod:`.plan`: the change as a plan, its scope, and :data:`PLAN_KINDS` (checked on disk);
 - :mod:`.running`: dry run, or plan and apply at once under the locks, resume, retry;
 - :mod:`.create` (``new``) and :mod:`.ops` (``supersede``, ``link``): the commands as calls;
+- :mod:`.status_change`: ``accept``, ``reject``, ``deprecate`` as reviewed plans (ADR-0037);
 - :mod:`.outcome`, :mod:`.refusal`: what a command reports, and why it refused;
 - :mod:`.templates`, :mod:`.writers`: skeletons and writers from the format registry;
 - :mod:`.review`: review-by dates, part of what an author writes.
@@ -30,6 +31,7 @@ from .plan import PLAN_KINDS, verify_applied
 from .refusal import AuthoringRefused, Reason
 from .relate import LinkSpec, parse_link_spec
 from .review import ReviewDue, overdue, review_banner, review_due
+from .status_change import PLAN_KINDS as STATUS_PLAN_KINDS
 from .writers import WRITABLE
 
 #: Statuses ``new --status`` accepts.
@@ -39,6 +41,7 @@ __all__ = [
     "NEW_STATUSES",
     "PLAN_KINDS",
     "SCHEMA",
+    "STATUS_PLAN_KINDS",
     "WRITABLE",
     "AuthoringRefused",
     "Change",

@@ -24,6 +24,8 @@ from .refusal import AuthoringRefused, Reason
 from .session import Expect
 
 KINDS = ("new", "supersede", "link")
+#: The status plans of :mod:`.status_change`: reviewed, then confirmed by plan id.
+STATUS_KINDS = ("accept", "reject", "deprecate")
 
 
 # --------------------------------------------------------------------- scopes
@@ -131,11 +133,11 @@ def _review(prepared: Prepared) -> dict[str, Any]:
 
 
 def pending(config: Config) -> list[Plan]:
-    """Authoring plans whose journal says they were interrupted."""
+    """Authoring and status plans whose journal says they were interrupted."""
     return [
         plan
         for plan in list_plans(config.work_path)
-        if plan.kind in KINDS
+        if plan.kind in (*KINDS, *STATUS_KINDS)
         and read_journal(config.work_path, plan.plan_id).state == "interrupted"
     ]
 
@@ -144,15 +146,19 @@ def interrupted(config: Config, key: str) -> Plan | None:
     """An interrupted authoring plan: the same one is resumed, any other refuses."""
     found = pending(config)
     for plan in found:
-        if key and plan.scope.get("resume_key") == key:
+        if key and plan.scope.get("resume_key") == key and plan.kind in KINDS:
             return plan
     if found:
         reasons = [
             Reason(
                 f"an earlier `mkdocs-adr {p.scope.get('command', p.kind)}` (plan {p.plan_id}) "
-                "was interrupted and may have written only some of its files; finish it by "
-                f"running that command again (or `mkdocs-adr plan --confirm {p.plan_id}`), or "
-                f"undo it with `mkdocs-adr plan --rollback {p.plan_id}`"
+                "was interrupted and may have written only some of its files; finish it "
+                + (
+                    f"by running that command again (or `mkdocs-adr plan --confirm {p.plan_id}`)"
+                    if p.kind in KINDS
+                    else f"with `mkdocs-adr plan --confirm {p.plan_id}`"
+                )
+                + f", or undo it with `mkdocs-adr plan --rollback {p.plan_id}`"
             )
             for p in found
         ]

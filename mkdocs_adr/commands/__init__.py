@@ -16,11 +16,19 @@ import click
 #: Every command: its name, the module that defines it, and its one-line help (as
 #: ``--help`` lists it without importing the module).
 TABLE: dict[str, tuple[str, str]] = {
+    "accept": (
+        "status_change",
+        "Accept a proposal; what it supersedes is marked superseded in the same change.",
+    ),
     "archive": ("archive", "Plan moving out-of-effect records to <root>/archive/, and review it."),
     "check": ("check", "Check the log and its views in one read-only pass, for CI."),
     "context": (
         "context",
         "Evidence about ID (ADR-0042, ADR-0042#D2, ADR-0042#D2@2 or a record's path).",
+    ),
+    "deprecate": (
+        "status_change",
+        "Deprecate an accepted record, optionally naming what replaces it (--by).",
     ),
     "find": (
         "find",
@@ -44,6 +52,10 @@ TABLE: dict[str, tuple[str, str]] = {
     "plan": (
         "plan",
         "Analyse the log (read-only), draft the CURRENT view, or apply a reviewed plan.",
+    ),
+    "reject": (
+        "status_change",
+        "Reject a proposal (an accepted record is deprecated or superseded instead).",
     ),
     "status": (
         "status",
@@ -111,6 +123,10 @@ def _module(family: str) -> ModuleType:
         from . import status
 
         return status
+    if family == "status_change":
+        from . import status_change
+
+        return status_change
     raise KeyError(family)
 
 

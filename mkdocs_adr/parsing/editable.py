@@ -186,10 +186,30 @@ class Editable:
         found = self.fm_key(key)
         if found is not None:
             written, first, end = found
-            self.lines[first:end] = [f"{written}: {rendered}"]
+            comment = self._fm_comment(first) if end == first + 1 else ""
+            self.lines[first:end] = [f"{written}: {rendered}{comment}"]
         else:
             self._fm_insert(line, after)
         self._fm_check()
+
+    def _fm_comment(self, index: int) -> str:
+        """The trailing `` # comment`` of a one-line frontmatter key, kept when its value
+        is replaced ("" when it has none)."""
+        line = self.lines[index]
+        try:
+            whole = load_yaml(line)
+        except YAML_ERRORS:
+            return ""
+        at = line.find(" #")
+        while at != -1:
+            try:
+                if load_yaml(line[:at]) == whole:
+                    start = len(line[:at].rstrip())
+                    return line[start:]
+            except YAML_ERRORS:
+                pass
+            at = line.find(" #", at + 1)
+        return ""
 
     def fm_add_item(self, keys: tuple[str, ...], item: str) -> bool:
         """Add ``item`` to a list key (the first of ``keys`` present, else ``keys[0]``).

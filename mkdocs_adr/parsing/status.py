@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..model import Relation
@@ -43,6 +43,10 @@ VERBS: dict[str, str] = {
     "partly superseded by": "partially-superseded-by",
     "parts superseded by": "partially-superseded-by",
     "partially replaced by": "partially-superseded-by",
+    # a deprecation that names its successor (``mkdocs-adr deprecate ID --by ID``): a
+    # succession, so the successor is found; the status stays ``deprecated`` (ADR-0037)
+    "deprecated by": "superseded-by",
+    "deprecates": "supersedes",
     "amends": "amends",
     "amended by": "amended-by",
     "extends": "extends",
@@ -141,6 +145,9 @@ FRONTMATTER_KEYS: dict[str, str] = {
     # spellings read, never written (the writer inserts the first key of a kind)
     "partially_supersedes": "partially-supersedes",
     "partially_superseded_by": "partially-superseded-by",
+    # a deprecation that names its successor (ADR-0037)
+    "deprecated-by": "superseded-by",
+    "deprecates": "supersedes",
 }
 
 #: The succession kinds a prose declaration can state (``This ADR is superseded by``).
@@ -203,7 +210,16 @@ _LINE_LEAD = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*|__|\*|_)?")
 _DECLARED_VERBS = [v for v, k in VERBS.items() if k in DECLARED_KINDS and v not in LOCALIZED_VERBS]
 #: Every verb of a declaration holds one of these (a cheap test before any pattern;
 #: tests/test_fidelity_relparse.py checks it against the verbs).
-DECLARATION_HINTS = ("upersed", "uperced", "eplace", "UPERSED", "UPERCED", "EPLACE")
+DECLARATION_HINTS = (
+    "upersed",
+    "uperced",
+    "eplace",
+    "eprecat",
+    "UPERSED",
+    "UPERCED",
+    "EPLACE",
+    "EPRECAT",
+)
 DECLARATION = re.compile(
     r"(?i)^[^\S\n]*(?:>[^\S\n]*)*(?:[-*+][^\S\n]+)?(?:\*\*|__)?"
     r"(?:(?:note|notice|warning|important|update|info)(?:\*\*|__)?+\s*+[:：]?+\s*+(?:\*\*|__)?+\s*+)?"
@@ -305,6 +321,33 @@ def normalize_status(
             status = table[word]
             return StatusReading(status, word if is_alias else None)
     return StatusReading("unknown", placeholder=is_guidance(text))
+
+
+def spelled_like(status: str, samples: Iterable[str]) -> str | None:
+    """``status`` spelled the way ``samples`` (raw status texts of one log) spell status
+    words: ``Accepted``, ``accepted`` or ``ACCEPTED``, whichever most of the samples that
+    start with a canonical word use; None when none does."""
+    counts = {"title": 0, "lower": 0, "upper": 0}
+    for raw in samples:
+        m = _FIRST_WORD.match(_strip_decoration(raw))
+        if m is None or m.group(0).lower() not in CANONICAL:
+            continue
+        word = m.group(0)
+        if word.isupper() and len(word) > 1:
+            counts["upper"] += 1
+        elif word[:1].isupper() and word[1:].islower():
+            counts["title"] += 1
+        elif word.islower():
+            counts["lower"] += 1
+    best = max(counts, key=lambda k: (counts[k], k == "lower"))
+    if not counts[best]:
+        return None
+    if best == "upper":
+        return status.upper()
+    return status[:1].upper() + status[1:] if best == "title" else status.lower()
+
+
+_FIRST_WORD = re.compile(r"[A-Za-z]+")
 
 
 def word_lengths(table: Mapping[str, str]) -> list[int]:

@@ -126,6 +126,16 @@ class Writer:
     def add_relation(self, ed: Editable, kind: str, verb: str, ref: Ref) -> None:
         raise NotImplementedError
 
+    def change_status(self, ed: Editable, word: str) -> None:
+        """Replace an existing record's status with ``word`` (spelled as the log spells
+        it), leaving every other line as it is (``accept``, ``reject``, ``deprecate``)."""
+        self.set_status(ed, word)
+
+    def mark_deprecated(self, ed: Editable, ref: Ref, word: str) -> None:
+        """Make the status say "deprecated by ``ref``" (``word`` is "deprecated" as the
+        log spells it); the successor link is read as a succession (ADR-0037)."""
+        raise NotImplementedError
+
     def mark_superseded(self, ed: Editable, ref: Ref, *, linked: bool) -> None:
         """Make the status say "superseded by ``ref``".
 

@@ -18,9 +18,15 @@ from .base import Context, Format, Hit, Ref, Writer
 #: Keys only this project's generic frontmatter uses (MADR has none of them).
 GENERIC_KEYS = frozenset({"id", "domain", "affected-paths", "affected-components", "iteration"})
 
+#: Keys that say more than their kind's own key, written when the verb is theirs
+#: ("Deprecates" is ``deprecates``, not ``supersedes``: ADR-0037).
+WORDED_KEYS = frozenset({"deprecates", "deprecated-by"})
+
 #: Frontmatter keys per relation kind, the spelling we insert first.
 KEYS: dict[str, tuple[str, ...]] = {}
 for _key, _kind in FRONTMATTER_KEYS.items():
+    if _key in WORDED_KEYS:
+        continue
     KEYS.setdefault(_kind, ())
     KEYS[_kind] = (*KEYS[_kind], _key)
 
@@ -70,10 +76,15 @@ class FrontmatterWriter(Writer):
         ed.fm_set("review-by", date, after=("status", "date"), date=True)
 
     def add_relation(self, ed: Editable, kind: str, verb: str, ref: Ref) -> None:
-        keys = KEYS.get(kind)
+        named = "-".join(verb.lower().split())
+        keys = (named,) if named in WORDED_KEYS else KEYS.get(kind)
         if not keys:
             raise UnsafeEdit(f"{ed.path}: frontmatter has no key for '{kind}'")
         ed.fm_add_item(keys, ref.key(ed.path))
+
+    def mark_deprecated(self, ed: Editable, ref: Ref, word: str) -> None:
+        ed.fm_set("status", word)
+        ed.fm_add_item(("deprecated-by",), ref.key(ed.path))
 
     def mark_superseded(self, ed: Editable, ref: Ref, *, linked: bool) -> None:
         ed.fm_set("status", "superseded")

@@ -38,6 +38,9 @@ class MadrWriter(FrontmatterWriter):
     def mark_superseded(self, ed: Editable, ref: Ref, *, linked: bool) -> None:
         ed.fm_set("status", f"superseded by {ref.link(ed.path, ref.id)}")
 
+    def mark_deprecated(self, ed: Editable, ref: Ref, word: str) -> None:
+        ed.fm_set("status", f"{word} by {ref.link(ed.path, ref.id)}")
+
 
 TEMPLATE = """\
 ---

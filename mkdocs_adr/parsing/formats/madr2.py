@@ -119,6 +119,9 @@ class BulletWriter(Writer):
     def mark_superseded(self, ed: Editable, ref: Ref, *, linked: bool) -> None:
         self._replace(ed, self._status_line(ed), f"superseded by {ref.link(ed.path, ref.id)}")
 
+    def mark_deprecated(self, ed: Editable, ref: Ref, word: str) -> None:
+        self._replace(ed, self._status_line(ed), f"{word} by {ref.link(ed.path, ref.id)}")
+
 
 def _fenced_lines(ed: Editable) -> set[int]:
     out: set[int] = set()

@@ -243,8 +243,30 @@ class NygardWriter(Writer):
         line = f"{capitalized(verb)} {ref.link(ed.path, ref.heading)}"
         ed.insert_at_section_end(self._status(ed), [line], gap=True)
 
+    def change_status(self, ed: Editable, word: str) -> None:
+        para = self._paragraph(ed)
+        if para is None:
+            ed.insert_at_section_end(self._status(ed), [word], gap=True)
+            return
+        start, stop = para
+        if all(link_line_parts(w) is not None for w in ed.lines[start:stop]):
+            # only link lines where the status was: the word goes before them
+            ed.lines[start:start] = [word, ""]
+            return
+        if stop - start > 1:
+            raise UnsafeEdit(
+                f"{ed.path}:{start + 1}: the status paragraph spans {stop - start} lines; "
+                f"mkdocs-adr only replaces a one-line status. Replace it by hand with '{word}'"
+            )
+        ed.lines[start] = word
+
+    def mark_deprecated(self, ed: Editable, ref: Ref, word: str) -> None:
+        self._replace_status(ed, f"{word} by {ref.link(ed.path, ref.heading)}", linked=False)
+
     def mark_superseded(self, ed: Editable, ref: Ref, *, linked: bool) -> None:
-        line = f"Superseded by {ref.link(ed.path, ref.heading)}"
+        self._replace_status(ed, f"Superseded by {ref.link(ed.path, ref.heading)}", linked=linked)
+
+    def _replace_status(self, ed: Editable, line: str, *, linked: bool) -> None:
         para = self._paragraph(ed)
         if para is None:
             ed.insert_at_section_end(self._status(ed), [line], gap=True)
