@@ -177,6 +177,8 @@ class AdrPlugin(BasePlugin[AdrConfig]):  # type: ignore[no-untyped-call]
             if name.endswith("search")
         )
         self.site = SiteBuild(engine, serve=self.command == "serve", search_html=search_html)
+        if config.theme.name == "material":
+            self.site.use_page_status(config.extra)
         return config
 
     def _site(self) -> SiteBuild:

@@ -67,10 +67,12 @@ from .views import assets, graphdata, graphpage, mirrors, redirects, search, svg
 from .views import current as current_view
 from .views import index as index_view
 from .views import page as page_view
+from .views import timeline as timeline_view
 from .views.hrefs import RecordHref
 from .viewstate import RootViews, free_name, root_views
 
 GRAPH_PAGE = "GRAPH.md"
+TIMELINE_PAGE = "TIMELINE.md"
 RELATIONS_SLOT = "<!-- mkdocs-adr:relations -->"
 AFTER_SLOT = "<!-- mkdocs-adr:after -->"
 #: Where the stylesheet is published; the host links it from every page.
@@ -84,7 +86,7 @@ LEVELS = {
     Severity.INFO: logging.INFO,
 }
 #: A generated navigation lists a root's views in this order (by file stem).
-VIEW_ORDER = {"INDEX": 0, "CURRENT": 1, "GRAPH": 2}
+VIEW_ORDER = {"INDEX": 0, "TIMELINE": 0.5, "CURRENT": 1, "GRAPH": 2}
 
 
 class SiteFile(Protocol):
@@ -148,6 +150,9 @@ class RootPages:
     graph: graphpage.GraphPage | None = None
     index_tables: list[index_view.Table] = field(default_factory=list)
     index_slotted: str = ""
+    timeline_src: str | None = None
+    timeline_months: list[timeline_view.Month] = field(default_factory=list)
+    timeline_slotted: str = ""
 
 
 # ------------------------------------------------------------------------- policies
@@ -565,6 +570,8 @@ class SiteBuild:
         self.refused: dict[str, Problem] = {}  # src (file or folder) -> why it is left out
         self.unpublished: set[str] = set()  # paths of records left out (refused_files)
         self.titled_urls: set[str] = set()  # page urls whose title we escaped (search)
+        #: Material's page status shows each record's status (use_page_status)
+        self.page_status = False
 
     # ------------------------------------------------------------------ files
 
@@ -671,7 +678,29 @@ class SiteBuild:
             files.add(graph_src, pages.graph.markdown)
             pages.graph_src = graph_src
             self.view_at[graph_src] = ("graph", key)
+        self._timeline(pages, rv, files)
         return pages
+
+    def _timeline(self, pages: RootPages, rv: RootViews, files: FileHost) -> None:
+        """The root's timeline page (``TIMELINE.md``, or a free name beside a user's)."""
+        assert self.log is not None
+        engine = self.engine
+        folder = (engine.src_uri(rv.root.path) or pages.key).rstrip("/")
+        taken = {
+            f.src_uri.rsplit("/", 1)[-1] for f in files if posixpath.dirname(f.src_uri) == folder
+        }
+        name = TIMELINE_PAGE if TIMELINE_PAGE not in taken else free_name(taken, TIMELINE_PAGE)
+        src = f"{folder}/{name}" if folder else name
+        records = index_view.root_records(self.log, rv.root)
+        pages.timeline_months = timeline_view.months(records)
+        pages.timeline_slotted = timeline_view.render_slotted(
+            index_view.heading(self.log, rv.root, "timeline"),
+            pages.timeline_months,
+            len(records),
+        )
+        files.add(src, pages.timeline_slotted)
+        pages.timeline_src = src
+        self.view_at[src] = ("timeline", pages.key)
 
     def _preview(self, files: FileHost) -> list[str]:
         """The newest unpublished CURRENT draft in place of the published page (SPEC 4)."""
@@ -775,6 +804,13 @@ class SiteBuild:
                 markdown = rewritten = tamed
         if rec is not None or src in self.mirror_at:
             escape_shown_meta(meta)
+        if rec is not None and self.page_status:
+            # the nav icon says the record's status, never the raw frontmatter word
+            status = page_view.nav_status(rec)
+            if status is None:
+                meta.pop("status", None)
+            else:
+                meta["status"] = status
         if rec is not None:
             current = meta.get("title")
             meta["title"] = page_view.page_title(
@@ -782,6 +818,13 @@ class SiteBuild:
             )
             return page_view.escape_first_heading(markdown)
         if src in self.mirror_at:
+            if self.page_status:
+                original = self.mirror_at[src].original
+                status = page_view.nav_status(original) if original is not None else None
+                if status is None:
+                    meta.pop("status", None)
+                else:
+                    meta["status"] = status
             current = meta.get("title")
             text = str(current) if current is not None else markdown_title(markdown)
             if text:
@@ -800,6 +843,8 @@ class SiteBuild:
             # costs more than the rest of the page, and the INDEX should not outrank a
             # record when its id is searched.
             return self.roots[view[1]].index_slotted
+        if view is not None and view[0] == "timeline":
+            return self.roots[view[1]].timeline_slotted
         return rewritten
 
     def _site_links(self, src: str, markdown: str) -> str | None:
@@ -841,6 +886,8 @@ class SiteBuild:
             return after_h1(html, banner) if banner else None
         if view is not None and view[0] == "index":
             return f'<div class="adr-index">{html}</div>'
+        if view is not None and view[0] == "timeline":
+            return f'<div class="adr-timeline">{html}</div>'
         return None
 
     def current_banner(self, root_key: str, at: SiteFile) -> str | None:
@@ -881,19 +928,56 @@ class SiteBuild:
             return graphpage.fill(content, rp.graph, href=self._href(at), root_key=view[1])
         if view is not None and view[0] == "index":
             return self._fill_index(content, self.roots[view[1]], at)
+        if view is not None and view[0] == "timeline":
+            return self._fill_timeline(content, self.roots[view[1]], at)
         return None
 
-    def _fill_index(self, content: str, rp: RootPages, at: SiteFile) -> str:
+    def _record_href(self, at: SiteFile) -> Callable[[Record], str | None]:
         by_path = self.file_at_path
 
         def href(rec: Record) -> str | None:
             found = by_path.get(rec.path)
             return found.url_relative_to(at) if found is not None else None
 
+        return href
+
+    def _fill_index(self, content: str, rp: RootPages, at: SiteFile) -> str:
+        """The INDEX tables as the site shows them (:func:`index_view.site_table_html`),
+        and the shipped script that adds filters and sorting (ADR-0038)."""
+        assert self.log is not None
+        href = self._record_href(at)
+        columns = index_view.site_columns(rp.index_tables)
+        start = 0
         for n, table in enumerate(rp.index_tables):
             slot = index_view.TABLE_SLOT.format(n=n)
-            content = content.replace(slot, index_view.table_html(table, href), 1)
+            drawn = index_view.site_table_html(self.log, table, href, columns, start=start)
+            start += len(table.records)
+            last = n == len(rp.index_tables) - 1
+            if last:
+                drawn += f"\n<script>{assets.index_script()}</script>"
+            content = content.replace(slot, drawn, 1)
         return content
+
+    def _fill_timeline(self, content: str, rp: RootPages, at: SiteFile) -> str:
+        assert self.log is not None
+        href = self._record_href(at)
+        for n, month in enumerate(rp.timeline_months):
+            slot = timeline_view.MONTH_SLOT.format(n=n)
+            content = content.replace(slot, timeline_view.month_html(self.log, month, href), 1)
+        return content
+
+    # ---------------------------------------------------------- page status
+
+    def use_page_status(self, extra: MutableMapping[str, Any]) -> None:
+        """Material's page status, on purpose: each record page not accepted gets an icon
+        in the navigation with a tooltip (:data:`page_view.NAV_STATUS`), added to the
+        site's ``extra.status`` where the site does not define the key itself."""
+        given = extra.get("status")
+        tips = dict(given) if isinstance(given, Mapping) else {}
+        for key, tip in page_view.nav_status_tips().items():
+            tips.setdefault(key, tip)
+        extra["status"] = tips
+        self.page_status = True
 
     def _fill_record(self, output: str, rec: Record, at: SiteFile) -> str:
         ctx, engine = self.ctx, self.engine
@@ -938,7 +1022,17 @@ class SiteBuild:
                         drawing, hops=engine.graph_hops, more=more, graph_href=graph_href
                     )
                 )
-        after.append(page_view.pager(ctx, rec, href, index_href=index_href, graph_href=graph_href))
+        timeline_href = self._view_href(rp.timeline_src if rp else None, at)
+        after.append(
+            page_view.pager(
+                ctx,
+                rec,
+                href,
+                index_href=index_href,
+                graph_href=graph_href,
+                timeline_href=timeline_href,
+            )
+        )
         output = output.replace(RELATIONS_SLOT, rels, 1)
         return output.replace(AFTER_SLOT, "".join(after), 1)
 
