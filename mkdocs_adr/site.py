@@ -37,6 +37,7 @@ The host's objects are duck-typed. A file is a :class:`SiteFile`; the build's fi
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import logging
@@ -51,6 +52,7 @@ from collections.abc import (
     MutableMapping,
 )
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import unquote
@@ -77,6 +79,9 @@ RELATIONS_SLOT = "<!-- mkdocs-adr:relations -->"
 AFTER_SLOT = "<!-- mkdocs-adr:after -->"
 #: Where the stylesheet is published; the host links it from every page.
 STYLESHEET = assets.CSS_PATH
+#: The INDEX page's script (package data, ``mkdocs_adr/static``), inlined into the page:
+#: filters and sorting over tables that are complete without it (ADR-0038).
+INDEX_SCRIPT = "index_table.js"
 #: Local graphs are capped so a hub record does not draw half the log.
 LOCAL_GRAPH_LIMIT = 30
 #: The logging level each problem is reported at.
@@ -156,6 +161,12 @@ class RootPages:
 
 
 # ------------------------------------------------------------------------- policies
+
+
+@functools.cache
+def index_script() -> str:
+    """The INDEX page's inline script, read once from the package."""
+    return resources.files("mkdocs_adr").joinpath("static", INDEX_SCRIPT).read_text("utf-8")
 
 
 def failure(problems: Iterable[Problem], threshold: str) -> str | None:
@@ -954,7 +965,7 @@ class SiteBuild:
             start += len(table.records)
             last = n == len(rp.index_tables) - 1
             if last:
-                drawn += f"\n<script>{assets.index_script()}</script>"
+                drawn += f"\n<script>{index_script()}</script>"
             content = content.replace(slot, drawn, 1)
         return content
 

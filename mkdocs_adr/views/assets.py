@@ -9,17 +9,10 @@ greys work in Material's light (``default``) and dark (``slate``) schemes and in
 
 from __future__ import annotations
 
-import functools
-from importlib import resources
-
 from .page import BADGE_CLASS, NAV_STATUS, NAV_STATUS_PREFIX
 from .svg import STATUS_FILL
 
 CSS_PATH = "assets/mkdocs-adr/adr.css"
-
-#: The INDEX page's script (package data): filters and sorting over a table that is
-#: complete without it.
-SCRIPT_NAME = "index_table.js"
 
 #: Material's page-status icon of each ADR status (our own 24x24 shapes, drawn as a
 #: mask in the status colour; :data:`mkdocs_adr.views.page.NAV_STATUS` has the tooltips).
@@ -63,12 +56,6 @@ CARD_RULES = """
 
 def _card(condition: str) -> str:
     return f"{condition} {{{CARD_RULES}}}"
-
-
-@functools.cache
-def index_script() -> str:
-    """The INDEX page's inline script, read once from the package."""
-    return resources.files(__package__).joinpath(SCRIPT_NAME).read_text(encoding="utf-8")
 
 
 def _nav_icons() -> str:
