@@ -166,7 +166,7 @@ class RootPages:
 @functools.cache
 def index_script() -> str:
     """The INDEX page's inline script, read once from the package."""
-    return resources.files("mkdocs_adr").joinpath("static", INDEX_SCRIPT).read_text("utf-8")
+    return (resources.files("mkdocs_adr") / "static" / INDEX_SCRIPT).read_text("utf-8")
 
 
 def failure(problems: Iterable[Problem], threshold: str) -> str | None:
