@@ -961,7 +961,14 @@ class SiteBuild:
         start = 0
         for n, table in enumerate(rp.index_tables):
             slot = index_view.TABLE_SLOT.format(n=n)
-            drawn = index_view.site_table_html(self.log, table, href, columns, start=start)
+            drawn = index_view.site_table_html(
+                self.log,
+                table,
+                href,
+                columns,
+                start=start,
+                labels=index_view.SCRIPT_LABELS if n == 0 else None,
+            )
             start += len(table.records)
             last = n == len(rp.index_tables) - 1
             if last:

@@ -327,6 +327,9 @@ def test_index_table_links_badges_and_columns(material: Built) -> None:
     # the script is inline, from the package: no request for it
     assert page.count("<script>/* mkdocs-adr: filters and sorting for the INDEX") == 1
     assert "adr-filters" in page and 'src="http' not in page.split("adr-index")[1]
+    # the controls' words come from the page (one place for a translation to set them)
+    assert page.count("data-adr-labels=") == 1
+    assert "&quot;count&quot;: &quot;{shown} of {total} records&quot;" in page
 
 
 def test_index_groups_by_domain_and_numbers_rows_across_tables(material: Built) -> None:
@@ -352,6 +355,39 @@ def test_committed_index_stays_plain_markdown(material: Built, tmp_path: Path) -
     proc = run_mkdocs("build", "--strict", cwd=project)
     assert proc.returncode == 0, proc.stderr
     assert "ADR010" not in proc.stderr
+
+
+def test_flat_root_shows_a_domain_column(tmp_path: Path) -> None:
+    from mkdocs_adr.config import from_options
+    from mkdocs_adr.log import load
+    from mkdocs_adr.views import index as index_view
+
+    root = tmp_path / "docs" / "adr"
+    _record(root, "0001-use-queues.md", "Use queues", status="accepted", domain="orders")
+    _record(root, "0002-use-cron.md", "Use cron", status="draft", date="2026-02-01")
+    config = from_options({}, project_dir=tmp_path, docs_dir=tmp_path / "docs", config_file=None)
+    log = load(config)
+    _records, tables = index_view.tables(log, log.roots[0])
+    columns = index_view.site_columns(tables)
+    assert [k for k, _ in columns] == ["id", "title", "status", "date", "domain", "successor"]
+    drawn = index_view.site_table_html(log, tables[0], lambda r: None, columns)
+    # without pages (href None) the ids and titles are text, never empty links
+    assert "<a " not in drawn
+    assert (
+        '<td class="adr-col-id" data-label="ID" data-sort="ADR-0001">'
+        '<span class="adr-cell-id adr-cell-id--short">ADR-0001</span></td>'
+    ) in drawn
+    assert '<td class="adr-col-domain" data-label="Domain">orders</td>' in drawn
+    assert '<td class="adr-col-status" data-label="Status" data-sort="2">' in drawn  # draft
+
+
+def test_the_shipped_script_requests_nothing() -> None:
+    from mkdocs_adr.site import index_script
+
+    script = index_script()
+    assert script.startswith("/* mkdocs-adr: filters and sorting for the INDEX tables")
+    for needle in ("fetch(", "XMLHttpRequest", "http:", "https:", "import(", "</script", ".src"):
+        assert needle not in script, needle
 
 
 # --------------------------------------------------------------------- timeline

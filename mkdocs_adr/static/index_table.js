@@ -8,6 +8,26 @@
     document.querySelectorAll(".adr-index-table:not([data-adr-ready])")
   );
   if (!blocks.length) return;
+  // the words of the controls: data-adr-labels (JSON) on the first table, else English
+  var words = {
+    form: "Filter the decision records",
+    all: "All",
+    placeholder: "id, title, decider\u2026",
+    filter: "Filter",
+    status: "Status",
+    domain: "Domain",
+    tag: "Tag",
+    count: "{shown} of {total} records",
+    sort: "Sort by {column}",
+  };
+  try {
+    var given = JSON.parse(blocks[0].getAttribute("data-adr-labels") || "{}");
+    Object.keys(words).forEach(function (k) {
+      if (typeof given[k] === "string") words[k] = given[k];
+    });
+  } catch (e) {
+    /* keep the English words */
+  }
   var rows = [];
   blocks.forEach(function (block) {
     block.setAttribute("data-adr-ready", "");
@@ -46,7 +66,7 @@
   var bar = document.createElement("form");
   bar.className = "adr-filters";
   bar.setAttribute("role", "search");
-  bar.setAttribute("aria-label", "Filter the decision records");
+  bar.setAttribute("aria-label", words.form);
   bar.addEventListener("submit", function (event) {
     event.preventDefault();
   });
@@ -66,7 +86,7 @@
     control.name = name;
     var all = document.createElement("option");
     all.value = "";
-    all.textContent = "All";
+    all.textContent = words.all;
     control.appendChild(all);
     values.forEach(function (v) {
       var option = document.createElement("option");
@@ -81,20 +101,20 @@
   var text = document.createElement("input");
   text.type = "search";
   text.name = "q";
-  text.placeholder = "id, title, decider…";
+  text.placeholder = words.placeholder;
   text.addEventListener("input", apply);
-  field("Filter", text);
+  field(words.filter, text);
 
   var statusLabels = {};
   rows.forEach(function (r) {
     var badge = r.el.querySelector(".adr-status");
     if (badge && !statusLabels[r.status]) statusLabels[r.status] = badge.textContent.trim();
   });
-  var byStatus = select("Status", "status", distinct(function (r) { return r.status; }).sort(), statusLabels);
+  var byStatus = select(words.status, "status", distinct(function (r) { return r.status; }).sort(), statusLabels);
   var domains = distinct(function (r) { return r.domain; }).sort();
-  var byDomain = domains.length ? select("Domain", "domain", domains) : null;
+  var byDomain = domains.length ? select(words.domain, "domain", domains) : null;
   var tagList = distinct(function (r) { return r.tags; }).sort();
-  var byTag = tagList.length ? select("Tag", "tag", tagList) : null;
+  var byTag = tagList.length ? select(words.tag, "tag", tagList) : null;
 
   var count = document.createElement("output");
   count.className = "adr-count";
@@ -126,7 +146,7 @@
       var h = heading(block);
       if (h) h.hidden = !any;
     });
-    count.textContent = shown + " of " + rows.length + " records";
+    count.textContent = words.count.replace("{shown}", shown).replace("{total}", rows.length);
   }
 
   var sortKey = null;
@@ -172,7 +192,7 @@
       button.type = "button";
       button.className = "adr-sort";
       button.textContent = th.textContent;
-      button.title = "Sort by " + th.textContent;
+      button.title = words.sort.replace("{column}", th.textContent);
       button.addEventListener("click", function () { sortBy(key); });
       th.textContent = "";
       th.appendChild(button);

@@ -335,6 +335,21 @@ def successor_html(items: list[tuple[str, Successor]], href: Callable[[Record], 
     return ", ".join(out)
 
 
+#: The words of the script's controls (``{shown}``, ``{total}``, ``{column}`` filled in by
+#: the script), handed to it as ``data-adr-labels`` on the first table of the page.
+SCRIPT_LABELS: dict[str, str] = {
+    "form": "Filter the decision records",
+    "all": "All",
+    "placeholder": "id, title, decider\u2026",
+    "filter": "Filter",
+    "status": "Status",
+    "domain": "Domain",
+    "tag": "Tag",
+    "count": "{shown} of {total} records",
+    "sort": "Sort by {column}",
+}
+
+
 def site_table_html(
     log: Log,
     table: Table,
@@ -342,12 +357,14 @@ def site_table_html(
     columns: tuple[tuple[str, str], ...],
     *,
     start: int = 0,
+    labels: dict[str, str] | None = None,
 ) -> str:
     """One INDEX table as the site shows it: every cell of the committed table and more,
     all record text escaped. Each row carries ``data-status``, ``data-domain`` and
     ``data-tags`` (a JSON list) for the filters, each cell ``data-label`` (its column,
     for the narrow layout) and, where its text does not sort, ``data-sort``. ``start``
-    numbers the rows across the tables of one page (``data-order``: the INDEX order)."""
+    numbers the rows across the tables of one page (``data-order``: the INDEX order);
+    ``labels`` (the first table of a page) are the script's words (:data:`SCRIPT_LABELS`)."""
     esc = page_view.esc
     head = "".join(
         f'<th data-key="{key}" aria-sort="none">{esc(name)}</th>' for key, name in columns
@@ -399,7 +416,12 @@ def site_table_html(
             f'data-tags="{esc(json.dumps(list(rec.parsed.tags), ensure_ascii=False))}">'
             f"{tds}</tr>\n"
         )
+    words = (
+        f' data-adr-labels="{esc(json.dumps(labels, ensure_ascii=False, sort_keys=True))}"'
+        if labels is not None
+        else ""
+    )
     return (
-        '<div class="adr-index-table">\n<table>\n<thead>\n'
+        f'<div class="adr-index-table"{words}>\n<table>\n<thead>\n'
         f"<tr>{head}</tr>\n</thead>\n<tbody>\n{''.join(rows)}</tbody>\n</table>\n</div>"
     )
