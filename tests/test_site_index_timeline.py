@@ -146,7 +146,7 @@ def write_log(folder: Path, theme: str) -> None:
             """
         )
     else:
-        theme_yaml = "theme:\n  name: mkdocs\n  highlightjs: false\n"
+        theme_yaml = "theme:\n  name: mkdocs\n  highlightjs: false\n  color_mode: auto\n"
     (folder / "mkdocs.yml").write_text(
         "site_name: Billing and platform decisions\n"
         + theme_yaml
@@ -502,12 +502,17 @@ LOOKS = [
     ("material", "slate", 390),
     ("mkdocs", "", 1280),
     ("mkdocs", "", 390),
+    ("mkdocs", "dark", 1280),
 ]
 
 
 def _page(browser: Any, base: str, scheme: str, width: int, *, js: bool = True) -> Any:
-    context = browser.new_context(viewport={"width": width, "height": 900}, java_script_enabled=js)
-    if scheme:
+    context = browser.new_context(
+        viewport={"width": width, "height": 900},
+        java_script_enabled=js,
+        color_scheme="dark" if scheme == "dark" else "light",
+    )
+    if scheme in ("default", "slate"):  # Material's palette toggle, remembered
         palette = json.dumps(
             {"index": 0 if scheme == "default" else 1, "color": {"scheme": scheme}}
         )
@@ -583,8 +588,10 @@ def test_index_filters_sort_and_fit(
     look = f"{theme}{'-' + scheme if scheme else ''}-{width}"
     try:
         page.goto(f"{base}/decisions/INDEX/")
-        if scheme:
+        if theme == "material":
             assert page.evaluate("document.body.getAttribute('data-md-color-scheme')") == scheme
+        elif scheme == "dark":
+            assert page.evaluate("document.documentElement.getAttribute('data-bs-theme')") == "dark"
         bar = page.locator("form.adr-filters")
         assert bar.count() == 1
         assert page.locator(".adr-count").inner_text() == "11 of 11 records"
