@@ -381,6 +381,60 @@ def test_flat_root_shows_a_domain_column(tmp_path: Path) -> None:
     assert '<td class="adr-col-status" data-label="Status" data-sort="2">' in drawn  # draft
 
 
+def test_draft_successor_and_a_superseded_record_with_a_proposal(tmp_path: Path) -> None:
+    from mkdocs_adr.config import from_options
+    from mkdocs_adr.log import load
+    from mkdocs_adr.views import index as index_view
+    from mkdocs_adr.views import page as page_view
+
+    root = tmp_path / "docs" / "adr"
+    _record(root, "0001-use-sqlite.md", "Use SQLite", status="accepted")
+    _record(root, "0002-use-duckdb.md", "Use DuckDB", status="draft", supersedes=["ADR-0001"])
+    _record(
+        root,
+        "0003-ship-nightly.md",
+        "Ship nightly",
+        status="superseded",
+        superseded_by=["ADR-0004"],
+    )
+    _record(root, "0004-ship-weekly.md", "Ship weekly", status="proposed", supersedes=["ADR-0003"])
+    config = from_options({}, project_dir=tmp_path, docs_dir=tmp_path / "docs", config_file=None)
+    log = load(config)
+    ctx = page_view.PageContext.build(log)
+
+    def href(rid: str) -> str:
+        return f"{rid}.html"
+
+    first = log.get("ADR-0001")
+    assert first is not None
+    assert page_view.relations(ctx, first, href) == (
+        '<ul class="adr-relations"><li><span class="adr-label">Superseded by:</span> '
+        '<a class="adr-ref" href="ADR-0002.html">ADR-0002 Use DuckDB</a> '
+        '<span class="adr-note adr-pending">(draft)</span></li></ul>'
+    )
+    assert page_view.banners(ctx, first, href) == [
+        '<div class="admonition info adr-banner adr-banner--replacement-proposed">'
+        '<p class="admonition-title">A replacement is proposed</p><p>A replacement is proposed: '
+        '<a class="adr-ref" href="ADR-0002.html">ADR-0002 Use DuckDB</a> <span class="adr-note '
+        'adr-pending">(draft)</span>. This decision stays in effect until a successor is '
+        "accepted.</p></div>"
+    ]
+    # marked superseded, but its successor is only proposed: the pending banner (ADR006's
+    # situation), the header and the INDEX name the successor with "(proposed)"
+    third = log.get("ADR-0003")
+    assert third is not None
+    [banner] = page_view.banners(ctx, third, href)
+    assert "adr-banner--superseded-pending" in banner and "replacement-proposed" not in banner
+    assert "ADR-0004 Ship weekly</a> " in page_view.relations(ctx, third, href)
+    assert '<span class="adr-note adr-pending">(proposed)</span>' in page_view.relations(
+        ctx, third, href
+    )
+    cell = index_view.successor_html(index_view.site_successors(log, third), lambda r: None)
+    assert cell == 'ADR-0004 <span class="adr-note adr-pending">(proposed)</span>'
+    fourth = log.get("ADR-0004")
+    assert fourth is not None and index_view.site_successors(log, fourth) == []
+
+
 def test_the_shipped_script_requests_nothing() -> None:
     from mkdocs_adr.site import index_script
 
