@@ -38,6 +38,7 @@ The host's objects are duck-typed. A file is a :class:`SiteFile`; the build's fi
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import logging
@@ -52,6 +53,7 @@ from collections.abc import (
     MutableMapping,
 )
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import unquote
@@ -68,14 +70,19 @@ from .views import assets, graphdata, graphpage, indexjson, llms, mirrors, redir
 from .views import current as current_view
 from .views import index as index_view
 from .views import page as page_view
+from .views import timeline as timeline_view
 from .views.hrefs import RecordHref
 from .viewstate import RootViews, free_name, root_views
 
 GRAPH_PAGE = "GRAPH.md"
+TIMELINE_PAGE = "TIMELINE.md"
 RELATIONS_SLOT = "<!-- mkdocs-adr:relations -->"
 AFTER_SLOT = "<!-- mkdocs-adr:after -->"
 #: Where the stylesheet is published; the host links it from every page.
 STYLESHEET = assets.CSS_PATH
+#: The INDEX page's script (package data, ``mkdocs_adr/static``), inlined into the page:
+#: filters and sorting over tables that are complete without it (ADR-0038).
+INDEX_SCRIPT = "index_table.js"
 #: Local graphs are capped so a hub record does not draw half the log.
 LOCAL_GRAPH_LIMIT = 30
 #: The logging level each problem is reported at.
@@ -85,7 +92,7 @@ LEVELS = {
     Severity.INFO: logging.INFO,
 }
 #: A generated navigation lists a root's views in this order (by file stem).
-VIEW_ORDER = {"INDEX": 0, "CURRENT": 1, "GRAPH": 2}
+VIEW_ORDER = {"INDEX": 0, "TIMELINE": 0.5, "CURRENT": 1, "GRAPH": 2}
 
 
 class SiteFile(Protocol):
@@ -149,9 +156,18 @@ class RootPages:
     graph: graphpage.GraphPage | None = None
     index_tables: list[index_view.Table] = field(default_factory=list)
     index_slotted: str = ""
+    timeline_src: str | None = None
+    timeline_months: list[timeline_view.Month] = field(default_factory=list)
+    timeline_slotted: str = ""
 
 
 # ------------------------------------------------------------------------- policies
+
+
+@functools.cache
+def index_script() -> str:
+    """The INDEX page's inline script, read once from the package."""
+    return (resources.files("mkdocs_adr") / "static" / INDEX_SCRIPT).read_text("utf-8")
 
 
 def failure(problems: Iterable[Problem], threshold: str) -> str | None:
@@ -637,6 +653,8 @@ class SiteBuild:
         self.titled_urls: set[str] = set()  # page urls whose title we escaped (search)
         self.llms_src: str | None = None  # llms.txt, when this build wrote it
         self.index_json: dict[str, str] = {}  # root key -> src of the index.json written
+        #: Material's page status shows each record's status (use_page_status)
+        self.page_status = False
 
     # ------------------------------------------------------------------ files
 
@@ -745,7 +763,29 @@ class SiteBuild:
             files.add(graph_src, pages.graph.markdown)
             pages.graph_src = graph_src
             self.view_at[graph_src] = ("graph", key)
+        self._timeline(pages, rv, files)
         return pages
+
+    def _timeline(self, pages: RootPages, rv: RootViews, files: FileHost) -> None:
+        """The root's timeline page (``TIMELINE.md``, or a free name beside a user's)."""
+        assert self.log is not None
+        engine = self.engine
+        folder = (engine.src_uri(rv.root.path) or pages.key).rstrip("/")
+        taken = {
+            f.src_uri.rsplit("/", 1)[-1] for f in files if posixpath.dirname(f.src_uri) == folder
+        }
+        name = TIMELINE_PAGE if TIMELINE_PAGE not in taken else free_name(taken, TIMELINE_PAGE)
+        src = f"{folder}/{name}" if folder else name
+        records = index_view.root_records(self.log, rv.root)
+        pages.timeline_months = timeline_view.months(records)
+        pages.timeline_slotted = timeline_view.render_slotted(
+            index_view.heading(self.log, rv.root, "timeline"),
+            pages.timeline_months,
+            len(records),
+        )
+        files.add(src, pages.timeline_slotted)
+        pages.timeline_src = src
+        self.view_at[src] = ("timeline", pages.key)
 
     def _preview(self, files: FileHost) -> list[str]:
         """The newest unpublished CURRENT draft in place of the published page (SPEC 4)."""
@@ -901,6 +941,13 @@ class SiteBuild:
                 markdown = rewritten = tamed
         if rec is not None or src in self.mirror_at:
             escape_shown_meta(meta)
+        if rec is not None and self.page_status:
+            # the nav icon says the record's status, never the raw frontmatter word
+            status = page_view.nav_status(rec)
+            if status is None:
+                meta.pop("status", None)
+            else:
+                meta["status"] = status
         if rec is not None:
             current = meta.get("title")
             meta["title"] = page_view.page_title(
@@ -908,6 +955,13 @@ class SiteBuild:
             )
             return page_view.escape_first_heading(markdown)
         if src in self.mirror_at:
+            if self.page_status:
+                original = self.mirror_at[src].original
+                status = page_view.nav_status(original) if original is not None else None
+                if status is None:
+                    meta.pop("status", None)
+                else:
+                    meta["status"] = status
             current = meta.get("title")
             text = str(current) if current is not None else markdown_title(markdown)
             if text:
@@ -926,6 +980,8 @@ class SiteBuild:
             # costs more than the rest of the page, and the INDEX should not outrank a
             # record when its id is searched.
             return self.roots[view[1]].index_slotted
+        if view is not None and view[0] == "timeline":
+            return self.roots[view[1]].timeline_slotted
         return rewritten
 
     def theme_meta(self, src: str, meta: MutableMapping[str, Any], theme: Any) -> list[str]:
@@ -986,6 +1042,8 @@ class SiteBuild:
             return after_h1(html, banner) if banner else None
         if view is not None and view[0] == "index":
             return f'<div class="adr-index">{html}</div>'
+        if view is not None and view[0] == "timeline":
+            return f'<div class="adr-timeline">{html}</div>'
         return None
 
     def current_banner(self, root_key: str, at: SiteFile) -> str | None:
@@ -1026,24 +1084,71 @@ class SiteBuild:
             return graphpage.fill(content, rp.graph, href=self._href(at), root_key=view[1])
         if view is not None and view[0] == "index":
             return self._fill_index(content, self.roots[view[1]], at)
+        if view is not None and view[0] == "timeline":
+            return self._fill_timeline(content, self.roots[view[1]], at)
         return None
 
-    def _fill_index(self, content: str, rp: RootPages, at: SiteFile) -> str:
+    def _record_href(self, at: SiteFile) -> Callable[[Record], str | None]:
         by_path = self.file_at_path
 
         def href(rec: Record) -> str | None:
             found = by_path.get(rec.path)
             return found.url_relative_to(at) if found is not None else None
 
+        return href
+
+    def _fill_index(self, content: str, rp: RootPages, at: SiteFile) -> str:
+        """The INDEX tables as the site shows them (:func:`index_view.site_table_html`),
+        and the shipped script that adds filters and sorting (ADR-0038)."""
+        assert self.log is not None
+        href = self._record_href(at)
+        columns = index_view.site_columns(rp.index_tables)
+        start = 0
         for n, table in enumerate(rp.index_tables):
             slot = index_view.TABLE_SLOT.format(n=n)
-            content = content.replace(slot, index_view.table_html(table, href), 1)
+            drawn = index_view.site_table_html(
+                self.log,
+                table,
+                href,
+                columns,
+                start=start,
+                labels=index_view.SCRIPT_LABELS if n == 0 else None,
+            )
+            start += len(table.records)
+            last = n == len(rp.index_tables) - 1
+            if last:
+                drawn += f"\n<script>{index_script()}</script>"
+            content = content.replace(slot, drawn, 1)
         agent = [
             llms.Link(posixpath.basename(src), url)
             for src in (self.llms_src, self.index_json.get(rp.key))
             if src and (url := self._view_href(src, at))
         ]
         return after_h1(content, llms.index_line(agent)) if agent else content
+
+    def _fill_timeline(self, content: str, rp: RootPages, at: SiteFile) -> str:
+        assert self.log is not None
+        href = self._record_href(at)
+        for n, month in enumerate(rp.timeline_months):
+            slot = timeline_view.MONTH_SLOT.format(n=n)
+            content = content.replace(slot, timeline_view.month_html(self.log, month, href), 1)
+        return content
+
+    # ---------------------------------------------------------- page status
+
+    def use_page_status(self, extra: MutableMapping[str, Any], *, theme: str) -> None:
+        """Material's page status, on purpose: each record page not accepted gets an icon
+        in the navigation with a tooltip (:data:`page_view.NAV_STATUS`), added to the
+        site's ``extra.status`` where the site does not define the key itself. Other
+        themes have no such feature: nothing changes."""
+        if theme != "material":
+            return
+        given = extra.get("status")
+        tips = dict(given) if isinstance(given, Mapping) else {}
+        for key, tip in page_view.nav_status_tips().items():
+            tips.setdefault(key, tip)
+        extra["status"] = tips
+        self.page_status = True
 
     def _fill_record(self, output: str, rec: Record, at: SiteFile) -> str:
         ctx, engine = self.ctx, self.engine
@@ -1088,7 +1193,17 @@ class SiteBuild:
                         drawing, hops=engine.graph_hops, more=more, graph_href=graph_href
                     )
                 )
-        after.append(page_view.pager(ctx, rec, href, index_href=index_href, graph_href=graph_href))
+        timeline_href = self._view_href(rp.timeline_src if rp else None, at)
+        after.append(
+            page_view.pager(
+                ctx,
+                rec,
+                href,
+                index_href=index_href,
+                graph_href=graph_href,
+                timeline_href=timeline_href,
+            )
+        )
         output = output.replace(RELATIONS_SLOT, rels, 1)
         return output.replace(AFTER_SLOT, "".join(after), 1)
 

@@ -161,7 +161,7 @@ def test_index_to_superseded_record_to_its_successor(browser: Browser, site: Sit
         page.wait_for_url("**/0004-use-postgresql-16/")
         header = page.locator(".adr-header")
         assert header.get_attribute("data-adr-id") == "ADR-0004"
-        assert header.locator(".adr-badge").inner_text() == "accepted"
+        assert header.locator(".adr-status").inner_text() == "accepted"
         assert page.locator(".adr-banner").count() == 0
     finally:
         context.close()

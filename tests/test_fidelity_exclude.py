@@ -109,7 +109,7 @@ def test_excluded_files_are_published_as_plain_pages(tmp_path: Path) -> None:
     ):
         html = page(out, src)
         assert "adr-header" not in html and "adr-banner" not in html, src
-        assert "No status" not in html and "adr-badge" not in html, src
+        assert "No status" not in html and "adr-status" not in html, src
     assert "How we write decisions" in page(out, "adr/PROCESS.md")
     for src, (rid, _status) in RECORDS.items():
         html = page(out, src.removeprefix("docs/"))

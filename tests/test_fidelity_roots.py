@@ -547,12 +547,12 @@ def test_serve_rebuilds_when_an_outside_record_changes(tmp_path: Path) -> None:
     )
     url = f"http://127.0.0.1:{port}/doc/adr/0003-keep-ledger-entries-in-postgresql/"
     try:
-        wait_for(url, r"adr-badge--accepted")
+        wait_for(url, r"adr-status--accepted")
         record.write_text(
             record.read_text("utf-8").replace("## Status\n\nAccepted", "## Status\n\nDeprecated"),
             "utf-8",
         )
-        wait_for(url, r"adr-badge--deprecated")
+        wait_for(url, r"adr-status--deprecated")
     finally:
         os.killpg(proc.pid, 15)
         proc.wait(timeout=30)

@@ -514,7 +514,7 @@ def test_mkdocs_build_strict_passes_on_a_log_without_statuses(tmp_path: Path) ->
     assert '<p class="admonition-title">Status not recorded</p>' in page
     assert "admonition warning" not in page
     index = (site / "site/decisions/INDEX/index.html").read_text("utf-8")
-    assert "<td>not recorded</td>" in index
+    assert ">not recorded</span></td>" in index
     graph = (site / "site/decisions/GRAPH/index.html").read_text("utf-8")
     assert "5 records (5 not recorded)." in graph
     assert "ADR-0003 Use Stripe for payments (not recorded)" in graph

@@ -93,7 +93,7 @@ def demo(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
 def test_record_header(demo: Built) -> None:
     html = demo.html("adr/0004-use-postgresql-16.md")
     assert 'class="adr-header" data-adr-id="ADR-0004" data-adr-status="accepted"' in html
-    assert re.search(r'class="adr-badge adr-badge--accepted"[^>]*>accepted</span>', html)
+    assert re.search(r'class="adr-status adr-status--accepted"[^>]*>accepted</span>', html)
     assert "Deciders: alice, bob" in html
     assert "Date: 2024-03-01" in html
     # relations: who it supersedes, and the translation
@@ -284,7 +284,11 @@ def test_read_guard_in_the_built_index(demo: Built) -> None:
 
 def test_index_page_is_the_cli_output(demo: Built, tmp_path: Path) -> None:
     html = demo.html("adr/INDEX.md")
-    rows = re.findall(r"<tr>\s*<td><a href=\"([^\"]+)\">(ADR-\d{4})</a>", html)
+    rows = re.findall(
+        r'<tr data-order="\d+"[^>]*><td class="adr-col-id" data-label="ID" '
+        r'data-sort="[^"]+"><a class="adr-cell-id[^"]*" href="([^"]+)">(ADR-\d{4})</a>',
+        html,
+    )
     assert [rid for _, rid in rows] == [f"ADR-{i:04d}" for i in range(1, 16)]
     for href, _ in rows:
         assert resolve(demo.site, demo.page("adr/INDEX.md"), href).is_file()

@@ -9,14 +9,72 @@ greys work in Material's light (``default``) and dark (``slate``) schemes and in
 
 from __future__ import annotations
 
+from .page import BADGE_CLASS, NAV_STATUS, NAV_STATUS_PREFIX
 from .svg import STATUS_FILL
 
 CSS_PATH = "assets/mkdocs-adr/adr.css"
 
+#: Material's page-status icon of each ADR status (our own 24x24 shapes, drawn as a
+#: mask in the status colour; :data:`mkdocs_adr.views.page.NAV_STATUS` has the tooltips).
+NAV_ICONS: dict[str, str] = {
+    "proposed": "M12 3a9 9 0 1 0 0 18 9 9 0 0 0 0-18zm0 3a6 6 0 1 1 0 12 6 6 0 0 1 0-12z",
+    "draft": "M4 20v-3.5L15.5 5 19 8.5 7.5 20zM17 3.5 18.5 2 22 5.5 20.5 7z",
+    "superseded": "M3 11h13.2l-4.6-4.6L13 5l7 7-7 7-1.4-1.4 4.6-4.6H3z",
+    "deprecated": "M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zM6 11h12v2H6z",
+    "rejected": (
+        "M6.4 5 12 10.6 17.6 5 19 6.4 13.4 12 19 17.6 17.6 19 12 13.4 6.4 19 5 17.6 10.6 12 5 6.4z"
+    ),
+    "unknown": "M12 2 22 12 12 22 2 12zm0 3.5L5.5 12l6.5 6.5 6.5-6.5z",
+    "missing": "M12 8a4 4 0 1 0 0 8 4 4 0 0 0 0-8z",
+}
+
+
+#: The INDEX table as cards, one per record, each cell labelled: where the table would be
+#: wider than its column. Chosen by the width of the table's own container (a container
+#: query: the content column differs by theme), and by the viewport in browsers without
+#: container queries.
+CARD_RULES = """
+  .adr-index-table table, .md-typeset .adr-index-table table:not([class]),
+  .adr-index-table table tbody, .adr-index-table table tr, .adr-index-table table td {
+    display: block; width: auto; }
+  .adr-index-table table thead { display: none; }
+  .adr-index-table.adr-js table thead { display: block; }
+  .adr-index-table.adr-js table thead tr { display: flex; flex-wrap: wrap; gap: 0.2em 0.8em; }
+  .md-typeset .adr-index-table.adr-js table:not([class]) thead th,
+  .md-typeset .adr-index-table.adr-js table:not([class]) thead th[data-key],
+  .adr-index-table.adr-js table thead th, .adr-index-table.adr-js table thead th[data-key] {
+    display: block; border: 0; padding: 0.2em 0; min-width: 0; }
+  .md-typeset .adr-index-table table tr, .adr-index-table table tr {
+    border-top: 1px solid rgba(127, 127, 127, 0.35); padding: 0.4em 0; }
+  .md-typeset .adr-index-table table:not([class]) td, .adr-index-table table td {
+    border: 0; padding: 0.1em 0.6em; }
+  .adr-index-table .adr-cell-id { display: inline; max-width: none; }
+  .adr-index-table table td::before { content: attr(data-label) ": "; opacity: 0.7; }
+  .adr-index-table table td:empty { display: none; }
+"""
+
+
+def _card(condition: str) -> str:
+    return f"{condition} {{{CARD_RULES}}}"
+
+
+def _nav_icons() -> str:
+    rules = []
+    for status in NAV_STATUS:
+        mask = (
+            "url(\"data:image/svg+xml;charset=utf-8,<svg xmlns='http://www.w3.org/2000/svg' "
+            f"viewBox='0 0 24 24'><path fill-rule='evenodd' d='{NAV_ICONS[status]}'/></svg>\")"
+        )
+        rules.append(
+            f".md-status--{NAV_STATUS_PREFIX}{status}:after {{ -webkit-mask-image: {mask}; "
+            f"mask-image: {mask}; background-color: {STATUS_FILL[status]}; }}"
+        )
+    return "\n".join(rules)
+
 
 def stylesheet() -> str:
     badges = "\n".join(
-        f".adr-badge--{status} {{ background-color: {color}; }}"
+        f".{BADGE_CLASS}--{status} {{ background-color: {color}; }}"
         for status, color in STATUS_FILL.items()
     )
     return f"""/* mkdocs-adr: record header, badges, pager and graph containers. */
@@ -25,8 +83,8 @@ def stylesheet() -> str:
   margin: 0 0 0.4em; }}
 .adr-id {{ font-weight: 700; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas,
   monospace; }}
-.adr-badge {{ display: inline-block; padding: 0.05em 0.6em; border-radius: 1em;
-  color: #fff; font-weight: 600; font-size: 0.9em; line-height: 1.6;
+.{BADGE_CLASS} {{ display: inline-block; padding: 0.05em 0.6em; border-radius: 1em;
+  color: #fff; font-weight: 600; font-size: 0.9em; line-height: 1.6; white-space: nowrap;
   background-color: {STATUS_FILL["unknown"]}; }}
 {badges}
 .adr-tag {{ display: inline-block; padding: 0 0.5em; border-radius: 1em;
@@ -54,7 +112,54 @@ def stylesheet() -> str:
 .adr-pager .adr-prev, .adr-pager .adr-next {{ flex: 1 1 0; }}
 .adr-pager .adr-next {{ text-align: right; }}
 .adr-pager-views {{ white-space: nowrap; }}
-.adr-index td:first-child, .adr-index td:nth-child(4) {{ white-space: nowrap; }}
+.adr-note {{ opacity: 0.8; }}
+.adr-pending {{ font-style: italic; }}
+.adr-index [hidden] {{ display: none !important; }}
+.adr-filters {{ display: flex; flex-wrap: wrap; align-items: flex-end; gap: 0.5em 1em;
+  margin: 0.8em 0 0.6em; font-size: 0.9em; }}
+.adr-filters label {{ display: flex; flex-direction: column; gap: 0.15em; min-width: 0;
+  max-width: 100%; }}
+.adr-filters label span {{ opacity: 0.75; font-size: 0.9em; }}
+.adr-filters input, .adr-filters select {{ font: inherit; color: inherit;
+  background-color: transparent; max-width: 100%; box-sizing: border-box;
+  padding: 0.2em 0.4em; border: 1px solid rgba(127, 127, 127, 0.55); border-radius: 0.2em; }}
+.adr-filters select option {{ color: initial; background-color: initial; }}
+.adr-count {{ opacity: 0.75; padding-bottom: 0.25em; }}
+.adr-index-table {{ container: adr-index / inline-size; }}
+.md-typeset .adr-index-table {{ font-size: 0.64rem; }}
+.adr-index-table table, .md-typeset .adr-index-table table:not([class]) {{
+  display: table; width: 100%; max-width: 100%; table-layout: auto; margin: 0; }}
+.md-typeset .adr-index-table .md-typeset__scrollwrap {{ margin: 0 0 1em; overflow-x: visible; }}
+.md-typeset .adr-index-table .md-typeset__table {{ display: block; padding: 0; }}
+.adr-index-table .adr-cell-id {{ display: inline-block; max-width: 9em; }}
+.adr-index-table table th, .adr-index-table table td,
+.md-typeset .adr-index-table table:not([class]) th {{ overflow-wrap: break-word;
+  word-break: normal; vertical-align: top; min-width: 0; }}
+.adr-index-table table td.adr-col-title, .adr-index-table table td.adr-col-id {{
+  overflow-wrap: anywhere; }}
+.adr-index-table .adr-tag {{ white-space: nowrap; }}
+.adr-index-table .adr-cell-id--short {{ white-space: nowrap; }}
+.md-typeset .adr-index-table table:not([class]) th[data-key="title"],
+.adr-index-table table th[data-key="title"] {{ min-width: 8em; }}
+.md-typeset .adr-index-table table:not([class]) th,
+.md-typeset .adr-index-table table:not([class]) td {{ padding: 0.6em 0.7em; }}
+.adr-index-table table td.adr-col-date {{ white-space: nowrap; }}
+.adr-sort {{ font: inherit; font-weight: inherit; color: inherit; background: none;
+  border: 0; padding: 0; margin: 0; cursor: pointer; text-align: inherit; }}
+.adr-sort::after {{ content: " \\2195"; opacity: 0.45; }}
+th[aria-sort="ascending"] .adr-sort::after {{ content: " \\25B2"; opacity: 0.9; }}
+th[aria-sort="descending"] .adr-sort::after {{ content: " \\25BC"; opacity: 0.9; }}
+.adr-index-table .adr-tag {{ margin: 0 0.2em 0.15em 0; }}
+{_card("@media screen and (max-width: 37.5em)")}
+{_card("@container adr-index (max-width: 46em)")}
+.adr-timeline-month {{ margin: 0.4em 0 1.4em; }}
+.adr-timeline-entry {{ display: flex; flex-wrap: wrap; align-items: baseline;
+  gap: 0.2em 0.6em; padding: 0.35em 0 0.35em 0.8em; min-width: 0;
+  border-left: 3px solid rgba(127, 127, 127, 0.45); overflow-wrap: anywhere; }}
+.adr-timeline-entry > * {{ min-width: 0; max-width: 100%; }}
+.adr-timeline-date {{ font-variant-numeric: tabular-nums; opacity: 0.8; white-space: nowrap; }}
+.adr-timeline-title {{ font-weight: 600; }}
+{_nav_icons()}
 .adr-isolated {{ columns: 16em auto; font-size: 0.92em; }}
 @media print {{
   .adr-graph {{ overflow: visible; }}

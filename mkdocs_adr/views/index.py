@@ -9,14 +9,16 @@ Markdown table through a Markdown parser would cost more than the rest of the pa
 from __future__ import annotations
 
 import html
+import json
 import posixpath
 from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import quote
 
 from ..log import Log
-from ..model import Record, RootInfo, status_label
+from ..model import STATUSES, Record, RootInfo, status_label
 from ..safetext import plain
+from . import page as page_view
 
 #: First line of every generated INDEX; its presence marks the file as ours.
 MARKER = "<!-- mkdocs-adr:generated index. Do not edit: run `mkdocs-adr index` to update. -->"
@@ -39,6 +41,7 @@ class Table:
     heading: str | None  # Markdown-escaped domain heading, in layered roots
     columns: tuple[str, ...]
     rows: tuple[tuple[Cell, ...], ...]
+    records: tuple[Record, ...] = ()  # the record of each row, for the site's table
 
 
 def md_text(text: str) -> str:
@@ -148,11 +151,12 @@ def tables(log: Log, root: RootInfo) -> tuple[list[Record], list[Table]]:
                 md_text(domain) if domain else "(no domain)",
                 columns,
                 tuple(row(r) for r in groups[domain]),
+                tuple(groups[domain]),
             )
             for domain in sorted(groups)
         ]
     else:
-        out = [Table(None, columns, tuple(row(r) for r in records))]
+        out = [Table(None, columns, tuple(row(r) for r in records), tuple(records))]
     return records, out
 
 
@@ -245,3 +249,179 @@ def table_html(table: Table, href: Callable[[Record], str | None]) -> str:
 def is_generated(text: str) -> bool:
     first = text.lstrip("\ufeff").lstrip(" \t").split("\n", 1)[0]
     return first.startswith(MARKER_PREFIXES)
+
+
+# ------------------------------------------------------------------ the site's table
+#
+# The committed INDEX.md stays plain Markdown (what a forge shows, what ``index
+# --check`` compares); the site draws richer tables from the same rows (ADR-0038):
+# links on titles, status badges, tags, deciders, pending successors, and data for
+# the filters and sorting of the shipped script (:func:`mkdocs_adr.views.assets.index_script`).
+
+#: The site table's columns: key, header. Domain, tags and deciders only when a record
+#: of the root has them.
+SITE_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("id", "ID"),
+    ("title", "Title"),
+    ("status", "Status"),
+    ("date", "Date"),
+    ("domain", "Domain"),
+    ("tags", "Tags"),
+    ("deciders", "Deciders"),
+    ("successor", "Successor"),
+)
+#: Ids up to this length never wrap in the site's INDEX (``ADR-0012``, ``PAY-0003``).
+SHORT_ID = 12
+_OPTIONAL = {
+    "domain": lambda r: r.domain,
+    "tags": lambda r: r.parsed.tags,
+    "deciders": lambda r: r.parsed.deciders,
+}
+
+
+def site_columns(tables: list[Table]) -> tuple[tuple[str, str], ...]:
+    """The columns of a root's site tables (the same in every table of the page); no
+    domain column where the tables are grouped by domain (their headings say it)."""
+    records = [r for t in tables for r in t.records]
+    grouped = any(t.heading is not None for t in tables)
+    return tuple(
+        (key, name)
+        for key, name in SITE_COLUMNS
+        if key not in _OPTIONAL
+        or (any(_OPTIONAL[key](r) for r in records) and not (key == "domain" and grouped))
+    )
+
+
+#: A successor as the site shows it: the record (None: no page), its id, and its status
+#: when it is not accepted (``proposed``: the old record stays in effect).
+Successor = tuple["Record | None", str, str]
+
+
+def site_successors(log: Log, rec: Record) -> list[tuple[str, Successor]]:
+    """What replaces ``rec``, as (unit prefix, successor): the current successor of a
+    superseded record; else every record that says it supersedes it, each with its
+    status when not accepted (a proposed replacement of an accepted record, ADR-0025).
+    A container lists its units' successors."""
+    if rec.units:
+        pairs = sorted(
+            {(u.key, s) for u in rec.units for s in log.graph.direct_successors(rec.id, u.key)}
+        )
+        return [(f"{unit}: ", _successor_of(log, rid)) for unit, rid in pairs]
+    s = log.successor(rec.id)
+    if rec.status == "superseded" and s.current:
+        return [("", _successor_of(log, s.current))]
+    names = list(s.candidates) if rec.status == "superseded" and s.candidates else []
+    names += [n for n in log.graph.direct_successors(rec.id) if n not in names]
+    return [("", _successor_of(log, n)) for n in names]
+
+
+def _successor_of(log: Log, rid: str) -> Successor:
+    found = log.get(rid)
+    status = log.status_of(found) if found is not None else ""
+    return (found, rid, "" if status == "accepted" else status_label(status))
+
+
+def successor_html(items: list[tuple[str, Successor]], href: Callable[[Record], str | None]) -> str:
+    """Successors as links (escaped), a pending one followed by ``(proposed)``."""
+    out = []
+    for unit, (rec, rid, note) in items:
+        url = href(rec) if rec is not None else None
+        text = html.escape(rid, quote=False)
+        if url is not None and rec is not None:
+            text = f'<a href="{html.escape(url)}" title="{html.escape(rec.title)}">{text}</a>'
+        if note:
+            text += f' <span class="adr-note adr-pending">({html.escape(note)})</span>'
+        out.append(html.escape(unit, quote=False) + text)
+    return ", ".join(out)
+
+
+#: The words of the script's controls (``{shown}``, ``{total}``, ``{column}`` filled in by
+#: the script), handed to it as ``data-adr-labels`` on the first table of the page.
+SCRIPT_LABELS: dict[str, str] = {
+    "form": "Filter the decision records",
+    "all": "All",
+    "placeholder": "id, title, decider\u2026",
+    "filter": "Filter",
+    "status": "Status",
+    "domain": "Domain",
+    "tag": "Tag",
+    "count": "{shown} of {total} records",
+    "sort": "Sort by {column}",
+}
+
+
+def site_table_html(
+    log: Log,
+    table: Table,
+    href: Callable[[Record], str | None],
+    columns: tuple[tuple[str, str], ...],
+    *,
+    start: int = 0,
+    labels: dict[str, str] | None = None,
+) -> str:
+    """One INDEX table as the site shows it: every cell of the committed table and more,
+    all record text escaped. Each row carries ``data-status``, ``data-domain`` and
+    ``data-tags`` (a JSON list) for the filters, each cell ``data-label`` (its column,
+    for the narrow layout) and, where its text does not sort, ``data-sort``. ``start``
+    numbers the rows across the tables of one page (``data-order``: the INDEX order);
+    ``labels`` (the first table of a page) are the script's words (:data:`SCRIPT_LABELS`)."""
+    esc = page_view.esc
+    head = "".join(
+        f'<th data-key="{key}" aria-sort="none">{esc(name)}</th>' for key, name in columns
+    )
+    rows = []
+    for n, rec in enumerate(table.records, start):
+        url = href(rec)
+
+        def linked(text: str, url: str | None = url) -> str:
+            return f'<a href="{esc(url)}">{esc(text)}</a>' if url is not None else esc(text)
+
+        # an id of up to 12 characters stays on one line; a longer one wraps
+        kind = "adr-cell-id adr-cell-id--short" if len(rec.id) <= SHORT_ID else "adr-cell-id"
+        the_id = (
+            f'<a class="{kind}" href="{esc(url)}">{esc(rec.id)}</a>'
+            if url is not None
+            else f'<span class="{kind}">{esc(rec.id)}</span>'
+        )
+        cells: dict[str, tuple[str, str | None]] = {
+            "id": (the_id, rec.id),
+            "title": (linked(rec.title), None),
+            "status": (
+                page_view.badge(rec.status, rec.raw_status)
+                + (
+                    ' <span class="adr-tag adr-tag--archived">archived</span>'
+                    if rec.archived
+                    else ""
+                ),
+                str(STATUSES.index(rec.status)) if rec.status in STATUSES else str(len(STATUSES)),
+            ),
+            "date": (esc(rec.date or ""), None),
+            "domain": (esc(rec.domain or ""), None),
+            "tags": (
+                " ".join(f'<span class="adr-tag">{esc(t)}</span>' for t in rec.parsed.tags),
+                None,
+            ),
+            "deciders": (esc(", ".join(rec.parsed.deciders)), None),
+            "successor": (successor_html(site_successors(log, rec), href), None),
+        }
+        tds = "".join(
+            f'<td class="adr-col-{key}" data-label="{esc(name)}"'
+            + (f' data-sort="{esc(cells[key][1])}"' if cells[key][1] is not None else "")
+            + f">{cells[key][0]}</td>"
+            for key, name in columns
+        )
+        rows.append(
+            f'<tr data-order="{n}" data-status="{esc(rec.status)}" '
+            f'data-domain="{esc(rec.domain or "")}" '
+            f'data-tags="{esc(json.dumps(list(rec.parsed.tags), ensure_ascii=False))}">'
+            f"{tds}</tr>\n"
+        )
+    words = (
+        f' data-adr-labels="{esc(json.dumps(labels, ensure_ascii=False, sort_keys=True))}"'
+        if labels is not None
+        else ""
+    )
+    return (
+        f'<div class="adr-index-table"{words}>\n<table>\n<thead>\n'
+        f"<tr>{head}</tr>\n</thead>\n<tbody>\n{''.join(rows)}</tbody>\n</table>\n</div>"
+    )

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from ..graph import Edge, Succession
 from ..log import Log
-from ..model import OUT_OF_EFFECT, Problem, Record, status_label
+from ..model import OUT_OF_EFFECT, STATUSES, Problem, Record, status_label
 from ..parsing.status import is_guidance
 from . import graphdata
 from .graphdata import DECLARED_LABEL, FORWARD_LABEL, INVERSE_LABEL, DrawnEdge, GraphData
@@ -103,12 +103,37 @@ def sort_key(rec: Record) -> tuple[object, ...]:
 # ------------------------------------------------------------------------ pieces
 
 
+#: The CSS classes of a status badge: ``adr-status adr-status--<status>``, styled by the
+#: package's stylesheet (:mod:`mkdocs_adr.views.assets`); one style for the record
+#: header, the INDEX, the timeline and the graphs.
+BADGE_CLASS = "adr-status"
+
+
+def badge_class(status: str) -> str:
+    """``adr-status adr-status--superseded``: a known status, else ``--unknown``."""
+    known = status if status in STATUSES else "unknown"
+    return f"{BADGE_CLASS} {BADGE_CLASS}--{known}"
+
+
 def badge(status: str, raw: str = "") -> str:
     shown = status_label(status)
     tip = f"Status: {shown}" + (f" (written: {raw})" if raw and raw.lower() != status else "")
-    return (
-        f'<span class="adr-badge adr-badge--{esc(status)}" title="{esc(tip)}">{esc(shown)}</span>'
-    )
+    return f'<span class="{badge_class(status)}" title="{esc(tip)}">{esc(shown)}</span>'
+
+
+#: Relation labels that name a record's successor: a successor not accepted says so.
+SUCCESSOR_LABELS = frozenset({"superseded by", "partially superseded by"})
+
+
+def pending_note(ctx: PageContext, rid: str) -> str:
+    """`` (proposed)`` beside a successor that is not accepted (empty when it is)."""
+    other = ctx.log.get(rid)
+    if other is None:
+        return ""
+    status = ctx.log.status_of(other)
+    if status == "accepted":
+        return ""
+    return f' <span class="adr-note adr-pending">({esc(status_label(status))})</span>'
 
 
 def link(ctx: PageContext, rid: str, href: RecordHref, *, with_title: bool = True) -> str:
@@ -133,6 +158,37 @@ def _list(items: Sequence[str]) -> str:
     if len(items) <= 2:
         return " and ".join(items)
     return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+#: Material for MkDocs' page status (an icon beside a page in the navigation, with a
+#: tooltip from ``extra.status``), used on purpose: a record page's ``status`` meta is
+#: replaced by ``adr-<status>`` (none for an accepted record: no icon where nothing needs
+#: saying), and the plugin adds these tooltips to ``extra.status``. The icons are the
+#: package stylesheet's (``.md-status--adr-<status>``).
+NAV_STATUS: dict[str, str] = {
+    "proposed": "Proposed: not in effect yet",
+    "draft": "Draft: not in effect",
+    "superseded": "Superseded: its page names the successor",
+    "deprecated": "Deprecated: no longer in effect",
+    "rejected": "Rejected: never in effect",
+    "unknown": "Status not understood: see the page",
+    "missing": "Status not recorded",
+}
+#: The prefix of our page-status keys, so that a site's own ``status: new`` pages keep
+#: Material's icons.
+NAV_STATUS_PREFIX = "adr-"
+
+
+def nav_status(rec: Record) -> str | None:
+    """The page-status key of a record page (``adr-superseded``), None for accepted."""
+    if rec.status == "accepted":
+        return None
+    return NAV_STATUS_PREFIX + (rec.status if rec.status in NAV_STATUS else "unknown")
+
+
+def nav_status_tips() -> dict[str, str]:
+    """``extra.status`` entries for every page-status key :func:`nav_status` gives."""
+    return {NAV_STATUS_PREFIX + k: v for k, v in NAV_STATUS.items()}
 
 
 # ------------------------------------------------------------------------ header
@@ -223,6 +279,8 @@ def _record_rows(ctx: PageContext, rec: Record, href: RecordHref) -> list[_Row]:
             continue
         seen.add((label, other + unit))
         value = link(ctx, other, href) + esc(unit)
+        if label in SUCCESSOR_LABELS:
+            value += pending_note(ctx, other)
         if e.declared:
             value += f' <span class="adr-note">({esc(DECLARED_LABEL)})</span>'
         rows.append((RELATION_ORDER[label], label.capitalize(), value))
@@ -354,6 +412,15 @@ BANNERS: dict[str, Banner] = {
         "Superseded: cycle",
         "This record is part of a supersession cycle ({names}), so no decision in effect "
         "can be named.",
+    ),
+    # an accepted record whose successor is only proposed (or a draft): it stays in
+    # effect (ADR-0025), so this is not the superseded banner
+    "replacement-proposed": Banner(
+        "info",
+        "replacement-proposed",
+        "A replacement is proposed",
+        "A replacement is proposed: {names}. This decision stays in effect until a "
+        "successor is accepted.",
     ),
     # an accepted record that others say they supersede
     "contested": Banner(
@@ -496,6 +563,27 @@ def _notes(ctx: PageContext, rec: Record, href: RecordHref) -> list[str]:
 _PARTIAL = "partially-supersedes"
 
 
+#: The statuses of a successor that make it a proposed replacement.
+PENDING = frozenset({"proposed", "draft"})
+
+
+def _accepted(ctx: PageContext, rec: Record, href: RecordHref) -> str | None:
+    """An accepted record's banner: contested by an accepted successor, or a replacement
+    proposed (none when nobody says they supersede it)."""
+    contested = _contested(ctx, rec, href)
+    if contested is not None:
+        return contested
+    pending = [
+        s
+        for s in ctx.log.graph.direct_successors(rec.id)
+        if (other := ctx.log.get(s)) is not None and ctx.log.status_of(other) in PENDING
+    ]
+    if not pending:
+        return None
+    names = _list([link(ctx, s, href) + pending_note(ctx, s) for s in pending])
+    return BANNERS["replacement-proposed"].render(names=names)
+
+
 def _contested(ctx: PageContext, rec: Record, href: RecordHref) -> str | None:
     rivals = ctx.log.graph.direct_successors(rec.id, accepted_only=True)
     if not rivals:
@@ -611,7 +699,7 @@ def _unit_banners(ctx: PageContext, rec: Record, href: RecordHref) -> list[str]:
 _Situation = Callable[[PageContext, Record, RecordHref], str | None]
 #: Statuses whose banner depends on the record's situation, not on the status alone.
 _SITUATIONS: dict[str, _Situation] = {
-    "accepted": _contested,
+    "accepted": _accepted,
     "superseded": _superseded,
     "deprecated": _deprecated,
     "unknown": _unknown,
@@ -656,8 +744,10 @@ def pager(
     *,
     index_href: str | None,
     graph_href: str | None,
+    timeline_href: str | None = None,
 ) -> str:
-    """Previous / next record in INDEX order, and the way back to the INDEX and graph."""
+    """Previous / next record in INDEX order, and the way back to the INDEX, timeline
+    and graph."""
     prev, nxt = ctx.neighbours_in_order(rec)
     cells = []
     if prev is not None and (url := href(prev.id) if ctx.log.get(prev.id) else None):
@@ -670,6 +760,8 @@ def pager(
     middle = []
     if index_href:
         middle.append(f'<a class="adr-index-link" href="{esc(index_href)}">Index</a>')
+    if timeline_href:
+        middle.append(f'<a class="adr-timeline-link" href="{esc(timeline_href)}">Timeline</a>')
     if graph_href:
         middle.append(f'<a class="adr-graph-link" href="{esc(graph_href)}">Graph</a>')
     cells.append(f'<span class="adr-pager-views">{" · ".join(middle)}</span>')
