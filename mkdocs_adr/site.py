@@ -1136,7 +1136,7 @@ class SiteBuild:
 
     # ---------------------------------------------------------- page status
 
-    def use_page_status(self, extra: MutableMapping[str, Any], *, theme: str) -> None:
+    def use_page_status(self, extra: MutableMapping[str, Any], *, theme: str | None) -> None:
         """Material's page status, on purpose: each record page not accepted gets an icon
         in the navigation with a tooltip (:data:`page_view.NAV_STATUS`), added to the
         site's ``extra.status`` where the site does not define the key itself. Other
