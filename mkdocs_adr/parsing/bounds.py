@@ -16,6 +16,7 @@ docs/guide/formats.md ("Size bounds") states them with examples.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from ..model import Problem, Severity
 
@@ -60,17 +61,62 @@ def field_cut(name: str, path: str, line: int | None, bound: int = FIELD) -> Pro
     )
 
 
-#: ``[`` characters on one line above which the line is shown as text in the site: the
-#: host's Markdown renderer (Python-Markdown 3.x) takes quadratic time on long runs of
-#: link openers (``[a](`` x 5,000 takes over 9 s, 30,000 ``[`` over a minute).
-RENDER_BRACKETS = 1000
+#: The characters that start inline markup in the host's renderer: links and images,
+#: backslash escapes, entities, emphasis, code spans, raw HTML and autolinks, attribute
+#: lists. Python-Markdown handles each match by rescanning the text around it, which
+#: grows faster than the line: 66,000 ``\\[`` on one line take 44 s, 50,000 ``&lt;``
+#: 3 s, 30,000 ``[a](`` minutes.
+INLINE_MARKS = "[\\&*_`<{"
+#: Inline marks on one line above which the site shows the line as code.
+RENDER_INLINE = 1000
+#: Kept for the name the first bound had (it counted ``[`` only).
+RENDER_BRACKETS = RENDER_INLINE
+
+
+def inline_marks(line: str) -> int:
+    """How many :data:`INLINE_MARKS` ``line`` holds."""
+    return sum(line.count(c) for c in INLINE_MARKS)
+
+
+_FENCE = re.compile(r" {0,3}(?:`{3,}|~{3,})")
+
+
+def _outside_fences(lines: list[str]) -> Iterator[tuple[int, str]]:
+    """(0-based index, line) of the lines of ``lines`` outside fenced code (the fence
+    lines themselves left out): the renderer never looks inside a fence."""
+    fence: str | None = None
+    for i, line in enumerate(lines):
+        if fence is not None:
+            if line.lstrip().startswith(fence):
+                fence = None
+            continue
+        opened = _FENCE.match(line)
+        if opened:
+            fence = opened.group().strip()[:3]
+            continue
+        yield i, line
 
 
 def over_render_bound(text: str) -> list[int]:
-    """The (1-based) lines of ``text`` with more than :data:`RENDER_BRACKETS` ``[``."""
-    if text.count("[") <= RENDER_BRACKETS:
+    """The (1-based) lines of ``text`` outside fenced code with more than
+    :data:`RENDER_INLINE` inline marks."""
+    if inline_marks(text) <= RENDER_INLINE:
         return []
-    return [n for n, line in enumerate(text.split("\n"), 1) if line.count("[") > RENDER_BRACKETS]
+    lines = text.split("\n")
+    return [i + 1 for i, line in _outside_fences(lines) if inline_marks(line) > RENDER_INLINE]
+
+
+_PREFIX = re.compile(r"[ \t>]*(?:#{1,6}[ \t]+|[-*+][ \t]+|\d{1,9}[.)][ \t]+)?")
+_TICKS = re.compile(r"`+")
+
+
+def _as_code(line: str) -> str:
+    """``line`` as one code span (its heading, list or quote markers kept before it): the
+    renderer takes a code span in one match, and shows its text as it is."""
+    prefix = _PREFIX.match(line).group()  # type: ignore[union-attr]  # matches every string
+    rest = line[len(prefix) :]
+    fence = "`" * (max((len(m) for m in _TICKS.findall(rest)), default=0) + 1)
+    return f"{prefix}{fence} {rest} {fence}"
 
 
 #: Levels of nesting a line may open in the site: quote markers (``>``), or list items
@@ -127,7 +173,6 @@ def over_depth_bound(text: str) -> list[int]:
 #: each and rescans the rest, so 30,000 ``a`` / ``=`` pairs take minutes.
 RENDER_SPLITS = 200
 _SPLIT = re.compile(r" {0,3}(?:=+|-+|#{1,6}(?:[ \t].*)?|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})[ \t]*")
-_FENCE = re.compile(r" {0,3}(?:`{3,}|~{3,})")
 
 
 def _split_blocks(lines: list[str]) -> set[int]:
@@ -136,22 +181,17 @@ def _split_blocks(lines: list[str]) -> set[int]:
     fenced code, whose lines are never touched)."""
     out: set[int] = set()
     block: list[int] = []
-    fence: str | None = None
-    for i, line in enumerate([*lines, ""]):
-        if fence is not None:
-            if line.lstrip().startswith(fence):
-                fence = None
-            continue
-        opened = _FENCE.match(line)
-        if opened or not line.strip():
+    last = -2
+    for i, line in _outside_fences([*lines, ""]):
+        if i != last + 1 or not line.strip():  # a fence or a blank line ends a block
             if len(block) > RENDER_SPLITS:
                 out.update(block)
             block = []
-            if opened:
-                fence = opened.group().strip()[:3]
-            continue
-        if _SPLIT.fullmatch(line):
+        last = i
+        if line.strip() and _SPLIT.fullmatch(line):
             block.append(i)
+    if len(block) > RENDER_SPLITS:
+        out.update(block)
     return out
 
 
@@ -165,7 +205,7 @@ def render_safe(markdown: str) -> str | None:
         return None
     out = markdown.split("\n")
     for n in brackets:
-        out[n - 1] = out[n - 1].replace("\\[", "[").replace("[", "\\[")
+        out[n - 1] = _as_code(out[n - 1])
     for n, shown in deep.items():
         out[n - 1] = shown
     for i in splits:
@@ -190,13 +230,13 @@ def depth_bound_problem(path: str, lines: list[int]) -> Problem:
 
 
 def render_bound_problem(path: str, line: int, count: int) -> Problem:
-    """ADR023: a line with so many ``[`` that the site shows it as text."""
+    """ADR023: a line with so much inline markup that the site shows it as code."""
     return Problem(
         "ADR023",
         Severity.WARNING,
-        f"line has {count:,} '[' characters, over the render bound of {RENDER_BRACKETS:,}: "
-        "the site shows it as text, without links",
+        f"line has {count:,} inline markup characters ({' '.join(INLINE_MARKS)}), over the "
+        f"render bound of {RENDER_INLINE:,}: the site shows it as code, without links",
         path=path,
         line=line,
-        fix=f"keep a line under {RENDER_BRACKETS:,} '[' characters",
+        fix=f"keep a line under {RENDER_INLINE:,} of these characters, or put it in a code block",
     )

@@ -84,7 +84,7 @@ def parse_bytes(data: bytes, *, path: str, options: ParseOptions) -> Parsed:
     parsed = parse(text, path=path, options=options)
     for line in bounds.over_render_bound(text):
         if line >= parsed.body_start:  # frontmatter is never rendered
-            count = text.split("\n", line)[line - 1].count("[")
+            count = bounds.inline_marks(text.split("\n", line)[line - 1])
             problems.append(bounds.render_bound_problem(path, line, count))
     deep = [n for n in bounds.over_depth_bound(text) if n >= parsed.body_start]
     if deep:
