@@ -19,7 +19,8 @@ def stylesheet() -> str:
         f".adr-badge--{status} {{ background-color: {color}; }}"
         for status, color in STATUS_FILL.items()
     )
-    return f"""/* mkdocs-adr: record header, badges, pager and graph containers. */
+    return (
+        f"""/* mkdocs-adr: record header, badges, pager and graph containers. */
 .adr-header {{ margin: 0.4em 0 1em; font-size: 0.92em; }}
 .adr-meta {{ display: flex; flex-wrap: wrap; align-items: center; gap: 0.35em 1em;
   margin: 0 0 0.4em; }}
@@ -61,4 +62,20 @@ def stylesheet() -> str:
   .adr-graph svg, .md-typeset .adr-graph svg {{ max-width: 100%; }}
   .adr-pager {{ display: none; }}
 }}
+"""
+        + GRAPH_CSS
+    )
+
+
+#: The graph drawings and their key (ADR-0039): a drawing takes the column's width and
+#: never more than its own (its inline ``max-width``), so nothing scrolls sideways; the
+#: key is a wrapping list of small drawings.
+GRAPH_CSS = """/* mkdocs-adr: graphs. */
+.adr-graph svg.adr-graph-svg, .md-typeset .adr-graph svg.adr-graph-svg {
+  display: block; width: 100%; height: auto; }
+ul.adr-graph-legend, .md-typeset ul.adr-graph-legend { display: flex; flex-wrap: wrap;
+  gap: 0.2em 1.1em; list-style: none; margin: 0.4em 0 0.8em; padding: 0; max-width: 100%; }
+ul.adr-graph-legend li, .md-typeset ul.adr-graph-legend li { margin: 0; padding: 0; }
+ul.adr-graph-legend svg, .md-typeset ul.adr-graph-legend svg { display: block;
+  max-width: 100%; height: auto; }
 """
