@@ -234,3 +234,183 @@ def engine_graph(folder: Path) -> graphdata.GraphData:
         {}, project_dir=folder, docs_dir=folder / "docs", config_file=folder / "mkdocs.yml"
     )
     return graphdata.build(load(config))
+
+
+class _Tags(HTMLParser):
+    """Every tag's attributes, and the nav entries: (level, text) of the theme's menu."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, dict[str, str]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, {k: v or "" for k, v in attrs}))
+
+
+def tags(html: str) -> list[tuple[str, dict[str, str]]]:
+    parser = _Tags()
+    parser.feed(html)
+    return parser.tags
+
+
+def graph_page(site: Path) -> str:
+    return (site / "adr" / "GRAPH" / "index.html").read_text(encoding="utf-8")
+
+
+def drawings(html: str) -> list[str]:
+    return re.findall(
+        r'<svg xmlns="http://www.w3.org/2000/svg" class="adr-graph-svg".*?</svg>', html, flags=re.S
+    )
+
+
+# ------------------------------------------------------------------------- graph
+
+
+def test_graph_drawings_scale_to_the_column(site: Path) -> None:
+    html = graph_page(site)
+    found = drawings(html)
+    assert len(found) == 1  # one section: the log has no domains
+    head = found[0].split(">", 1)[0]
+    m = re.search(r'width="100%" viewBox="0 0 (\d+) (\d+)" style="max-width: (\d+)px"', head)
+    assert m, head
+    width, height, cap = (int(g) for g in m.groups())
+    # never wider than its own size, never packed wider than the column it is made for
+    assert cap == width and width <= svg.COLUMN + 2 * svg.MARGIN
+    assert ' height="' not in head  # the height follows the width through the viewBox
+    # the same drawing, laid out by the engine, has exactly this size
+    data = engine_graph(site.parent)
+    sub, _isolated = graphdata.root_view(data, "adr")
+    placed = svg.layout(sub, isolated=False)
+    assert (width, height) == (
+        round(placed.width + 2 * svg.MARGIN),
+        round(placed.height + 2 * svg.MARGIN),
+    )
+    css = (site / "assets" / "mkdocs-adr" / "adr.css").read_text(encoding="utf-8")
+    assert "width: 100%; height: auto;" in css
+
+
+def test_titles_wrap_and_the_full_title_is_the_tooltip(site: Path) -> None:
+    html = graph_page(site)
+    node = html.split('data-adr-id="ADR-0005"', 1)[1].split("</a>", 1)[0]
+    assert f"<title>ADR-0005 {LONG_TITLE} (proposed)</title>" in node
+    lines = re.findall(r'font-size="11">([^<]*)</text>', node)
+    assert lines == ["Ship logs with", "OpenTelemetry collector", "agents on every node of…"]
+    assert svg.wrap("Keep invoices in a separate schema") == [
+        "Keep invoices in a",
+        "separate schema",
+    ]
+    assert svg.wrap("x" * 60) == ["x" * 26, "x" * 26, "x" * 8]
+    assert svg.wrap("x" * 100) == ["x" * 26, "x" * 26, "x" * 25 + "…"]
+
+
+def test_nodes_link_to_their_records(site: Path) -> None:
+    html = graph_page(site)
+    nodes = re.findall(r'<a href="([^"]+)" class="adr-node[^"]*" data-adr-id="([^"]+)"', html)
+    assert {rid for _, rid in nodes} == {f"ADR-{i:04d}" for i in range(2, 11)}
+    for href, rid in nodes:
+        target = (site / "adr" / "GRAPH" / href / "index.html").resolve()
+        assert f'data-adr-id="{rid}"' in target.read_text(encoding="utf-8"), href
+
+
+def test_proposed_and_partial_supersessions_are_drawn_apart(site: Path) -> None:
+    html = drawings(graph_page(site))[0]
+    paths = {
+        re.search(r"<title>([^<]*)</title>", p).group(1): p  # type: ignore[union-attr]
+        for p in re.findall(r"<path class=\"adr-edge[^>]*>.*?</path>", html)
+    }
+    proposed = paths[
+        "ADR-0005 supersedes ADR-0003 (proposed: ADR-0003 stays in effect until ADR-0005 is accepted)"
+    ]
+    accepted = paths["ADR-0004 supersedes ADR-0002"]
+    partial = paths["ADR-0006 partially supersedes ADR-0004"]
+    assert 'class="adr-edge adr-edge--supersedes adr-edge--proposed"' in proposed
+    assert 'class="adr-edge adr-edge--supersedes"' in accepted
+    assert 'class="adr-edge adr-edge--partially-supersedes"' in partial
+    dash = re.compile(r'stroke-dasharray="([^"]+)"')
+    assert dash.search(accepted) is None
+    assert dash.search(proposed).group(1) == "7 3 2 3"  # type: ignore[union-attr]
+    assert dash.search(partial).group(1) == "8 4"  # type: ignore[union-attr]
+    assert "-arrow-supersedes-proposed)" in proposed and "-arrow-supersedes)" in accepted
+    # the legend names each, as a list that wraps
+    page = graph_page(site)
+    legend = page.split('<ul class="adr-graph-legend"', 1)[1].split("</ul>", 1)[0]
+    keys = re.findall(r'fill="currentColor">([^<]+)</text>', legend)
+    assert keys == [
+        "accepted",
+        "proposed",
+        "superseded",
+        "supersedes",
+        "partially supersedes",
+        "amends",
+        "depends on",
+        "supersedes (proposed)",
+    ]
+
+
+def test_other_formats_draw_proposed_and_partial_apart(tmp_path: Path) -> None:
+    write_log(tmp_path / "docs")
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\nplugins: [adr]\n", encoding="utf-8")
+    data = engine_graph(tmp_path)
+    edges = {(e.source, e.target): e for e in data.edges}
+    assert edges["ADR-0005", "ADR-0003"].proposed
+    assert not edges["ADR-0004", "ADR-0002"].proposed
+    assert not edges["ADR-0006", "ADR-0004"].proposed
+    assert not edges["ADR-0009", "ADR-0008"].proposed  # an amendment is never "proposed"
+    text = mermaid.render(data)
+    # one line per edge, in the data's order: linkStyle counts them the same way
+    lines = [ln.strip() for ln in text.splitlines() if "|" in ln and "click" not in ln]
+    assert len(lines) == len(data.edges)
+    index = data.edges.index(edges["ADR-0005", "ADR-0003"])
+    assert lines[index] == (
+        f"{mermaid.node_key('ADR-0005')} -.->|supersedes #40;proposed#41;| "
+        f"{mermaid.node_key('ADR-0003')}"
+    )
+    assert f"    linkStyle {index} {mermaid.PROPOSED_STYLE}\n" in text
+    assert text.count("linkStyle") == 1
+    assert any(ln.startswith(mermaid.node_key("ADR-0004") + " ==>|") for ln in lines)
+    assert any(ln.startswith(mermaid.node_key("ADR-0006") + " --o|") for ln in lines)
+    graph = dot.render(data)
+    assert (
+        '"ADR-0005" -> "ADR-0003" [label="supersedes (proposed)", style=dashed, '
+        'color="#7a7a7a", arrowhead=empty];'
+    ) in graph
+    assert '"ADR-0004" -> "ADR-0002" [label="supersedes", style=bold];' in graph
+    assert (
+        '"ADR-0006" -> "ADR-0004" [label="partially supersedes", style="bold,dashed"];'
+    ) in graph
+    doc = svg.document([("All", data)], href=lambda r: None, title="All")
+    assert (
+        "supersedes (proposed)</text>" in doc
+        and 'class="adr-edge adr-edge--supersedes adr-edge--proposed"' in doc
+    )
+
+
+def test_layer_ordering_removes_the_crossing_of_the_id_order(site: Path) -> None:
+    data = engine_graph(site.parent)
+    jobs = data.subgraph(["ADR-0007", "ADR-0008", "ADR-0009", "ADR-0010"])
+    placed = svg.layout(jobs, isolated=False)
+    # in id order ADR-0009 (amends 0008) sits above ADR-0010 (amends 0007): one crossing
+    assert (placed.crossings_naive, placed.crossings) == (1, 0)
+    y = {n: placed.nodes[n][1] for n in placed.nodes}
+    assert y["ADR-0010"] < y["ADR-0009"]
+    # and the built page draws that order
+    assert 'data-adr-crossings="0"' in drawings(graph_page(site))[0]
+
+
+def test_crossings_counts_inversions_exactly() -> None:
+    right_of = {"a": ["x", "y"], "b": ["x"], "c": ["z"]}
+    rows = [["a", "b", "c"], ["z", "y", "x"]]
+    # c-z crosses a-x, a-y and b-x; a-x and b-x share an end, a-x and a-y a start
+    assert svg.crossings(rows, right_of) == 3
+    assert svg.crossings([["a", "b", "c"], ["x", "y", "z"]], right_of) == 1  # a-y, b-x
+
+
+def test_a_woven_log_of_a_thousand_records_loses_most_crossings() -> None:
+    import sys
+
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    from bench_graph import woven
+
+    placed = svg.layout(woven(300), isolated=False)
+    assert placed.crossings_naive > 0
+    assert placed.crossings * 4 < placed.crossings_naive  # at least three quarters gone
