@@ -10,6 +10,7 @@ id order.
 
 from __future__ import annotations
 
+import os
 import re
 import textwrap
 from html.parser import HTMLParser
@@ -22,7 +23,7 @@ from mkdocs_adr.config import from_options
 from mkdocs_adr.log import load
 from mkdocs_adr.views import dot, graphdata, mermaid, svg
 
-from .conftest import REPO, run_cli
+from .conftest import REPO, run_cli, run_mkdocs
 from .test_site_kit import build
 
 THEMES = ("material", "mkdocs")
@@ -319,7 +320,8 @@ def test_proposed_and_partial_supersessions_are_drawn_apart(site: Path) -> None:
         for p in re.findall(r"<path class=\"adr-edge[^>]*>.*?</path>", html)
     }
     proposed = paths[
-        "ADR-0005 supersedes ADR-0003 (proposed: ADR-0003 stays in effect until ADR-0005 is accepted)"
+        "ADR-0005 supersedes ADR-0003 "
+        "(proposed: ADR-0003 stays in effect until ADR-0005 is accepted)"
     ]
     accepted = paths["ADR-0004 supersedes ADR-0002"]
     partial = paths["ADR-0006 partially supersedes ADR-0004"]
@@ -414,3 +416,305 @@ def test_a_woven_log_of_a_thousand_records_loses_most_crossings() -> None:
     placed = svg.layout(woven(300), isolated=False)
     assert placed.crossings_naive > 0
     assert placed.crossings * 4 < placed.crossings_naive  # at least three quarters gone
+
+
+# ---------------------------------------------------------------------------- nav
+
+
+class _Menu(HTMLParser):
+    """The site menu as (depth, title): Material's primary navigation (depth is the
+    nesting of its ``<nav>`` levels, the table of contents left out), or the ``mkdocs``
+    theme's navbar (depth 0 for its items and dropdown toggles, 1 for dropdown items)."""
+
+    def __init__(self, theme: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.theme = theme
+        self.items: list[tuple[int, str]] = []
+        self.stack: list[str] = []  # open <nav> classes (Material) / open <ul> (mkdocs)
+        self.inside = False  # in the primary menu
+        self.capture: int | None = None
+        self.text = ""
+        self.done = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        cls = dict(attrs).get("class") or ""
+        if self.done:
+            return
+        if self.theme == "material":
+            if tag == "nav":
+                if "md-nav--primary" in cls:
+                    self.inside = True
+                if self.inside:
+                    self.stack.append(cls)
+            elif (
+                self.inside
+                and tag == "span"
+                and "md-ellipsis" in cls
+                and not any("md-nav--secondary" in c for c in self.stack)
+            ):
+                self.capture, self.text = len(self.stack) - 1, ""
+        else:
+            if tag == "ul" and cls == "nav navbar-nav":
+                self.inside = True
+            if self.inside and tag == "a":
+                if "dropdown-item" in cls:
+                    self.capture, self.text = 1, ""
+                elif "nav-link" in cls:
+                    self.capture, self.text = 0, ""
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.done:
+            return
+        if self.capture is not None and tag in ("span", "a"):
+            self.items.append((self.capture, " ".join(self.text.split())))
+            self.capture = None
+        if self.theme == "material" and tag == "nav" and self.inside:
+            self.stack.pop()
+            if not self.stack:
+                self.done = True
+
+    def handle_data(self, data: str) -> None:
+        if self.capture is not None:
+            self.text += data
+
+
+def menu(html: str, theme: str) -> list[tuple[int, str]]:
+    if theme == "mkdocs":  # the left navbar only (search and edit links sit right)
+        html = html.split('<ul class="nav navbar-nav ms-md-auto">', 1)[0]
+    parser = _Menu(theme)
+    parser.feed(html)
+    return parser.items
+
+
+def top(items: list[tuple[int, str]]) -> list[str]:
+    return [t for d, t in items if d == 0]
+
+
+RECORD_TITLES = [
+    "ADR-0001: Record architecture decisions",
+    "ADR-0002: Store orders in MySQL",
+    "ADR-0003: Write logs as JSON lines to standard output",
+    "ADR-0004: Store orders in PostgreSQL",
+    f"ADR-0005: {LONG_TITLE}",
+    "ADR-0006: Keep invoices in a separate schema",
+    "ADR-0007: Queue jobs with RabbitMQ",
+    "ADR-0008: Deploy on Kubernetes",
+    "ADR-0009: Autoscale workers on CPU",
+    "ADR-0010: Dead-letter queues for failed jobs",
+]
+
+
+def test_an_adr_only_site_has_a_menu_home_page_and_views_on_top(site: Path) -> None:
+    theme = "material" if (site / "assets" / "javascripts").is_dir() else "mkdocs"
+    items = menu((site / "adr" / "INDEX" / "index.html").read_text("utf-8"), theme)
+    assert items == [
+        (0, "Overview"),
+        (0, "Decision index"),
+        (0, "Decision graph"),
+        (0, "Decisions"),
+        *((1, t) for t in RECORD_TITLES),
+    ]
+    home = (site / "index.html").read_text(encoding="utf-8")
+    assert '<h1 id="overview">Overview</h1>' in home
+    assert "This site publishes 10 architecture decision records (Decisions)." in home
+    assert "10 records: 8 accepted, 1 proposed, 1 superseded." in home
+    assert '<a href="adr/INDEX/">Decision index</a>' in home
+    assert '<a href="adr/GRAPH/">Decision graph</a>' in home
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_the_section_is_titled_from_the_root_title(tmp_path: Path, theme: str) -> None:
+    folder = adr_only_site(tmp_path, theme, roots='[{path: adr, title: "Shop & orders"}]')
+    site = built(folder)
+    items = menu((site / "index.html").read_text("utf-8"), theme)
+    # escaped once: the menu reads the title as written
+    assert top(items) == [
+        "Overview",
+        "Shop & orders: decision index",
+        "Shop & orders: decision graph",
+        "Shop & orders",
+    ]
+    home = (site / "index.html").read_text(encoding="utf-8")
+    assert "records (Shop &amp;amp; orders)." not in home
+    assert "records (Shop &amp; orders)." in home
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_root_dot_puts_the_views_first(tmp_path: Path, theme: str) -> None:
+    """The log is docs_dir itself (``roots: [.]``): views at the top, before the records."""
+    folder = adr_only_site(tmp_path, theme, roots="[.]", log=False)
+    write_log(tmp_path / "build")
+    for f in (tmp_path / "build" / "adr").iterdir():
+        f.rename(folder / "docs" / f.name)
+    site = built(folder)
+    items = menu((site / "INDEX" / "index.html").read_text("utf-8"), theme)
+    assert items == [
+        (0, "Overview"),
+        (0, "Decision index"),
+        (0, "Decision graph"),
+        *((0, t) for t in RECORD_TITLES),
+    ]
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_a_site_with_its_own_home_and_pages_keeps_them(tmp_path: Path, theme: str) -> None:
+    folder = adr_only_site(tmp_path, theme)
+    (folder / "docs" / "index.md").write_text("# Shop\n\nOur handbook.\n", "utf-8")
+    (folder / "docs" / "guide.md").write_text("# Guide\n\nHow we work.\n", "utf-8")
+    site = built(folder)
+    items = menu((site / "index.html").read_text("utf-8"), theme)
+    # more than one section's worth of pages: nothing is lifted, the views lead the section
+    assert top(items) == ["Shop", "Guide", "Decisions"]
+    assert [t for d, t in items if d == 1][:2] == ["Decision index", "Decision graph"]
+    assert "Our handbook." in (site / "index.html").read_text("utf-8")
+
+
+def test_serve_answers_the_home_page(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from .test_serve_site import free_port, wait_for
+
+    folder = adr_only_site(tmp_path, "mkdocs")
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"],
+        cwd=folder,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        page = wait_for(f"http://127.0.0.1:{port}/", r"This site publishes 10")
+        assert '<a href="adr/INDEX/">Decision index</a>' in page
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    assert not (folder / "docs" / "index.md").exists()  # generated, never written
+
+
+# -------------------------------------------------------------------------- drift
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_a_drifted_index_is_rendered_fresh_and_noted_at_info(tmp_path: Path, theme: str) -> None:
+    folder = adr_only_site(tmp_path, theme)
+    wrote = run_cli("index", cwd=folder)
+    assert wrote.returncode == 0, wrote.stderr
+    committed = folder / "docs" / "adr" / "INDEX.md"
+    before = committed.read_text(encoding="utf-8")
+    assert run_cli("index", "--check", cwd=folder).returncode == 0
+    # a status edit after the INDEX was committed
+    record = folder / "docs" / "adr" / "0007-queue-jobs-with-rabbitmq.md"
+    record.write_text(
+        record.read_text("utf-8").replace("status: accepted", "status: deprecated"), "utf-8"
+    )
+    proc = build(folder, strict=True)
+    assert proc.returncode == 0, proc.stderr
+    notes = [ln for ln in proc.stderr.splitlines() if "ADR010" in ln]
+    assert len(notes) == 1 and notes[0].startswith("INFO"), proc.stderr
+    assert notes[0].endswith("(the site shows the fresh one)")
+    assert "WARNING" not in proc.stderr
+    html = (folder / "site" / "adr" / "INDEX" / "index.html").read_text("utf-8")
+    table = html.split("<table>", 1)[1]
+    row = table.split("ADR-0007", 1)[1].split("</tr>", 1)[0]
+    assert "deprecated" in row and "accepted" not in row
+    assert committed.read_text(encoding="utf-8") == before  # the build wrote nothing
+    # the CLI is where drift fails
+    check = run_cli("check", cwd=folder)
+    assert check.returncode == 1 and "ADR010" in check.stdout + check.stderr
+    index_check = run_cli("index", "--check", cwd=folder)
+    assert index_check.returncode == 1
+    diff = [ln for ln in index_check.stdout.splitlines() if ln.startswith(("-|", "+|"))]
+    assert len(diff) == 2 and all("ADR-0007" in ln for ln in diff), index_check.stdout
+
+
+# ------------------------------------------------------------------------ offline
+
+#: ``<link rel=...>`` values that make the browser fetch the target.
+FETCHING_RELS = frozenset(
+    {
+        "stylesheet",
+        "preconnect",
+        "preload",
+        "prefetch",
+        "modulepreload",
+        "dns-prefetch",
+        "icon",
+        "shortcut",
+        "apple-touch-icon",
+        "manifest",
+    }
+)
+
+
+def external_requests(site: Path) -> dict[str, set[str]]:
+    """Every URL on another origin that a built page loads (scripts, styles, fonts,
+    images, frames, preconnects), by page."""
+    found: dict[str, set[str]] = {}
+    for page in sorted(site.rglob("*.html")):
+        urls: set[str] = set()
+        html = page.read_text(encoding="utf-8")
+        for tag, attrs in tags(html):
+            if tag == "link" and FETCHING_RELS & set(attrs.get("rel", "").lower().split()):
+                urls.add(attrs.get("href", ""))
+            elif tag in ("script", "img", "iframe", "source", "audio", "video", "embed"):
+                urls.add(attrs.get("src", ""))
+            elif tag == "object":
+                urls.add(attrs.get("data", ""))
+        urls.update(re.findall(r"@import\s+(?:url\()?['\"]?([^'\")\s;]+)", html))
+        external = {u for u in urls if urlsplit(u).netloc or u.startswith("//")}
+        if external:
+            found[page.relative_to(site).as_posix()] = external
+    return found
+
+
+def test_our_own_site_loads_nothing_from_another_origin(tmp_path: Path) -> None:
+    proc = run_mkdocs(
+        "build",
+        "--strict",
+        "-f",
+        str(REPO / "mkdocs.yml"),
+        "-d",
+        str(tmp_path / "site"),
+        cwd=REPO,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
+    assert proc.returncode == 0, proc.stderr
+    pages = list((tmp_path / "site").rglob("*.html"))
+    assert len(pages) > 40
+    assert external_requests(tmp_path / "site") == {}
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_the_plugin_adds_no_request_to_another_origin(tmp_path: Path, theme: str) -> None:
+    """A default ``plugins: [adr]`` site loads from other origins exactly what the theme
+    alone does (Material: Google Fonts; ``mkdocs``: highlight.js), and nothing once the
+    theme's own switches are off."""
+    with_adr = built(adr_only_site(tmp_path / "adr", theme))
+    bare = tmp_path / "bare"
+    adr_only_site(bare, theme)
+    (bare / "mkdocs.yml").write_text(
+        f"site_name: Shop decisions\ntheme:\n  name: {theme}\nplugins:\n  - search\n", "utf-8"
+    )
+    without = built(bare, strict=False)
+    theirs = set().union(*external_requests(without).values())
+    ours = set().union(*external_requests(with_adr).values())
+    assert theirs  # the theme's defaults do fetch from elsewhere
+    assert ours == theirs
+    switches = "  font: false\n" if theme == "material" else "  highlightjs: false\n"
+    offline = adr_only_site(tmp_path / "offline", theme)
+    yml = offline / "mkdocs.yml"
+    yml.write_text(
+        yml.read_text("utf-8").replace(f"  name: {theme}\n", f"  name: {theme}\n{switches}"),
+        "utf-8",
+    )
+    assert external_requests(built(offline)) == {}
