@@ -10,11 +10,14 @@ id order.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import textwrap
+from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -24,6 +27,7 @@ from mkdocs_adr.log import load
 from mkdocs_adr.views import dot, graphdata, mermaid, svg
 
 from .conftest import REPO, run_cli, run_mkdocs
+from .test_browser_site import ARTIFACTS, Browser, http_server
 from .test_site_kit import build
 
 THEMES = ("material", "mkdocs")
@@ -718,3 +722,154 @@ def test_the_plugin_adds_no_request_to_another_origin(tmp_path: Path, theme: str
         "utf-8",
     )
     assert external_requests(built(offline)) == {}
+
+
+# ------------------------------------------------------------------------ browser
+
+
+def theme_of(site: Path) -> str:
+    return "material" if (site / "assets" / "javascripts").is_dir() else "mkdocs"
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Browser]:
+    b = Browser()
+    try:
+        yield b
+    finally:
+        b.close()
+
+
+@contextlib.contextmanager
+def opened(
+    chromium: Browser, site: Path, *, width: int, scheme: str = "light"
+) -> Iterator[tuple[Any, str]]:
+    """A page of a fresh context at ``width`` px; requests off the loopback are aborted."""
+    with http_server(site) as base:
+        context = chromium.get().new_context(
+            viewport={"width": width, "height": 900}, color_scheme=scheme
+        )
+        page = context.new_page()
+        page.route(
+            "**/*",
+            lambda route: (
+                route.continue_() if route.request.url.startswith(base) else route.abort()
+            ),
+        )
+        try:
+            yield page, base
+        finally:
+            context.close()
+
+
+#: The content column of each theme, and every element in it wider than the column.
+OVERFLOW = """(sel) => {
+  const col = document.querySelector(sel);
+  const box = col.getBoundingClientRect();
+  const wide = [];
+  for (const el of col.querySelectorAll('*')) {
+    const r = el.getBoundingClientRect();
+    if (r.width && (r.right > box.right + 1 || r.left < box.left - 1)) {
+      wide.push(el.tagName + '.' + (el.getAttribute('class') || '') + ' ' + Math.round(r.left)
+        + '..' + Math.round(r.right));
+    }
+  }
+  return {wide, column: [Math.round(box.left), Math.round(box.right)],
+          scroll: document.documentElement.scrollWidth, inner: window.innerWidth};
+}"""
+COLUMN_OF = {"material": ".md-content__inner", "mkdocs": 'div[role="main"]'}
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [1280, 390])
+def test_graph_page_fits_its_column_in_the_browser(
+    chromium: Browser, site: Path, width: int
+) -> None:
+    theme = theme_of(site)
+    for scheme in ("light", "dark"):
+        with opened(chromium, site, width=width, scheme=scheme) as (page, base):
+            page.goto(f"{base}/adr/GRAPH/")
+            page.wait_for_load_state("load")
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(
+                path=str(ARTIFACTS / f"graphnav-{theme}-graph-{width}-{scheme}.png"),
+                full_page=True,
+            )
+            found = page.evaluate(OVERFLOW, COLUMN_OF[theme])
+            assert found["wide"] == [], found
+            assert found["scroll"] <= found["inner"], found
+            drawing = page.locator("svg.adr-graph-svg").first.bounding_box()
+            left, right = found["column"]
+            assert drawing is not None and drawing["width"] <= right - left + 1
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_graph_node_click_lands_on_the_record(chromium: Browser, site: Path, width: int) -> None:
+    with opened(chromium, site, width=width) as (page, base):
+        page.goto(f"{base}/adr/GRAPH/")
+        node = page.locator('svg.adr-graph-svg a[data-adr-id="ADR-0005"]')
+        assert node.count() == 1
+        # the tooltip is the full title
+        assert node.locator("title").first.text_content() == f"ADR-0005 {LONG_TITLE} (proposed)"
+        node.click()
+        page.wait_for_url("**/adr/0005-ship-logs-with-opentelemetry-collector-agents/")
+        assert page.locator(".adr-header").get_attribute("data-adr-id") == "ADR-0005"
+        # its local graph fits the column too, and links on
+        found = page.evaluate(OVERFLOW, COLUMN_OF[theme_of(site)])
+        assert found["wide"] == [], found
+        page.locator('.adr-local-graph a[data-adr-id="ADR-0003"]').click()
+        page.wait_for_url("**/adr/0003-write-logs-as-json-lines-to-standard-output/")
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_proposed_and_partial_edges_look_different(chromium: Browser, site: Path) -> None:
+    theme = theme_of(site)
+    with opened(chromium, site, width=1280) as (page, base):
+        page.goto(f"{base}/adr/GRAPH/")
+        style = """(el) => { const s = getComputedStyle(el);
+            return [s.stroke, s.strokeDasharray, s.strokeOpacity,
+                    el.getAttribute('marker-end')]; }"""
+        edges = "svg.adr-graph-svg path.adr-edge"
+        accepted = page.locator(f"{edges}.adr-edge--supersedes:not(.adr-edge--proposed)")
+        proposed = page.locator(f"{edges}.adr-edge--proposed")
+        partial = page.locator(f"{edges}.adr-edge--partially-supersedes")
+        assert (accepted.count(), proposed.count(), partial.count()) == (1, 1, 1)
+        a, p, q = (x.first.evaluate(style) for x in (accepted, proposed, partial))
+        assert a[1] == "none" and p[1] != "none" and q[1] != "none" and p[1] != q[1], (a, p, q)
+        assert p[2] == "0.75" and a[2] == "1"
+        assert q[0] != a[0]  # the partial one in its own colour
+        assert p[3] != a[3]  # an open arrow head for the proposed one
+        page.locator("ul.adr-graph-legend").screenshot(
+            path=str(ARTIFACTS / f"graphnav-{theme}-legend.png")
+        )
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_menu_of_an_adr_only_site_reaches_the_views(
+    chromium: Browser, site: Path, width: int
+) -> None:
+    theme = theme_of(site)
+    with opened(chromium, site, width=width) as (page, base):
+        page.goto(f"{base}/")
+        assert page.locator("h1").first.inner_text() == "Overview"
+        if width < 800:  # both themes fold the menu behind a button
+            toggle = (
+                'label.md-header__button[for="__drawer"]'
+                if theme == "material"
+                else "button.navbar-toggler"
+            )
+            page.locator(toggle).first.click()
+        link = (
+            page.locator(".md-nav--primary .md-nav__link", has_text="Decision graph")
+            if theme == "material"
+            else page.locator(".navbar-nav .nav-link", has_text="Decision graph")
+        )
+        link.first.click()
+        page.wait_for_url("**/adr/GRAPH/")
+        page.screenshot(path=str(ARTIFACTS / f"graphnav-{theme}-after-menu-{width}.png"))
