@@ -264,7 +264,9 @@ def graph_page(site: Path) -> str:
 
 def drawings(html: str) -> list[str]:
     return re.findall(
-        r'<svg xmlns="http://www.w3.org/2000/svg" class="adr-graph-svg".*?</svg>', html, flags=re.S
+        r'<svg xmlns="http://www.w3.org/2000/svg" class="adr-graph-svg[^"]*".*?</svg>',
+        html,
+        flags=re.S,
     )
 
 
@@ -798,9 +800,16 @@ def test_graph_page_fits_its_column_in_the_browser(
             found = page.evaluate(OVERFLOW, COLUMN_OF[theme])
             assert found["wide"] == [], found
             assert found["scroll"] <= found["inner"], found
-            drawing = page.locator("svg.adr-graph-svg").first.bounding_box()
+            shown = page.locator(".adr-graph svg >> visible=true")
+            assert shown.count() == 1
+            drawing = shown.first.bounding_box()
             left, right = found["column"]
             assert drawing is not None and drawing["width"] <= right - left + 1
+            # drawn at a readable size: not shrunk below 90% of its own
+            own = float(str(shown.first.get_attribute("viewBox")).split()[2])
+            assert drawing["width"] >= 0.9 * min(own, right - left), (drawing, own)
+            kind = "adr-graph-narrow" if width < svg.NARROW_SCREEN else "adr-graph-wide"
+            assert kind in str(shown.first.get_attribute("class"))
 
 
 @pytest.mark.slow
@@ -809,7 +818,8 @@ def test_graph_page_fits_its_column_in_the_browser(
 def test_a_graph_node_click_lands_on_the_record(chromium: Browser, site: Path, width: int) -> None:
     with opened(chromium, site, width=width) as (page, base):
         page.goto(f"{base}/adr/GRAPH/")
-        node = page.locator('svg.adr-graph-svg a[data-adr-id="ADR-0005"]')
+        # one drawing per screen size; the one shown is the one to click
+        node = page.locator('.adr-graph a[data-adr-id="ADR-0005"] >> visible=true')
         assert node.count() == 1
         # the tooltip is the full title
         assert node.locator("title").first.text_content() == f"ADR-0005 {LONG_TITLE} (proposed)"

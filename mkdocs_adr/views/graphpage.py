@@ -177,13 +177,31 @@ def fill(
         data = page.groups.get(key)
         if data is None:
             return ""
-        return svg.render(
+        title = f"Graph of {len(data.nodes)} related records"
+        wide = svg.layout(data, isolated=False)
+        drawing = svg.render(
             data,
             uid=f"{uid}-{key}",
             href=href,
-            title=f"Graph of {len(data.nodes)} related records",
+            title=title,
             root=root_key,
-            isolated=False,
+            placed=wide,
+            css_class="adr-graph-svg adr-graph-wide"
+            if wide.width > svg.NARROW
+            else "adr-graph-svg",
+        )
+        if wide.width <= svg.NARROW:
+            return drawing
+        # a phone shows the same records packed to its column, at a readable size
+        narrow = svg.layout(data, max_width=svg.NARROW, isolated=False)
+        return drawing + svg.render(
+            data,
+            uid=f"{uid}-{key}-n",
+            href=href,
+            title=title,
+            root=root_key,
+            placed=narrow,
+            css_class="adr-graph-narrow",
         )
 
     return SLOT_RE.sub(one, html)

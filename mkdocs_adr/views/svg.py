@@ -48,6 +48,10 @@ TITLE_LINES = 3
 #: The width drawings are packed to: about Material's content column at desktop width;
 #: a wider drawing scales down to the column, a narrower one keeps its size (ADR-0039).
 COLUMN = 680
+#: The width of a phone's column (390 px screens): the graph page adds a drawing packed
+#: to it, shown instead below :data:`NARROW_SCREEN` px (assets.GRAPH_CSS).
+NARROW = 360
+NARROW_SCREEN = 600
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif"
 
 #: Node fill per status; every fill carries white text at a contrast of 4.5:1 or more.
@@ -650,8 +654,10 @@ def render(
     placed: Placed | None = None,
     max_width: float = COLUMN,
     isolated: bool = True,
+    css_class: str = "adr-graph-svg",
 ) -> str:
-    """One ``<svg>`` element drawing ``data``. ``root`` marks nodes of other roots.
+    """One ``<svg>`` element drawing ``data``. ``root`` marks nodes of other roots;
+    ``css_class`` the drawing's classes (the graph page's narrow variant has its own).
 
     The drawing scales to its container (``width="100%"`` over its ``viewBox``) and
     never grows past its own size (``max-width``), so it fits any column without
@@ -664,7 +670,7 @@ def render(
         k for k in EDGE_KINDS if any(e.kind == k and e.proposed for e, _, _ in placed.edges)
     ]
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="adr-graph-svg" width="100%" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="{css_class}" width="100%" '
         f'viewBox="0 0 {w:.0f} {h:.0f}" style="max-width: {w:.0f}px" role="img" '
         f'aria-labelledby="{uid}-title" font-family="{esc(FONT)}" '
         f'data-adr-crossings="{placed.crossings}">',
