@@ -292,8 +292,16 @@ def test_graph_drawings_scale_to_the_column(site: Path) -> None:
         round(placed.width + 2 * svg.MARGIN),
         round(placed.height + 2 * svg.MARGIN),
     )
+    # and a second drawing packed to a phone's column, which the stylesheet shows there
+    narrow = re.findall(r'class="adr-graph-narrow" width="100%" viewBox="0 0 (\d+) (\d+)"', html)
+    phone = svg.layout(sub, max_width=svg.NARROW, isolated=False)
+    assert narrow == [
+        (str(round(phone.width + 2 * svg.MARGIN)), str(round(phone.height + 2 * svg.MARGIN)))
+    ]
+    assert phone.width < placed.width and set(phone.nodes) == set(placed.nodes)
     css = (site / "assets" / "mkdocs-adr" / "adr.css").read_text(encoding="utf-8")
     assert "width: 100%; height: auto;" in css
+    assert "@media screen and (max-width: 599px) {" in css
 
 
 def test_titles_wrap_and_the_full_title_is_the_tooltip(site: Path) -> None:
