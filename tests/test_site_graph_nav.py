@@ -816,8 +816,8 @@ def test_graph_page_fits_its_column_in_the_browser(
             # drawn at a readable size: not shrunk below 90% of its own
             own = float(str(shown.first.get_attribute("viewBox")).split()[2])
             assert drawing["width"] >= 0.9 * min(own, right - left), (drawing, own)
-            kind = "adr-graph-narrow" if width < svg.NARROW_SCREEN else "adr-graph-wide"
-            assert kind in str(shown.first.get_attribute("class"))
+            kind = "adr-graph-narrow" if width < svg.NARROW_SCREEN else "adr-graph-svg"
+            assert shown.first.get_attribute("class") == kind
 
 
 @pytest.mark.slow

@@ -79,7 +79,8 @@ ul.adr-graph-legend, .md-typeset ul.adr-graph-legend { display: flex; flex-wrap:
 .adr-graph svg.adr-graph-narrow, .md-typeset .adr-graph svg.adr-graph-narrow {
   display: none; width: 100%; height: auto; }
 @media screen and (max-width: NARROW_MAXpx) {
-  .adr-graph svg.adr-graph-wide, .md-typeset .adr-graph svg.adr-graph-wide { display: none; }
+  .adr-graph svg.adr-graph-narrow ~ svg.adr-graph-svg,
+  .md-typeset .adr-graph svg.adr-graph-narrow ~ svg.adr-graph-svg { display: none; }
   .adr-graph svg.adr-graph-narrow, .md-typeset .adr-graph svg.adr-graph-narrow {
     display: block; }
 }

@@ -180,28 +180,24 @@ def fill(
         title = f"Graph of {len(data.nodes)} related records"
         wide = svg.layout(data, isolated=False)
         drawing = svg.render(
-            data,
-            uid=f"{uid}-{key}",
-            href=href,
-            title=title,
-            root=root_key,
-            placed=wide,
-            css_class="adr-graph-svg adr-graph-wide"
-            if wide.width > svg.NARROW
-            else "adr-graph-svg",
+            data, uid=f"{uid}-{key}", href=href, title=title, root=root_key, placed=wide
         )
         if wide.width <= svg.NARROW:
             return drawing
-        # a phone shows the same records packed to its column, at a readable size
+        # a phone shows the same records packed to its column, at a readable size; it
+        # comes first, so the stylesheet can hide the wide one after it (assets.GRAPH_CSS)
         narrow = svg.layout(data, max_width=svg.NARROW, isolated=False)
-        return drawing + svg.render(
-            data,
-            uid=f"{uid}-{key}-n",
-            href=href,
-            title=title,
-            root=root_key,
-            placed=narrow,
-            css_class="adr-graph-narrow",
+        return (
+            svg.render(
+                data,
+                uid=f"{uid}-{key}-n",
+                href=href,
+                title=title,
+                root=root_key,
+                placed=narrow,
+                css_class="adr-graph-narrow",
+            )
+            + drawing
         )
 
     return SLOT_RE.sub(one, html)
