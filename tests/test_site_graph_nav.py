@@ -395,6 +395,11 @@ def test_other_formats_draw_proposed_and_partial_apart(tmp_path: Path) -> None:
         '"ADR-0006" -> "ADR-0004" [label="partially supersedes", style="bold,dashed"];'
     ) in graph
     doc = svg.document([("All", data)], href=lambda r: None, title="All")
+    # nested in the export's own drawing, the graph keeps its size (100% would be the outer's)
+    inner = re.search(r'<svg [^>]*class="adr-graph-svg"[^>]*>', doc).group(0)  # type: ignore[union-attr]
+    placed = svg.layout(data)
+    w, h = round(placed.width + 2 * svg.MARGIN), round(placed.height + 2 * svg.MARGIN)
+    assert f'width="{w}" height="{h}" viewBox="0 0 {w} {h}"' in inner
     assert (
         "supersedes (proposed)</text>" in doc
         and 'class="adr-edge adr-edge--supersedes adr-edge--proposed"' in doc

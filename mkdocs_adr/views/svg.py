@@ -655,13 +655,16 @@ def render(
     max_width: float = COLUMN,
     isolated: bool = True,
     css_class: str = "adr-graph-svg",
+    fixed: bool = False,
 ) -> str:
     """One ``<svg>`` element drawing ``data``. ``root`` marks nodes of other roots;
     ``css_class`` the drawing's classes (the graph page's narrow variant has its own).
 
     The drawing scales to its container (``width="100%"`` over its ``viewBox``) and
     never grows past its own size (``max-width``), so it fits any column without
-    clipping or a sideways scroll bar (ADR-0039)."""
+    clipping or a sideways scroll bar (ADR-0039). ``fixed``: its own size in pixels
+    instead, for a drawing nested in another SVG (:func:`document`), where 100% would be
+    the outer drawing's width."""
     placed = placed or layout(data, max_width=max_width, isolated=isolated)
     w = placed.width + 2 * MARGIN
     h = placed.height + 2 * MARGIN
@@ -669,9 +672,13 @@ def render(
     proposed = [
         k for k in EDGE_KINDS if any(e.kind == k and e.proposed for e, _, _ in placed.edges)
     ]
+    size = (
+        f'width="{w:.0f}" height="{h:.0f}" viewBox="0 0 {w:.0f} {h:.0f}"'
+        if fixed
+        else f'width="100%" viewBox="0 0 {w:.0f} {h:.0f}" style="max-width: {w:.0f}px"'
+    )
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="{css_class}" width="100%" '
-        f'viewBox="0 0 {w:.0f} {h:.0f}" style="max-width: {w:.0f}px" role="img" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="{css_class}" {size} role="img" '
         f'aria-labelledby="{uid}-title" font-family="{esc(FONT)}" '
         f'data-adr-crossings="{placed.crossings}">',
         f'<title id="{uid}-title">{esc(title)}</title>',
@@ -854,7 +861,7 @@ def document(
     y = 28 + float(leg.split('height="', 1)[1].split('"', 1)[0]) + 6
     for i, (heading, data) in enumerate(groups):
         placed = layout(data)
-        svg = render(data, uid=f"{uid}-{i}", href=href, title=heading, placed=placed)
+        svg = render(data, uid=f"{uid}-{i}", href=href, title=heading, placed=placed, fixed=True)
         body.append(
             f'<text x="0" y="{y + 14:.0f}" font-size="14" font-weight="700" '
             f'fill="currentColor">{esc(heading)}</text>'
