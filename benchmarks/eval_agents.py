@@ -141,8 +141,8 @@ class BM25:
 
 
 def ours(folder: Path, q: dict[str, Any]) -> tuple[list[str], int, dict[str, Any] | None, str]:
-    if q.get("id"):
-        args = ["context", q["id"], "--json"]
+    if q.get("ask_id"):
+        args = ["context", q["ask_id"], "--json"]
     else:
         args = ["find", "--topic", q["topic"]]
         for p in q.get("paths", []):
