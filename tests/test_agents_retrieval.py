@@ -25,9 +25,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from mkdocs_adr.cli import main
 from mkdocs_adr.config import from_options
 from mkdocs_adr.errors import UsageError
 from mkdocs_adr.log import Log, load
@@ -309,6 +311,23 @@ class TestIdsAndFlags:
         # without --json the text answer's next command has none either
         text = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120)
         assert "--cursor" in text.stdout and "--json" not in text.stdout
+
+
+def test_text_output_shows_the_labels_and_the_widening_command() -> None:
+    """The same answers for people: click's runner over the real ``main``."""
+    root = str(HERE / "mixed" / "adr")
+    runner = CliRunner()
+    with runner.isolation() as (out, _, _):
+        assert main(["--root", root, "find", "--topic", "message broker for webhooks"]) == 0
+        assert main(["--root", root, "find", "--topic", "session cache"]) == 0
+        assert main(["--root", root, "find", "--topic", "image tagged commit"]) == 0
+    text = out.getvalue().decode()
+    assert "[1] ADR-0003  rejected, AGAINST: rejected  Use a message broker for webhooks" in text
+    assert (
+        "Left out by status: 1 proposed, 1 superseded; widen: "
+        f"mkdocs-adr --root {root} find --topic 'session cache' --status all"
+    ) in text
+    assert "[1] ADR-0008  unknown (status-unverified)  Tag every image with the commit" in text
 
 
 # --------------------------------------------------------------------------- properties
