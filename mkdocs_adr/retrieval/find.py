@@ -395,6 +395,21 @@ def _normalize_paths(log: Log, raw: tuple[str, ...]) -> list[QueryPath]:
     return list(dict.fromkeys(out))
 
 
+#: Where a record's body terms are kept on its ``Parsed`` value (by unit key; "" for
+#: the whole record): its text does not change while the log is loaded.
+_TERMS_MEMO = "_topic_body_terms"
+
+
+def _body_terms(log: Log, rec: Record, unit: Unit | None) -> tuple[str, ...]:
+    memo: dict[str, tuple[str, ...]] = vars(rec.parsed).setdefault(_TERMS_MEMO, {})
+    key = unit.key if unit is not None else ""
+    found = memo.get(key)
+    if found is None:
+        body = unit.text if unit is not None else search_text(log, rec)
+        found = memo[key] = tuple(topic.terms(body))
+    return found
+
+
 def _topic_docs(log: Log, items: list[EvidenceItem]) -> list[topic.Doc]:
     docs = []
     for item in items:
@@ -402,9 +417,8 @@ def _topic_docs(log: Log, items: list[EvidenceItem]) -> list[topic.Doc]:
         keywords = " ".join(
             [rec.id, rec.domain or "", *rec.parsed.tags, *rec.parsed.affected_components]
         )
-        body = unit.text if unit is not None else search_text(log, rec)
         title = f"{rec.title} {unit.title}" if unit is not None else rec.title
-        docs.append(topic.Doc(item.id, title, keywords, body))
+        docs.append(topic.Doc(item.id, title, keywords, "", _body_terms(log, rec, unit)))
     return docs
 
 
