@@ -274,6 +274,15 @@ class TestIdsAndFlags:
         near = str(err.value).split("nearest ids: ")[1]
         assert near.split(", ")[0] in ("ADR-0111", "ADR-0018")
 
+    def test_words_given_as_an_id_are_pointed_to_find(self, mixed: Log) -> None:
+        with pytest.raises(UsageError) as err:
+            context(mixed, ContextQuery("kafka for webhooks"))
+        assert str(err.value) == (
+            "no record has the id or path 'kafka for webhooks' Fix: give an id (ADR-0012), "
+            "a number (12) or a record's file path; to search by words: "
+            "mkdocs-adr find --topic 'kafka for webhooks'"
+        )
+
     def test_navigation_next_keeps_json_and_location(self, tmp_path: Path) -> None:
         """The real CLI as a subprocess: the printed next command is runnable as is."""
         root = tmp_path / "proj"
