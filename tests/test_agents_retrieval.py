@@ -199,6 +199,21 @@ class TestRanking:
         assert data["units"][1]["score"] > data["units"][0]["score"]
         assert data["units"][0]["date"] == "2026-03-01"
 
+    def test_path_query_with_topic_ranks_newer_first_within_a_band(self, tmp_path: Path) -> None:
+        adr = tmp_path / "adr"
+        adr.mkdir()
+        for n, date in ((1, "2018-02-01"), (2, "2026-02-01")):
+            (adr / f"{n:04d}-retry-rule-{n}.md").write_text(
+                f"---\naffected-paths: [src/jobs/**]\n---\n# {n}. Retry rule {n}\n\n"
+                f"Date: {date}\n\n## Status\n\nAccepted\n\n## Decision\n\n"
+                f"Jobs retry with backoff{' and jitter' if n == 2 else ''}.\n",
+                encoding="utf-8",
+            )
+        log = load(from_options({}, project_dir=tmp_path, docs_dir=tmp_path, config_file=None))
+        data = ask(log, paths=("src/jobs/run.py",), topic="retry backoff")
+        assert ids(data) == ["ADR-0002", "ADR-0001"]
+        assert data["units"][1]["score"] >= data["units"][0]["score"]
+
     def test_weak_matches_wait_behind_the_cursor(self, mixed: Log) -> None:
         data = ask(mixed, topic="sessions database")
         assert ids(data) == ["ADR-0007", "ADR-0006"]

@@ -548,7 +548,8 @@ def _rank_topic(
         for item in items:
             item.score = scores.get(item.id, 0.0)
         place = {id(item): i for i, item in enumerate(items)}
-        items.sort(key=lambda it: (-(it.score or 0.0), place[id(it)]))
+        top = max((it.score or 0.0 for it in items), default=0.0)
+        items.sort(key=lambda it: (*_rank_key(finder, it, top), place[id(it)]))
         return items, info
     # every record is scored (idf over the whole log), then the status filter applies
     pool = [
@@ -613,18 +614,19 @@ def _rank_topic(
     order = {it.id: i for i, it in enumerate(pool)}
     ranked = sorted(
         admitted.values(),
-        key=lambda it: (
-            not it.required,
-            int((best - (it.score or 0.0)) / (BAND_SHARE * best)) if best else 0,
-            finder.tier(it.rec, it.unit),
-            _recency(it.rec),
-            order.get(it.id, 0),
-        ),
+        key=lambda it: (not it.required, *_rank_key(finder, it, best), order.get(it.id, 0)),
     )
     against.sort(key=lambda it: (-(it.score or 0.0), _recency(it.rec), order.get(it.id, 0)))
     if against:
         info["against"] = [it.id for it in against[:MAX_QUERY_VALUES]]
     return [*against, *ranked], info
+
+
+def _rank_key(finder: _Finder, item: EvidenceItem, best: float) -> tuple[Any, ...]:
+    """Score band (a quarter of the best score wide), then status tier, then recency."""
+    score = item.score or 0.0
+    band = int((best - score) / (BAND_SHARE * best)) if best > 0 else 0
+    return (band, finder.tier(item.rec, item.unit), _recency(item.rec))
 
 
 def _recency(rec: Record) -> tuple[int, str]:
