@@ -233,6 +233,11 @@ def _json(data: Any) -> str:
 # --------------------------------------------------------------------------- the tools
 
 
+#: The flags the commands an answer names (``navigation.next``, ``widen``) carry: the
+#: answer is the CLI's ``--json`` output, so those commands give JSON too.
+CLI_FLAGS = ("--json",)
+
+
 def _context(project: Project, args: dict[str, Any]) -> str:
     query = ContextQuery(
         args.get("id"),
@@ -242,7 +247,7 @@ def _context(project: Project, args: dict[str, Any]) -> str:
         args.get("unit"),
         args.get("cursor"),
     )
-    _data, text = context(project.log(), query, prefix=project.prefix)
+    _data, text = context(project.log(), query, prefix=project.prefix, flags=CLI_FLAGS)
     return text
 
 
@@ -254,7 +259,7 @@ def _find(project: Project, args: dict[str, Any]) -> str:
         tuple(args.get("status", ())),
         args.get("cursor"),
     )
-    _data, text = find(project.log(), query, prefix=project.prefix)
+    _data, text = find(project.log(), query, prefix=project.prefix, flags=CLI_FLAGS)
     return text
 
 
