@@ -25,6 +25,7 @@ from ..graph import Edge, Succession
 from ..log import Log
 from ..model import OUT_OF_EFFECT, STATUSES, Problem, Record, status_label
 from ..parsing.status import is_guidance
+from ..safetext import plain
 from . import graphdata
 from .graphdata import DECLARED_LABEL, FORWARD_LABEL, INVERSE_LABEL, DrawnEdge, GraphData
 from .hrefs import RecordHref
@@ -34,7 +35,9 @@ LEVELS = ("note", "info", "warning", "danger")
 
 
 def esc(text: object) -> str:
-    return html.escape(str(text), quote=True)
+    """``text`` as HTML text or attribute value: escaped, without control characters
+    (a terminal's escape sequences in a title show as nothing, not as stray boxes)."""
+    return html.escape(plain(str(text)), quote=True)
 
 
 # ------------------------------------------------------------------------ context
