@@ -24,6 +24,7 @@ import pytest
 
 from mkdocs_adr.config import load_from_mkdocs_yml
 from mkdocs_adr.log import load
+from mkdocs_adr.site import index_json_schema
 from mkdocs_adr.views import indexjson, llms
 
 from .conftest import REPO
@@ -221,7 +222,8 @@ def test_llms_txt_lists_decisions_in_effect_first_and_history_under_optional(
 
 
 def _schema_validator() -> jsonschema.protocols.Validator:
-    schema = indexjson.schema()
+    schema = index_json_schema()
+    assert schema["$id"] == indexjson.SCHEMA_ID
     cls = jsonschema.validators.validator_for(schema)
     cls.check_schema(schema)
     return cls(schema)
