@@ -78,7 +78,7 @@ BANNERS: dict[str, tuple[str, str, str]] = {
     "review": (
         "showcase/parcelwise/platform/0010-stay-in-one-region",
         "review",
-        "Review overdue Review-by date 2026-06-30 has passed",
+        "Review overdue Review-by date 2026-06-30 has passed",  # (N days ago). Review the ...
     ),
     "translation": (
         "showcase/parcelwise/zh/dispatch/0007-assign-couriers-by-delivery-zone",
@@ -154,6 +154,15 @@ def test_records_in_effect_carry_no_banner(project: Project) -> None:
         "showcase/billing/BIL-0001-invoice-shops-monthly",
     ):
         assert banners(project.html(stem)) == {}, stem
+
+
+def test_review_banner_reads_as_two_sentences(project: Project) -> None:
+    review = banners(project.html(BANNERS["review"][0]))["review"]
+    assert re.fullmatch(
+        r"Review overdue Review-by date 2026-06-30 has passed \(\d+ days ago\)\. Review the "
+        r"decision, then move review-by forward or supersede it\.",
+        review,
+    ), review
 
 
 def test_stale_banner_names_the_edited_record(project: Project) -> None:
