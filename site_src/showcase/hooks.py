@@ -17,8 +17,11 @@ from __future__ import annotations
 import logging
 import re
 
-#: The plugin's logger (``get_plugin_logger`` of ``mkdocs_adr.plugin``).
-LOGGER = "mkdocs.plugins.mkdocs_adr.plugin"
+from mkdocs_adr.plugin import log as plugin_log
+
+#: The name of the logger the plugin reports problems through (``mkdocs.plugins.
+#: mkdocs_adr.plugin`` under MkDocs), taken from the plugin so that any host's is found.
+LOGGER = plugin_log.logger.name
 
 #: (file, code) of each problem the showcase shows on purpose. The plugin names a file
 #: relative to the folder of the mkdocs.yml it runs under: ``site_src/showcase/docs/...``
@@ -51,6 +54,6 @@ class ExpectedInShowcase(logging.Filter):
         return True
 
 
-_logger = logging.getLogger(LOGGER)
+_logger = plugin_log.logger
 if not any(isinstance(f, ExpectedInShowcase) for f in _logger.filters):
     _logger.addFilter(ExpectedInShowcase())
