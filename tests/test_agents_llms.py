@@ -27,7 +27,7 @@ from mkdocs_adr.log import load
 from mkdocs_adr.site import index_json_schema
 from mkdocs_adr.views import indexjson, llms
 
-from .conftest import REPO
+from .conftest import REPO, copy_project_site
 
 ESC = "\x1b"
 
@@ -431,10 +431,7 @@ def test_a_link_that_would_run_code_is_never_written() -> None:
 
 @pytest.mark.slow
 def test_the_projects_own_site_publishes_both(tmp_path: Path) -> None:
-    folder = tmp_path / "project"
-    folder.mkdir()
-    shutil.copy(REPO / "mkdocs.yml", folder / "mkdocs.yml")
-    shutil.copytree(REPO / "docs", folder / "docs")
+    folder = copy_project_site(tmp_path / "project")
     # --strict is test_site_build's: it also fails while INDEX or CURRENT lag a new record
     proc = build(folder)
     assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -683,7 +683,9 @@ def _no_successor(rec: Record) -> str:
 
 def _review(review: Problem) -> str:
     message = esc(review.message[:1].upper() + review.message[1:])
-    return BANNERS["review"].render(message=message, fix=esc(review.fix))
+    return BANNERS["review"].render(
+        message=message, fix=esc(review.fix[:1].upper() + review.fix[1:])
+    )
 
 
 def _unit_banners(ctx: PageContext, rec: Record, href: RecordHref) -> list[str]:
