@@ -471,6 +471,13 @@ def build(
         "relations": {"used": direct, "matched": finder.counts["relations"]},
         "topic": topic_info,
     }
+    # a layer the query did not use and that matched nothing says nothing: left out, so
+    # every answer spends its budget on evidence (status and project-graph always stay)
+    layers = {
+        name: info
+        for name, info in layers.items()
+        if name in ("status", "project-graph") or info.get("used") or info.get("matched")
+    }
     finder.warn_filtered()
     echo = {
         "paths": [qp.path or "." for qp in paths],

@@ -96,14 +96,19 @@ def _layers(layers: dict[str, Any] | None) -> list[str]:
     if layers is None:
         return []
     graph = layers["project-graph"]
+
+    def matched(name: str) -> int:
+        return int(layers.get(name, {}).get("matched", 0))  # a layer left out matched none
+
+    topic = layers.get("topic", {})
     out = [
         "Layers: "
-        f"paths {layers['affected-paths']['matched']}, "
-        f"components {layers['affected-components']['matched']}, "
+        f"paths {matched('affected-paths')}, "
+        f"components {matched('affected-components')}, "
         f"project graph {graph['state']}"
         + (f" ({graph['matched']})" if "matched" in graph else "")
-        + f", relations {layers['relations']['matched']}"
-        + (f", topic over {layers['topic']['ranked_over']}" if layers["topic"]["used"] else "")
+        + f", relations {matched('relations')}"
+        + (f", topic over {topic['ranked_over']}" if topic.get("used") else "")
     ]
     left = layers["status"]["filtered_out"]
     if left:
