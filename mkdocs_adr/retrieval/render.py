@@ -47,7 +47,7 @@ def _render(data: dict[str, Any], texts: list[str]) -> str:
     if overview is not None:
         out += _overview(overview)
     out += _succession(data.get("succession"))
-    out += _layers(data.get("layers"))
+    out += _layers(data.get("layers"), data.get("coverage_detail"))
     out += _units(data, texts)
     if not data["units"] and overview is None:
         out.append("")
@@ -92,7 +92,7 @@ def _succession(succ: dict[str, Any] | None) -> list[str]:
     return [line]
 
 
-def _layers(layers: dict[str, Any] | None) -> list[str]:
+def _layers(layers: dict[str, Any] | None, detail: dict[str, Any] | None) -> list[str]:
     if layers is None:
         return []
     graph = layers["project-graph"]
@@ -113,8 +113,9 @@ def _layers(layers: dict[str, Any] | None) -> list[str]:
     left = layers["status"]["filtered_out"]
     if left:
         line = "Left out by status: " + ", ".join(f"{n} {s}" for s, n in left.items())
-        if layers["status"].get("widen"):
-            line += f"; widen: {layers['status']['widen']}"
+        widen = (detail or {}).get("widen")
+        if widen:
+            line += f"; widen: {widen}"
         out.append(line)
     return out
 
