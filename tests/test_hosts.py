@@ -14,14 +14,19 @@ Without a registry the tests fail and say so: a host that was not tried is not a
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
+from markdown import Markdown
+from markdown.preprocessors import Preprocessor
 
 from .conftest import LOGS, REPO, SITES, run_cli
 
@@ -202,6 +207,61 @@ def test_the_cli_reads_properdocs_yml_when_there_is_no_mkdocs_yml(tmp_path: Path
     assert (site / "docs" / "adr" / "INDEX.md").is_file()
 
 
+# ------------------------------------------------------------ the Markdown extension
+
+
+class _Context(Preprocessor):  # type: ignore[misc]
+    """What Zensical registers for each page: ``rendering_context`` with its ``page``."""
+
+    def __init__(self, md: Markdown, path: str) -> None:
+        super().__init__(md)
+        self.page = SimpleNamespace(path=path, meta={})
+
+    def run(self, lines: list[str]) -> list[str]:
+        return lines
+
+
+def _render(text: str, path: str | None, config_file: Path) -> tuple[str, Any]:
+    md = Markdown(
+        extensions=["toc", "admonition", "mkdocs_adr.markdown_ext"],
+        extension_configs={"mkdocs_adr.markdown_ext": {"config_file": str(config_file)}},
+    )
+    page = None
+    if path is not None:
+        context = _Context(md, path)
+        md.preprocessors.register(context, "rendering_context", 0)
+        page = context.page
+    return md.convert(text), page
+
+
+def test_the_extension_renders_a_record_as_the_plugin_does(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    site = shutil.copytree(SITES / "flat", tmp_path / "flat", ignore=shutil.ignore_patterns("site"))
+    src = "adr/0003-use-rest-polling-for-sync.md"
+    text = (site / "docs" / src).read_text(encoding="utf-8")
+    html, page = _render(text, src, site / "mkdocs.yml")
+    assert html.count('class="adr-header" data-adr-id="ADR-0003" data-adr-status="superseded"') == 1
+    assert re.findall(r"adr-banner--([\w-]+)", html) == ["superseded"]
+    # links between source files: the host turns them into page URLs
+    assert 'href="0006-use-websockets-for-sync.md"' in html
+    assert page.meta["title"] == "ADR-0003: Use REST polling for sync"
+    # a page that is not a record, and a renderer without a page: unchanged
+    plain, _ = _render(text, "index.md", site / "mkdocs.yml")
+    bare, _ = _render(text, None, site / "mkdocs.yml")
+    assert plain == bare == Markdown(extensions=["toc", "admonition"]).convert(text)
+    # a configuration it cannot read: said once, pages unchanged
+    broken = tmp_path / "broken.yml"
+    broken.write_text("plugins:\n  - adr:\n      roots: 7\n", encoding="utf-8")
+    caplog.set_level(logging.ERROR, logger="mkdocs_adr")
+    first, _ = _render(text, src, broken)
+    again, _ = _render(text, src, broken)
+    assert first == again == bare
+    said = [r.getMessage() for r in caplog.records]
+    assert len(said) == 1 and said[0].startswith("mkdocs_adr.markdown_ext: "), said
+    assert "Traceback" not in caplog.text
+
+
 # --------------------------------------------------------------------------- Zensical
 
 
@@ -269,3 +329,42 @@ def test_zensical_renders_the_committed_index_and_current(
     stale = _run([cli, "check", "--fail-on", "warning"], cwd=folder)
     assert stale.returncode == 1, stale.stdout + stale.stderr
     assert "ADR010" in stale.stdout and "ADR011" in stale.stdout
+
+
+@pytest.mark.slow
+def test_zensical_renders_headers_and_banners_with_the_markdown_extension(
+    zensical_bin: Path, tmp_path: Path
+) -> None:
+    folder = shutil.copytree(
+        SITES / "flat", tmp_path / "flat", ignore=shutil.ignore_patterns("site")
+    )
+    (folder / "mkdocs.yml").write_text(
+        ZENSICAL_YML + "  - mkdocs_adr.markdown_ext\n", encoding="utf-8"
+    )
+    cli = str(zensical_bin / "mkdocs-adr")
+    assert _run([cli, "index"], cwd=folder).returncode == 0
+    # --clean: Zensical caches each page's HTML by its own text, and a record's banner
+    # depends on other records
+    proc = _run([str(zensical_bin / "zensical"), "build", "--strict", "--clean"], cwd=folder)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    site = folder / "site"
+    for stem, status in FLAT_RECORDS.items():
+        page = _read(site / stem / "index.html")
+        number = stem.rsplit("/", 1)[1][:4]
+        header = f'class="adr-header" data-adr-id="ADR-{number}" data-adr-status="{status}"'
+        assert page.count(header) == 1, stem
+    for stem, expected in FLAT_BANNERS.items():
+        page = _read(site / stem / "index.html")
+        banners = re.findall(r'class="admonition \w+ adr-banner adr-banner--([\w-]+)"', page)
+        assert banners == expected, stem
+    old = _read(site / "adr" / "0003-use-rest-polling-for-sync" / "index.html")
+    banner = old[old.index("adr-banner--superseded") :].split("</div>", 1)[0]
+    assert 'href="../0006-use-websockets-for-sync/"' in banner
+    # the table of contents keeps its own labels (postprocessors also see each heading)
+    assert 'id="consequences"' in old
+    # the committed INDEX shows the plugin's table, rendered fresh
+    rows = _index_rows(_read(site / "adr" / "INDEX" / "index.html"))
+    assert rows == {stem.split("/", 1)[1]: status for stem, status in FLAT_RECORDS.items()}
+    # pages only the plugin generates are not there, and nothing links to them
+    assert not (site / "adr" / "GRAPH").exists()
+    assert "GRAPH/" not in old and "TIMELINE/" not in old
