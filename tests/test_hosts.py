@@ -14,6 +14,7 @@ Without a registry the tests fail and say so: a host that was not tried is not a
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import re
@@ -29,6 +30,7 @@ from markdown import Markdown
 from markdown.preprocessors import Preprocessor
 
 from .conftest import LOGS, REPO, SITES, run_cli
+from .test_agents_guard import hook_json, nygard, run_guard, write
 
 # the example site: one record of each status situation the banners tell apart
 FLAT_RECORDS = {
@@ -205,6 +207,15 @@ def test_the_cli_reads_properdocs_yml_when_there_is_no_mkdocs_yml(tmp_path: Path
     shutil.copytree(LOGS / "adrtools" / "adr", site / "docs" / "adr")
     run_cli("index", cwd=site, check=True)
     assert (site / "docs" / "adr" / "INDEX.md").is_file()
+
+
+def test_the_read_guard_finds_a_properdocs_yml(tmp_path: Path) -> None:
+    write(tmp_path / "properdocs.yml", "site_name: S\nplugins:\n  - adr:\n      read_guard: warn\n")
+    write(tmp_path / "docs/adr/archive/0004-x.md", nygard(4, "X", "Deprecated", "Old."))
+    stdin = hook_json("Read", {"file_path": "adr/archive/0004-x.md"}, tmp_path / "docs")
+    _code, out, _ = run_guard(stdin)
+    spec = json.loads(out)["hookSpecificOutput"]
+    assert "mkdocs-adr -f ../properdocs.yml context ADR-0004 --json" in spec["additionalContext"]
 
 
 # ------------------------------------------------------------ the Markdown extension

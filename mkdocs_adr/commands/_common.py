@@ -24,6 +24,14 @@ EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, EXIT_REFUSED = 0, 1, 2, 3
 CONFIG_NAMES = ("mkdocs.yml", "properdocs.yml")
 
 
+def site_config(folder: Path) -> Path:
+    """The site configuration in ``folder``: the first of :data:`CONFIG_NAMES` there, or
+    ``mkdocs.yml`` (which may not exist) when there is none."""
+    return next(
+        (folder / n for n in CONFIG_NAMES if (folder / n).is_file()), folder / CONFIG_NAMES[0]
+    )
+
+
 def location_options(func: F) -> F:
     """``-f`` and ``--root``, accepted before and after the command name."""
     func = click.option(
@@ -64,9 +72,7 @@ def config_for(config_file: Path | None, root: Path | None) -> Config:
         )
     if root is not None:
         return for_root(root)
-    path = config_file or next(
-        (Path(n) for n in CONFIG_NAMES if Path(n).exists()), Path(CONFIG_NAMES[0])
-    )
+    path = config_file or site_config(Path())
     if not path.exists():
         if config_file is None:
             raise ConfigError(
