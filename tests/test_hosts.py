@@ -14,6 +14,7 @@ Without a registry the tests fail and say so: a host that was not tried is not a
 
 from __future__ import annotations
 
+import fcntl
 import json
 import logging
 import os
@@ -72,36 +73,53 @@ def _run(cmd: list[str], cwd: Path, timeout: int = 300) -> subprocess.CompletedP
 
 
 def _venv(base: Path, name: str, packages: list[str]) -> Path:
-    """A new virtualenv with ``packages`` and this checkout; its ``bin`` folder."""
-    src = base / "src"
-    if not src.exists():
+    """A virtualenv with ``packages`` and this checkout; its ``bin`` folder.
+
+    Made once per test run: the pytest-xdist workers of one run share ``base`` and take
+    turns through a lock file, so the second finds the first's (marked ``.done``)."""
+    venv = base / name
+    bin_dir = venv / ("Scripts" if os.name == "nt" else "bin")
+    base.mkdir(parents=True, exist_ok=True)
+    with open(base / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if (venv / ".done").exists():
+            return bin_dir
+        shutil.rmtree(venv, ignore_errors=True)
+        src = base / f"{name}-src"  # pip builds in the source tree, which must stay clean
+        shutil.rmtree(src, ignore_errors=True)
         src.mkdir()
         for part in ("pyproject.toml", "README.md"):
             shutil.copy(REPO / part, src / part)
         shutil.copytree(
             REPO / "mkdocs_adr", src / "mkdocs_adr", ignore=shutil.ignore_patterns("__pycache__")
         )
-    venv = base / name
-    made = _run([sys.executable, "-m", "venv", str(venv)], cwd=base)
-    assert made.returncode == 0, made.stderr
-    bin_dir = venv / ("Scripts" if os.name == "nt" else "bin")
-    pip = [str(bin_dir / "python"), "-m", "pip", "install", "--quiet"]
-    got = _run([*pip, *packages, str(src)], cwd=base, timeout=900)
-    if got.returncode != 0:
-        pytest.fail(
-            f"could not install {' '.join(packages)} into a virtualenv "
-            f"(exit {got.returncode}); these tests need a package registry (PyPI or a "
-            f"mirror pip is configured for):\n{got.stderr[-3000:]}",
-            pytrace=False,
-        )
+        made = _run([sys.executable, "-m", "venv", str(venv)], cwd=base)
+        assert made.returncode == 0, made.stderr
+        pip = [str(bin_dir / "python"), "-m", "pip", "install", "--quiet"]
+        got = _run([*pip, *packages, str(src)], cwd=base, timeout=900)
+        if got.returncode != 0:
+            pytest.fail(
+                f"could not install {' '.join(packages)} into a virtualenv "
+                f"(exit {got.returncode}); these tests need a package registry (PyPI or a "
+                f"mirror pip is configured for):\n{got.stderr[-3000:]}",
+                pytrace=False,
+            )
+        (venv / ".done").touch()
     return bin_dir
+
+
+def _shared(factory: pytest.TempPathFactory) -> Path:
+    """A folder of this test run that every xdist worker sees (the workers' base
+    temporary folders are ``popen-gw<n>`` inside the run's own)."""
+    base = factory.getbasetemp()
+    return (base.parent if base.name.startswith("popen-gw") else base) / "hosts"
 
 
 @pytest.fixture(scope="session")
 def properdocs_bin(tmp_path_factory: pytest.TempPathFactory) -> Path:
     # ProperDocs has no built-in themes: the `mkdocs` theme is a package of its own
     return _venv(
-        tmp_path_factory.mktemp("hosts"),
+        _shared(tmp_path_factory),
         "properdocs",
         ["properdocs", "properdocs-theme-mkdocs", "mkdocs-material"],
     )
@@ -109,7 +127,7 @@ def properdocs_bin(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def zensical_bin(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return _venv(tmp_path_factory.mktemp("hosts"), "zensical", ["zensical"])
+    return _venv(_shared(tmp_path_factory), "zensical", ["zensical"])
 
 
 def _read(path: Path) -> str:
