@@ -35,7 +35,7 @@ from urllib.parse import quote, unquote
 from jsonschema import Draft202012Validator
 
 from . import __version__
-from .commands._common import config_for
+from .commands._common import config_for, site_config
 from .commands.check import check_data
 from .commands.graph import graph_around
 from .config import Config
@@ -180,7 +180,7 @@ class Project:
             if self._config is None:
                 self._config = config_for(None, self.root)
             return self._config
-        path = self.config_file or Path("mkdocs.yml")
+        path = self.config_file or site_config(Path())
         try:
             data = path.read_bytes()
         except OSError:
