@@ -230,8 +230,8 @@ def test_new_refuses_a_title_or_verb_holding_control_characters(tmp_path: Path) 
     assert (project / "docs" / "adr" / "0002-retry-failed-events.md").is_file()
 
 
-def test_a_block_of_thirty_thousand_setext_headings_is_split_where_it_reads_the_same() -> None:
-    pairs = "Ledger\n=\n" * 30000
+def test_a_block_of_many_setext_headings_is_split_where_it_reads_the_same() -> None:
+    pairs = "Ledger\n=\n" * 500  # over the split bound, under the heading bound
     shown = bounds.render_safe(pairs)
     assert shown is not None and shown.startswith("Ledger\n=\n\nLedger\n=\n\n")
     assert shown.replace("\n\n", "\n") == pairs
@@ -243,6 +243,18 @@ def test_a_block_of_thirty_thousand_setext_headings_is_split_where_it_reads_the_
     assert bounds.render_safe(fenced + pairs) == fenced + shown
 
 
+def test_from_the_heading_over_the_bound_the_page_is_code() -> None:
+    pairs = "Ledger\n=\n" * 30000
+    cut = bounds.over_blank_bound(pairs)
+    assert cut == 2 * bounds.RENDER_HEADINGS + 2  # the underline of heading 1,001
+    shown = bounds.render_safe(pairs)
+    assert shown is not None
+    lines = shown.split("\n")
+    assert lines.count("~~~~") == 2 and lines[-1] == "~~~~"
+    before = shown.split("~~~~")[0]
+    assert before.count("Ledger\n=\n\n") == bounds.RENDER_HEADINGS  # split, then cut
+
+
 @pytest.mark.slow
 def test_a_record_of_setext_pairs_builds(tmp_path: Path) -> None:
     project = site(tmp_path)
@@ -251,8 +263,11 @@ def test_a_record_of_setext_pairs_builds(tmp_path: Path) -> None:
     )
     proc = run_mkdocs("build", cwd=project)
     assert proc.returncode == 0, proc.stderr
-    page = project / "site" / "adr" / "0004-many-headings" / "index.html"
-    assert page.read_text("utf-8").count(">Ledger</h2>") == 30000
+    assert "1,000 headings, over the render bound" in proc.stderr
+    page = (project / "site" / "adr" / "0004-many-headings" / "index.html").read_text("utf-8")
+    # the record's own H2s (Status, Context) and the first headings of the run; the rest code
+    assert 990 <= page.count(">Ledger</h2>") <= 1000
+    assert "Ledger\n-\nLedger" in page
 
 
 def test_a_page_of_more_blank_lines_than_the_bound_shows_its_rest_as_code() -> None:

@@ -200,19 +200,32 @@ def _split_blocks(lines: list[str]) -> set[int]:
 #: blocks in a list it takes from the front, one block at a time: 300,000 one-letter
 #: paragraphs (900 KB) take 52 s, a million blank lines 16 s.
 RENDER_BLANKS = 20_000
+#: Headings a record page may have, likewise: the table of contents gives each heading a
+#: unique id by trying ``a_1``, ``a_2``, ... in turn, so 20,000 headings named alike take
+#: 13 s.
+RENDER_HEADINGS = 1_000
+_ATX = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
+_UNDERLINE = re.compile(r" {0,3}(?:=+|-+)[ \t]*")
 
 
 def over_blank_bound(text: str) -> int | None:
-    """The (1-based) line from which :func:`render_safe` shows ``text`` as code (None:
-    under :data:`RENDER_BLANKS` blank lines)."""
-    if text.count("\n") <= RENDER_BLANKS:
+    """The (1-based) line from which :func:`render_safe` shows ``text`` as code: the line
+    of the blank over :data:`RENDER_BLANKS` or the heading over :data:`RENDER_HEADINGS`
+    (None: under both)."""
+    if text.count("\n") <= RENDER_HEADINGS:
         return None
-    seen = 0
+    blanks = headings = 0
+    before = ""
     for i, line in _outside_fences(text.split("\n")):
         if not line.strip():
-            seen += 1
-            if seen > RENDER_BLANKS:
+            blanks += 1
+            if blanks > RENDER_BLANKS:
                 return i + 1
+        elif _ATX.match(line) or (before.strip() and _UNDERLINE.fullmatch(line)):
+            headings += 1
+            if headings > RENDER_HEADINGS:
+                return i + 1
+        before = line
     return None
 
 
@@ -254,11 +267,12 @@ def blank_bound_problem(path: str, line: int) -> Problem:
     return Problem(
         "ADR023",
         Severity.WARNING,
-        f"record has more than {RENDER_BLANKS:,} blank lines, over the render bound: "
-        "from this line on the site shows it as one code block",
+        f"record has more than {RENDER_BLANKS:,} blank lines or {RENDER_HEADINGS:,} "
+        "headings, over the render bound: from this line on the site shows it as one "
+        "code block",
         path=path,
         line=line,
-        fix=f"remove runs of blank lines, or split the record (under {RENDER_BLANKS:,})",
+        fix="remove runs of blank lines, or split the record",
     )
 
 
