@@ -607,7 +607,8 @@ OPTIONS: tuple[Option, ...] = (
         "roots",
         list,
         ("adr",),
-        "ADR roots relative to docs_dir; items are folder names or {path, prefix, title}.",
+        "ADR roots relative to docs_dir; items are folder names or {path, prefix, title} "
+        "(title also names the root's navigation section; Decisions by default).",
         reader=_roots,
     ),
     Option(

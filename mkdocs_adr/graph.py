@@ -254,6 +254,11 @@ class RelationGraph:
         in effect."""
         return [s for s in self.direct_successors(rid) if self._counted.get(s) in TOOK_EFFECT]
 
+    def took_effect(self, rid: str) -> bool:
+        """Whether record ``rid``, as a successor, retires what it supersedes
+        (:data:`TOOK_EFFECT`); a proposed or draft successor does not (ADR006)."""
+        return self._counted.get(rid) in TOOK_EFFECT
+
     def supersedes(self, new: str, old: str) -> bool:
         """Whether ``new`` supersedes ``old`` as a whole, directly or through others."""
         if new not in self.statuses or old not in self.statuses:

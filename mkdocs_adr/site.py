@@ -66,7 +66,18 @@ from .model import Problem, Record, Severity
 from .parsing import bounds
 from .paths import project_relative, within
 from .preview import preview_pages
-from .views import assets, graphdata, graphpage, indexjson, llms, mirrors, redirects, search, svg
+from .views import (
+    assets,
+    graphdata,
+    graphpage,
+    home,
+    indexjson,
+    llms,
+    mirrors,
+    redirects,
+    search,
+    svg,
+)
 from .views import current as current_view
 from .views import index as index_view
 from .views import page as page_view
@@ -93,6 +104,12 @@ LEVELS = {
 }
 #: A generated navigation lists a root's views in this order (by file stem).
 VIEW_ORDER = {"INDEX": 0, "TIMELINE": 0.5, "CURRENT": 1, "GRAPH": 2}
+#: The section title of a root without a ``title`` (ADR-0039).
+DEFAULT_SECTION = "Decisions"
+#: View problems a build reports at info level and never fails on: the site renders a
+#: drifted INDEX fresh, so only the committed file is behind, and that is the CLI's
+#: business (`mkdocs-adr check` and `index --check` fail on it; ADR-0039).
+BUILD_INFO_CODES = frozenset({"ADR010"})
 
 
 class SiteFile(Protocol):
@@ -276,19 +293,66 @@ def _stem(item: Any) -> str:
 
 def views_first(items: list[Any], views: set[str]) -> None:
     """In a generated navigation, put INDEX / CURRENT / graph right after a section's
-    index page (README.md / index.md), before the records (in place)."""
+    index page (README.md / index.md), before the records (in place); at the top level
+    too, where a root ``.`` puts them (ADR-0039)."""
+    items[:] = _views_first_in(items, views)
     for item in items:
         children = getattr(item, "children", None)
         if getattr(item, "is_section", False) and children:
             views_first(children, views)
-            ours = [ch for ch in children if _is_page(ch) and ch.file.src_uri in views]
-            if not ours:
-                continue
-            rest = [ch for ch in children if ch not in ours]
-            head = [ch for ch in rest if _is_page(ch) and _stem(ch) in ("index", "README")]
-            tail = [ch for ch in rest if ch not in head]
-            ours.sort(key=lambda p: VIEW_ORDER.get(_stem(p), 3))
-            item.children = [*head, *ours, *tail]
+
+
+def _views_first_in(children: list[Any], views: set[str]) -> list[Any]:
+    ours = [ch for ch in children if _is_page(ch) and ch.file.src_uri in views]
+    if not ours:
+        return children
+    rest = [ch for ch in children if ch not in ours]
+    head = [ch for ch in rest if _is_page(ch) and _stem(ch) in ("index", "README")]
+    tail = [ch for ch in rest if ch not in head]
+    ours.sort(key=lambda p: VIEW_ORDER.get(_stem(p), 3))
+    return [*head, *ours, *tail]
+
+
+def _folder(item: Any) -> str | None:
+    """The folder a section stands for (docs-relative): its pages' folder, or the parent
+    folder of its subsections' when it holds only subsections."""
+    children = getattr(item, "children", ())
+    dirs = {posixpath.dirname(ch.file.src_uri) for ch in children if _is_page(ch)}
+    if dirs:
+        return dirs.pop() if len(dirs) == 1 else None
+    subs = {_folder(ch) for ch in children if getattr(ch, "is_section", False)}
+    parents = {posixpath.dirname(f) for f in subs if f}
+    return parents.pop() if len(parents) == 1 and None not in subs else None
+
+
+def title_sections(items: list[Any], titles: Mapping[str, str]) -> None:
+    """Each section of a generated navigation that stands for a root's folder titled
+    from ``titles`` (folder -> text; escaped here), in place: ``Decisions``, not ``Adr``."""
+    for item in items:
+        if getattr(item, "is_section", False):
+            folder = _folder(item)
+            if folder is not None and folder in titles:
+                item.title = page_view.esc(titles[folder])
+            title_sections(item.children, titles)
+
+
+def lift_views(items: list[Any], views: set[str]) -> list[Any]:
+    """An ADR-only navigation (its top level one section, beside a home page at most)
+    with the section's views moved up beside the home page and the records left in the
+    section: the ``mkdocs`` theme shows no menu for a lone section, and every theme then
+    shows INDEX, CURRENT and graph one click from anywhere (ADR-0039)."""
+    sections = [it for it in items if getattr(it, "is_section", False)]
+    pages = [it for it in items if _is_page(it)]
+    if len(sections) != 1 or len(sections) + len(pages) != len(items):
+        return items
+    if any(_stem(p) not in ("index", "README") for p in pages):
+        return items
+    section = sections[0]
+    ours = [ch for ch in section.children if _is_page(ch) and ch.file.src_uri in views]
+    if not ours:
+        return items
+    section.children = [ch for ch in section.children if ch not in ours]
+    return [*pages, *ours, *([section] if section.children else [])]
 
 
 def prune(items: list[Any], drop: set[str], index_pages: Mapping[str, Any]) -> list[Any]:
@@ -655,6 +719,7 @@ class SiteBuild:
         self.index_json: dict[str, str] = {}  # root key -> src of the index.json written
         #: Material's page status shows each record's status (use_page_status)
         self.page_status = False
+        self.home_src: str | None = None  # the generated home page, if docs_dir has none
 
     # ------------------------------------------------------------------ files
 
@@ -662,9 +727,14 @@ class SiteBuild:
         """Load the log and judge its views; the problems and whether they fail."""
         self.log = adr_log = load(self.engine, cache=cache)
         self.views = root_views(adr_log)
-        problems = (*adr_log.problems, *(p for v in self.views for p in v.problems))
+        views = [p for v in self.views for p in v.problems]
+        problems = (*adr_log.problems, *(p for p in views if p.code not in BUILD_INFO_CODES))
+        drift = [p for p in views if p.code in BUILD_INFO_CODES]
         return Report(
-            tuple((LEVELS[p.severity], p.format()) for p in problems),
+            (
+                *((LEVELS[p.severity], p.format()) for p in problems),
+                *((logging.INFO, f"{p.format()} (the site shows the fresh one)") for p in drift),
+            ),
             failure(problems, self.engine.fail_on),
         )
 
@@ -714,6 +784,8 @@ class SiteBuild:
         for cfg, rv in zip(engine.roots, self.views, strict=True):
             if engine.root_dir(cfg).is_dir():
                 self.roots[cfg.path] = self._root_pages(cfg.path, rv, files)
+        if files.get(home.HOME_SRC) is None and files.get("README.md") is None:
+            self._home(files)
         if engine.redirects:
             notes += self._redirects(files)
         if engine.agent_files:
@@ -786,6 +858,46 @@ class SiteBuild:
         files.add(src, pages.timeline_slotted)
         pages.timeline_src = src
         self.view_at[src] = ("timeline", pages.key)
+
+    def section_titles(self) -> dict[str, str]:
+        """Each root's folder in the site (docs-relative) -> its navigation title: the
+        root's ``title``, else ``Decisions`` (``Decisions: <folder>`` when several
+        untitled roots need telling apart)."""
+        engine = self.engine
+        out: dict[str, str] = {}
+        for cfg in engine.roots:
+            folder = (engine.src_uri(cfg.path) or cfg.path).rstrip("/")
+            if folder in ("", "."):
+                continue  # root `.`: its pages are the top level, no section to name
+            if cfg.title:
+                out[folder] = cfg.title
+            elif len(engine.roots) > 1:
+                out[folder] = f"{DEFAULT_SECTION}: {folder}"
+            else:
+                out[folder] = DEFAULT_SECTION
+        return out
+
+    def _home(self, files: FileHost) -> None:
+        """A home page for a ``docs_dir`` without one (ADR-0039)."""
+        assert self.log is not None
+        titles = self.section_titles()
+        entries = []
+        for cfg in self.engine.roots:
+            rp = self.roots.get(cfg.path)
+            if rp is None:
+                continue
+            folder = (self.engine.src_uri(cfg.path) or cfg.path).rstrip("/")
+            entries.append(
+                home.RootEntry(
+                    title=titles.get(folder, cfg.title or DEFAULT_SECTION),
+                    statuses=[r.status for r in self.log.records if r.root == rp.key],
+                    index_src=rp.index_src,
+                    current_src=rp.current_src,
+                    graph_src=rp.graph_src,
+                )
+            )
+        files.add(home.HOME_SRC, home.render(home.HEADING, entries))
+        self.home_src = home.HOME_SRC
 
     def _preview(self, files: FileHost) -> list[str]:
         """The newest unpublished CURRENT draft in place of the published page (SPEC 4)."""
@@ -887,8 +999,11 @@ class SiteBuild:
 
         ``generated``: the host made the navigation from the files (no ``nav:``)."""
         if generated:
-            views_first(items, set(self.view_at))
+            views = set(self.view_at)
+            views_first(items, views)
             escape_sections(items)
+            title_sections(items, self.section_titles())
+            items = lift_views(items, views)
         elif self.nav_mode == "index" and self.files is not None:
             files = self.files
             index_pages = {

@@ -10,7 +10,7 @@ greys work in Material's light (``default``) and dark (``slate``) schemes and in
 from __future__ import annotations
 
 from .page import BADGE_CLASS, NAV_STATUS, NAV_STATUS_PREFIX
-from .svg import STATUS_FILL
+from .svg import NARROW_SCREEN, STATUS_FILL
 
 CSS_PATH = "assets/mkdocs-adr/adr.css"
 
@@ -77,7 +77,8 @@ def stylesheet() -> str:
         f".{BADGE_CLASS}--{status} {{ background-color: {color}; }}"
         for status, color in STATUS_FILL.items()
     )
-    return f"""/* mkdocs-adr: record header, badges, pager and graph containers. */
+    return (
+        f"""/* mkdocs-adr: record header, badges, pager and graph containers. */
 .adr-header {{ margin: 0.4em 0 1em; font-size: 0.92em; }}
 .adr-meta {{ display: flex; flex-wrap: wrap; align-items: center; gap: 0.35em 1em;
   margin: 0 0 0.4em; }}
@@ -167,3 +168,28 @@ th[aria-sort="descending"] .adr-sort::after {{ content: " \\25BC"; opacity: 0.9;
   .adr-pager {{ display: none; }}
 }}
 """
+        + GRAPH_CSS
+    )
+
+
+#: The graph drawings and their key (ADR-0039): a drawing takes the column's width and
+#: never more than its own (its inline ``max-width``), so nothing scrolls sideways; on a
+#: narrow screen the graph page shows its drawings packed to a phone's column instead
+#: (``adr-graph-narrow``); the key is a wrapping list of small drawings.
+GRAPH_CSS = """/* mkdocs-adr: graphs. */
+.adr-graph svg.adr-graph-svg, .md-typeset .adr-graph svg.adr-graph-svg {
+  display: block; width: 100%; height: auto; }
+ul.adr-graph-legend, .md-typeset ul.adr-graph-legend { display: flex; flex-wrap: wrap;
+  gap: 0.2em 1.1em; list-style: none; margin: 0.4em 0 0.8em; padding: 0; max-width: 100%; }
+.adr-graph svg.adr-graph-narrow, .md-typeset .adr-graph svg.adr-graph-narrow {
+  display: none; width: 100%; height: auto; }
+@media screen and (max-width: NARROW_MAXpx) {
+  .adr-graph svg.adr-graph-narrow ~ svg.adr-graph-svg,
+  .md-typeset .adr-graph svg.adr-graph-narrow ~ svg.adr-graph-svg { display: none; }
+  .adr-graph svg.adr-graph-narrow, .md-typeset .adr-graph svg.adr-graph-narrow {
+    display: block; }
+}
+ul.adr-graph-legend li, .md-typeset ul.adr-graph-legend li { margin: 0; padding: 0; }
+ul.adr-graph-legend svg, .md-typeset ul.adr-graph-legend svg { display: block;
+  max-width: 100%; height: auto; }
+""".replace("NARROW_MAX", str(NARROW_SCREEN - 1))

@@ -47,6 +47,11 @@ def render(data: GraphData, *, href: Callable[[str], str | None] | None = None) 
     for e in data.edges:
         arrow = ", dir=none" if e.kind == "relates-to" else ""
         style = "dotted" if e.declared else _STYLE[e.kind]
+        if e.proposed and not e.declared:
+            # a supersession not in effect: dashed and grey, with an open arrow head
+            # (a partial one keeps its bold dash and takes the same head and colour)
+            style = _STYLE[e.kind] if e.kind == "partially-supersedes" else "dashed"
+            arrow += ', color="#7a7a7a", arrowhead=empty'
         lines.append(
             f"  {quote(e.source)} -> {quote(e.target)} "
             f"[label={quote(e.label)}, style={style}{arrow}];"

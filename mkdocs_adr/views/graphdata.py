@@ -27,6 +27,10 @@ EDGE_KINDS: tuple[str, ...] = (
 
 #: How an edge that is only declared in prose (:attr:`DrawnEdge.declared`) reads.
 DECLARED_LABEL = "declared in prose"
+#: How a supersession by a record that has not taken effect reads (:attr:`DrawnEdge.proposed`).
+PROPOSED_LABEL = "proposed"
+#: The kinds that retire (part of) a record once their source takes effect.
+SUPERSESSION_KINDS = frozenset({"supersedes", "partially-supersedes"})
 
 #: How each kind reads from the other end (``B is superseded by A``).
 INVERSE_LABEL: dict[str, str] = {
@@ -70,13 +74,18 @@ class DrawnEdge:
     #: Only declared in prose, and the other record does not agree: never followed
     #: (:attr:`mkdocs_adr.graph.Edge.one_sided_declaration`); it is drawn apart.
     declared: bool = False
+    #: A supersession (whole or partial) whose source has not taken effect (proposed,
+    #: draft, rejected): the older record stays in effect (ADR006); drawn apart.
+    proposed: bool = False
 
     @property
     def label(self) -> str:
         """What the arrow says: ``supersedes``, ``amends D2``,
-        ``supersedes (declared in prose)``."""
+        ``supersedes (declared in prose)``, ``supersedes (proposed)``."""
         unit = f" {self.unit}" if self.unit else ""
         tail = f" ({DECLARED_LABEL})" if self.declared else ""
+        if self.proposed:
+            tail += f" ({PROPOSED_LABEL})"
         return FORWARD_LABEL[self.kind] + unit + tail
 
 
@@ -133,7 +142,15 @@ def build(log: Log) -> GraphData:
             continue
         key = (e.source, e.target, e.kind, e.unit)
         declared[key] = declared.get(key, True) and e.one_sided_declaration
-    edges = [DrawnEdge(*key, declared=only) for key, only in declared.items()]
+    graph = log.graph
+    edges = [
+        DrawnEdge(
+            *key,
+            declared=only,
+            proposed=key[2] in SUPERSESSION_KINDS and not graph.took_effect(key[0]),
+        )
+        for key, only in declared.items()
+    ]
     edges.sort(key=lambda e: (e.source, e.target, EDGE_KINDS.index(e.kind), e.unit or ""))
     return GraphData(nodes=dict(sorted(nodes.items())), edges=edges)
 
@@ -226,6 +243,7 @@ def to_json(data: GraphData) -> dict[str, object]:
             {"source": e.source, "target": e.target, "kind": e.kind, "unit": e.unit}
             # only an edge declared in prose and not agreed says so (schema version 1)
             | ({"declared": True} if e.declared else {})
+            | ({"proposed": True} if e.proposed else {})
             for e in data.edges
         ],
     }

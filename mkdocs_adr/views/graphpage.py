@@ -34,6 +34,8 @@ class GraphPage:
     groups: dict[str, GraphData] = field(default_factory=dict)
     statuses: list[str] = field(default_factory=list)
     kinds: list[str] = field(default_factory=list)
+    proposed: list[str] = field(default_factory=list)  # kinds drawn as proposed
+    declared: bool = False  # a supersession only declared in prose is drawn
 
 
 def _link(from_dir: str, path: str) -> str:
@@ -69,6 +71,8 @@ def build(
     statuses = {n.status for n in sub.nodes.values()}
     page.statuses = [s for s in STATUSES if s in statuses]
     page.kinds = [k for k in EDGE_KINDS if any(e.kind == k for e in sub.edges)]
+    page.proposed = [k for k in EDGE_KINDS if any(e.proposed and e.kind == k for e in sub.edges)]
+    page.declared = any(e.declared for e in sub.edges)
     if sub.nodes:
         lines.extend([f'<div class="adr-graph-key">{SLOT.format(key="legend")}</div>', ""])
     layered = root.layout in ("layered", "mixed")
@@ -167,17 +171,37 @@ def fill(
     def one(m: re.Match[str]) -> str:
         key = m.group(1)
         if key == "legend":
-            return svg.legend(uid=f"{uid}-legend", statuses=page.statuses, kinds=page.kinds)
+            return svg.legend_html(
+                uid=f"{uid}-legend",
+                statuses=page.statuses,
+                kinds=page.kinds,
+                declared=page.declared,
+                proposed=page.proposed,
+            )
         data = page.groups.get(key)
         if data is None:
             return ""
-        return svg.render(
-            data,
-            uid=f"{uid}-{key}",
-            href=href,
-            title=words.t("graph.drawing", n=len(data.nodes)),
-            root=root_key,
-            isolated=False,
+        title = words.t("graph.drawing", n=len(data.nodes))
+        wide = svg.layout(data, isolated=False)
+        drawing = svg.render(
+            data, uid=f"{uid}-{key}", href=href, title=title, root=root_key, placed=wide
+        )
+        if wide.width <= svg.NARROW:
+            return drawing
+        # a phone shows the same records packed to its column, at a readable size; it
+        # comes first, so the stylesheet can hide the wide one after it (assets.GRAPH_CSS)
+        narrow = svg.layout(data, max_width=svg.NARROW, isolated=False)
+        return (
+            svg.render(
+                data,
+                uid=f"{uid}-{key}-n",
+                href=href,
+                title=title,
+                root=root_key,
+                placed=narrow,
+                css_class="adr-graph-narrow",
+            )
+            + drawing
         )
 
     return SLOT_RE.sub(one, html)

@@ -20,6 +20,11 @@ _ARROW = {
 
 #: A supersession only declared in prose: dotted, whatever its kind.
 _DECLARED = "-.->"
+#: A supersession by a record not in effect (proposed): dotted, with the kind's head
+#: (an arrow for the whole record, a circle for a part), and a dash-dot style below.
+_PROPOSED = {"supersedes": "-.->", "partially-supersedes": "-.-o"}
+#: The ``linkStyle`` of a proposed supersession: the SVG view's dash-dot, fainter.
+PROPOSED_STYLE = "stroke-dasharray:7 3 2 3,stroke-opacity:0.75"
 
 
 def node_key(rid: str) -> str:
@@ -48,9 +53,17 @@ def render(data: GraphData, *, href: Callable[[str], str | None] | None = None) 
     for node in data.nodes.values():
         text = f"{node.id}: {node.title}" + (" (archived)" if node.archived else "")
         lines.append(f'    {node_key(node.id)}["{label(text)}"]')
-    for e in data.edges:
-        arrow = _DECLARED if e.declared else _ARROW[e.kind]
+    proposed: list[str] = []
+    for i, e in enumerate(data.edges):
+        arrow = _ARROW[e.kind]
+        if e.proposed:
+            arrow = _PROPOSED.get(e.kind, arrow)
+            proposed.append(str(i))
+        if e.declared:
+            arrow = _DECLARED
         lines.append(f"    {node_key(e.source)} {arrow}|{label(e.label)}| {node_key(e.target)}")
+    if proposed:
+        lines.append(f"    linkStyle {','.join(proposed)} {PROPOSED_STYLE}")
     for node in data.nodes.values():
         status = node.status if node.status in STATUS_FILL else "unknown"
         lines.append(f"    class {node_key(node.id)} {status}")

@@ -25,6 +25,7 @@ from .graphdata import (
     DECLARED_LABEL,
     EDGE_KINDS,
     FORWARD_LABEL,
+    PROPOSED_LABEL,
     DrawnEdge,
     GraphData,
     Node,
@@ -32,14 +33,25 @@ from .graphdata import (
 )
 from .hrefs import RecordHref
 
-NODE_W = 158
-NODE_H = 44
-GAP_X = 38
+NODE_W = 172
+NODE_H = 62
+GAP_X = 40
 GAP_Y = 14
 DUMMY_H = 8
 COMP_GAP = 32
 MARGIN = 8
-TITLE_CHARS = 24
+#: Between layers of a component drawn downwards (room for the bends of its edges).
+LAYER_GAP_DOWN = 36
+#: A title wraps at about this many characters per line, on at most TITLE_LINES lines.
+TITLE_CHARS = 26
+TITLE_LINES = 3
+#: The width drawings are packed to: about Material's content column at desktop width;
+#: a wider drawing scales down to the column, a narrower one keeps its size (ADR-0039).
+COLUMN = 680
+#: The width of a phone's column (390 px screens): the graph page adds a drawing packed
+#: to it, shown instead below :data:`NARROW_SCREEN` px (assets.GRAPH_CSS).
+NARROW = 360
+NARROW_SCREEN = 600
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif"
 
 #: Node fill per status; every fill carries white text at a contrast of 4.5:1 or more.
@@ -67,6 +79,8 @@ EDGE_STYLE: dict[str, tuple[str, str, float]] = {
 
 #: The dash of an edge only declared in prose (:attr:`DrawnEdge.declared`), in its kind's colour.
 DECLARED_DASH = "1 4"
+#: The dash of a supersession by a record not in effect (:attr:`DrawnEdge.proposed`).
+PROPOSED_DASH = "7 3 2 3"
 
 
 def esc(text: str) -> str:
@@ -84,19 +98,25 @@ def short(text: str, limit: int = TITLE_CHARS) -> str:
 
 @dataclass
 class Placed:
-    """A laid-out drawing: node boxes (top-left corners) and edge polylines."""
+    """A laid-out drawing: node boxes (top-left corners) and edge polylines; an edge's
+    ``vertical`` flag says its bends run top to bottom (a component laid out downwards)."""
 
     width: float = 0.0
     height: float = 0.0
     nodes: dict[str, tuple[float, float]] = field(default_factory=dict)
-    edges: list[tuple[DrawnEdge, list[tuple[float, float]]]] = field(default_factory=list)
+    edges: list[tuple[DrawnEdge, list[tuple[float, float]], bool]] = field(default_factory=list)
+    #: Edge crossings of the drawing: with the layers in id order, and as drawn.
+    crossings_naive: int = 0
+    crossings: int = 0
 
     def shifted(self, dx: float, dy: float) -> Placed:
         return Placed(
             self.width,
             self.height,
             {n: (x + dx, y + dy) for n, (x, y) in self.nodes.items()},
-            [(e, [(x + dx, y + dy) for x, y in pts]) for e, pts in self.edges],
+            [(e, [(x + dx, y + dy) for x, y in pts], v) for e, pts, v in self.edges],
+            self.crossings_naive,
+            self.crossings,
         )
 
 
@@ -167,10 +187,11 @@ class _Layered:
     rows: list[list[str]]
 
 
-def _layered(nodes: list[str], edges: list[DrawnEdge]) -> _Layered:
-    """Layers, with a chain of dummy nodes for each edge that spans more than one."""
+def _layered(nodes: list[str], edges: list[DrawnEdge], extent: float = NODE_H) -> _Layered:
+    """Layers, with a chain of dummy nodes for each edge that spans more than one;
+    ``extent`` is a node's size along its layer (its height, or its width downwards)."""
     layer_of: dict[str, int] = dict(_layers(nodes, edges))
-    heights: dict[str, float] = {n: NODE_H for n in nodes}
+    heights: dict[str, float] = {n: extent for n in nodes}
     links: list[tuple[str, str]] = []  # (left, right) between adjacent layers
     chains: list[tuple[DrawnEdge, list[str]]] = []
     for i, e in enumerate(edges):
@@ -199,35 +220,130 @@ def _layered(nodes: list[str], edges: list[DrawnEdge]) -> _Layered:
     return _Layered(layer_of, heights, chains, left_of, right_of, rows)
 
 
-def _order_rows(g: _Layered) -> None:
-    """Barycentre sweeps, left to right and back, to reduce crossings (sorts ``g.rows``)."""
-    rows, n_layers = g.rows, len(g.rows)
+def _pair_crossings(left: list[str], right: list[str], right_of: dict[str, list[str]]) -> int:
+    """Crossings of the links between two adjacent layers in the given orders: the
+    inversions of the links' right ends, taken in the order of their left ends."""
+    at = {n: i for i, n in enumerate(right)}
+    ends = [m for n in left for m in sorted(at[r] for r in right_of.get(n, ()) if r in at)]
+    # an inversion count by merge sort: O(E log E) for the widest layers of a big log
+    return _inversions(ends)[1]
+
+
+def _inversions(seq: list[int]) -> tuple[list[int], int]:
+    if len(seq) < 2:
+        return seq, 0
+    mid = len(seq) // 2
+    a, x = _inversions(seq[:mid])
+    b, y = _inversions(seq[mid:])
+    out: list[int] = []
+    count = x + y
+    i = j = 0
+    while i < len(a) and j < len(b):
+        if b[j] < a[i]:
+            out.append(b[j])
+            count += len(a) - i
+            j += 1
+        else:
+            out.append(a[i])
+            i += 1
+    out.extend(a[i:])
+    out.extend(b[j:])
+    return out, count
+
+
+def crossings(rows: list[list[str]], right_of: dict[str, list[str]]) -> int:
+    """Edge crossings of a layered drawing with its layers in the order of ``rows``."""
+    return sum(_pair_crossings(a, b, right_of) for a, b in itertools.pairwise(rows))
+
+
+#: Ordering passes: each sweeps left to right and back once.
+SWEEPS = 6
+
+
+def _order_rows(g: _Layered) -> tuple[int, int]:
+    """Order each layer to reduce edge crossings (sorts ``g.rows``); the crossings with
+    the layers in id order, and after.
+
+    The layer-by-layer sweep of Sugiyama-style drawings (Gansner et al., "A technique for
+    drawing directed graphs", 1993): each layer sorted by the median, then the
+    barycentre, of its neighbours' positions in the layer before, then adjacent pairs
+    swapped while that removes crossings; the best order seen is kept, so a sweep can
+    never leave more crossings than the id order had (ADR-0039)."""
+    rows = g.rows
+    naive = best = crossings(rows, g.right_of)
+    if best == 0:
+        return naive, best
+    best_rows = [list(r) for r in rows]
     pos = {n: float(i) for row in rows for i, n in enumerate(row)}
-    for sweep in range(8):
+    for sweep in range(2 * SWEEPS):
         forward = sweep % 2 == 0
-        seq = range(1, n_layers) if forward else range(n_layers - 2, -1, -1)
+        seq = range(1, len(rows)) if forward else range(len(rows) - 2, -1, -1)
+        nb = g.left_of if forward else g.right_of
+        use_median = sweep % 4 < 2
         for li in seq:
             row = rows[li]
-            nb = g.left_of if forward else g.right_of
 
-            def bary(n: str, nb: dict[str, list[str]] = nb) -> float:
-                ns = nb.get(n)
-                return sum(pos[m] for m in ns) / len(ns) if ns else pos[n]
+            def key(n: str, nb: dict[str, list[str]] = nb, use_median: bool = use_median) -> float:
+                ps = sorted(pos[m] for m in nb.get(n, ()))
+                if not ps:
+                    return pos[n]
+                if use_median:
+                    mid = len(ps) // 2
+                    return ps[mid] if len(ps) % 2 else (ps[mid - 1] + ps[mid]) / 2
+                return sum(ps) / len(ps)
 
-            row.sort(key=lambda n: (bary(n), pos[n], n))
+            row.sort(key=lambda n: (key(n), pos[n]))
             for i, n in enumerate(row):
                 pos[n] = float(i)
+        _transpose(rows, g, pos)
+        found = crossings(rows, g.right_of)
+        if found < best:
+            best, best_rows = found, [list(r) for r in rows]
+            if best == 0:
+                break
+    g.rows[:] = best_rows
+    return naive, best
 
 
-def _vertical(g: _Layered) -> dict[str, float]:
-    """Vertical coordinates: stack, then pull towards neighbours without overlapping."""
+def _transpose(rows: list[list[str]], g: _Layered, pos: dict[str, float]) -> None:
+    """Swap neighbours within a layer while the swap removes crossings with the layers
+    on both sides (bounded: a few passes per layer)."""
+    for row in rows:
+        if len(row) < 2 or len(row) > 200:
+            continue
+        for _ in range(4):
+            improved = False
+            for i in range(len(row) - 1):
+                a, b = row[i], row[i + 1]
+                if _local(a, b, g, pos) > _local(b, a, g, pos):
+                    row[i], row[i + 1] = b, a
+                    pos[a], pos[b] = pos[b], pos[a]
+                    improved = True
+            if not improved:
+                break
+
+
+def _local(a: str, b: str, g: _Layered, pos: dict[str, float]) -> int:
+    """Crossings between the links of ``a`` and of ``b`` with ``a`` placed above ``b``."""
+    count = 0
+    for nb in (g.left_of, g.right_of):
+        pa, pb = nb.get(a, ()), nb.get(b, ())
+        for x in pa:
+            for y in pb:
+                if pos[x] > pos[y]:
+                    count += 1
+    return count
+
+
+def _vertical(g: _Layered, gap: float = GAP_Y) -> dict[str, float]:
+    """Positions along each layer: stack, then pull towards neighbours without overlapping."""
     heights, n_layers = g.heights, len(g.rows)
     y: dict[str, float] = {}
     for row in g.rows:
         top = 0.0
         for n in row:
             y[n] = top
-            top += heights[n] + GAP_Y
+            top += heights[n] + gap
 
     def centre(n: str) -> float:
         return y[n] + heights[n] / 2
@@ -243,56 +359,80 @@ def _vertical(g: _Layered) -> dict[str, float]:
                 ns = g.left_of.get(n, []) + g.right_of.get(n, [])
                 c = sum(centre(m) for m in ns) / len(ns) if ns else centre(n)
                 want.append(c - heights[n] / 2)
-            for n, p in zip(row, _settle(row, want, heights), strict=True):
+            for n, p in zip(row, _settle(row, want, heights, gap), strict=True):
                 y[n] = p
     return y
 
 
-def _settle(row: list[str], want: list[float], heights: dict[str, float]) -> list[float]:
+def _settle(
+    row: list[str], want: list[float], heights: dict[str, float], gap: float = GAP_Y
+) -> list[float]:
     """Tops for one row as near ``want`` as no overlap allows, without drifting down."""
     placed: list[float] = []
     for i in range(len(row)):
-        lo = placed[-1] + heights[row[i - 1]] + GAP_Y if i else -1e9
+        lo = placed[-1] + heights[row[i - 1]] + gap if i else -1e9
         placed.append(max(want[i], lo))
     # spread the displacement evenly so a row does not drift downwards
     shift = sum(w - p for w, p in zip(want, placed, strict=True)) / len(row)
     if shift < 0:
         placed = [p + shift for p in placed]
         for i in range(1, len(placed)):
-            lo = placed[i - 1] + heights[row[i - 1]] + GAP_Y
+            lo = placed[i - 1] + heights[row[i - 1]] + gap
             placed[i] = max(placed[i], lo)
     return placed
 
 
-def layout_component(nodes: list[str], edges: list[DrawnEdge]) -> Placed:
-    """Lay out one connected component."""
-    g = _layered(nodes, edges)
-    _order_rows(g)
-    y = _vertical(g)
+def layout_component(
+    nodes: list[str], edges: list[DrawnEdge], *, max_width: float | None = None
+) -> Placed:
+    """Lay out one connected component, older records on the left; when that is wider
+    than ``max_width`` and a drawing downwards (older records on top) is narrower, that."""
+    across = _component(nodes, edges, downwards=False)
+    if max_width is None or across.width <= max_width:
+        return across
+    down = _component(nodes, edges, downwards=True)
+    return down if down.width < across.width else across
+
+
+def _component(nodes: list[str], edges: list[DrawnEdge], *, downwards: bool) -> Placed:
+    g = _layered(nodes, edges, extent=NODE_W if downwards else NODE_H)
+    naive, after = _order_rows(g)
+    gap = GAP_X / 2 if downwards else GAP_Y
+    along = _vertical(g, gap)
     heights, layer_of = g.heights, g.layer_of
-    min_y = min(y.values(), default=0.0)
-    x = {n: layer_of[n] * (NODE_W + GAP_X) for n in layer_of}
-    out = Placed()
+    low = min(along.values(), default=0.0)
+    step = NODE_H + LAYER_GAP_DOWN if downwards else NODE_W + GAP_X
+    # (x, y) of each node's top-left corner
+    at: dict[str, tuple[float, float]] = {}
+    for n in layer_of:
+        a, b = along[n] - low, float(layer_of[n] * step)
+        at[n] = (a, b) if downwards else (b, a)
+    out = Placed(crossings_naive=naive, crossings=after)
     for n in nodes:
-        out.nodes[n] = (float(x[n]), y[n] - min_y)
+        out.nodes[n] = at[n]
     for e, chain in g.chains:
         pts: list[tuple[float, float]] = []
         for k, n in enumerate(chain):
-            yy = y[n] - min_y + heights[n] / 2
-            if n in out.nodes:
-                if k == 0:
-                    pts.append((x[n] + NODE_W, yy))
+            x, y = at[n]
+            real = n in out.nodes
+            if downwards:
+                cx = x + heights[n] / 2
+                if not real:
+                    pts.append((cx, y + NODE_H / 2))
                 else:
-                    pts.append((float(x[n]), yy))
+                    pts.append((cx, y + NODE_H if k == 0 else y))
             else:
-                pts.append((x[n] + NODE_W / 2, yy))
-        if chain[0] == e.source:
-            pass  # the source is on the left (a cycle edge): draw as placed
-        else:
-            pts.reverse()  # draw from the source (right) to the target (left)
-        out.edges.append((e, pts))
-    out.width = len(g.rows) * (NODE_W + GAP_X) - GAP_X
-    out.height = max((y[n] - min_y + heights[n] for n in y), default=0.0)
+                cy = y + heights[n] / 2
+                if not real:
+                    pts.append((x + NODE_W / 2, cy))
+                else:
+                    pts.append((x + NODE_W if k == 0 else x, cy))
+        if chain[0] != e.source:
+            pts.reverse()  # draw from the source (newer) to the target (older)
+        out.edges.append((e, pts, downwards))
+    extent = max((along[n] - low + heights[n] for n in along), default=0.0)
+    length = len(g.rows) * step - (LAYER_GAP_DOWN if downwards else GAP_X)
+    out.width, out.height = (extent, length) if downwards else (length, extent)
     return out
 
 
@@ -321,6 +461,8 @@ def pack(parts: Sequence[Placed], max_width: float) -> Placed:
         moved = part.shifted(x, y)
         out.nodes.update(moved.nodes)
         out.edges.extend(moved.edges)
+        out.crossings_naive += part.crossings_naive
+        out.crossings += part.crossings
         out.width = max(out.width, x + part.width)
         row_h = max(row_h, part.height)
         out.height = max(out.height, y + part.height)
@@ -328,7 +470,7 @@ def pack(parts: Sequence[Placed], max_width: float) -> Placed:
     return out
 
 
-def layout(data: GraphData, *, max_width: float = 600, isolated: bool = True) -> Placed:
+def layout(data: GraphData, *, max_width: float = COLUMN, isolated: bool = True) -> Placed:
     """Every component of ``data``; nodes without edges in a grid below when ``isolated``."""
     comps = components(data)
     linked = [c for c in comps if len(c) > 1]
@@ -340,7 +482,7 @@ def layout(data: GraphData, *, max_width: float = 600, isolated: bool = True) ->
     for comp in linked:
         members = set(comp)
         edges = [e for n in comp for e in by_node[n] if e.target in members]
-        parts.append(layout_component(comp, edges))
+        parts.append(layout_component(comp, edges, max_width=max_width))
     placed = pack(parts, max_width)
     if isolated and alone:
         g = grid(alone, max(max_width, placed.width))
@@ -355,29 +497,108 @@ def layout(data: GraphData, *, max_width: float = 600, isolated: bool = True) ->
 # ------------------------------------------------------------------------- markup
 
 
-def _path(pts: list[tuple[float, float]]) -> str:
+def _path(pts: list[tuple[float, float]], vertical: bool = False) -> str:
+    """A smooth curve through ``pts``; its bends run along the layers' axis."""
     (x0, y0), rest = pts[0], pts[1:]
     out = [f"M{x0:.1f},{y0:.1f}"]
     px, py = x0, y0
     for x, y in rest:
-        dx = (x - px) / 2
-        out.append(f"C{px + dx:.1f},{py:.1f} {x - dx:.1f},{y:.1f} {x:.1f},{y:.1f}")
+        if vertical:
+            dy = (y - py) / 2
+            out.append(f"C{px:.1f},{py + dy:.1f} {x:.1f},{y - dy:.1f} {x:.1f},{y:.1f}")
+        else:
+            dx = (x - px) / 2
+            out.append(f"C{px + dx:.1f},{py:.1f} {x - dx:.1f},{y:.1f} {x:.1f},{y:.1f}")
         px, py = x, y
     return " ".join(out)
 
 
-def _markers(uid: str, kinds: Iterable[str]) -> str:
+def wrap(text: str, width: int = TITLE_CHARS, lines: int = TITLE_LINES) -> list[str]:
+    """``text`` on at most ``lines`` lines of about ``width`` characters, broken at
+    spaces (a longer word is cut); an ellipsis ends the last line when text is left."""
+    words = " ".join(text.split()).split(" ") if text.strip() else []
+    out: list[str] = []
+    line = ""
+    i = 0
+    while i < len(words) and len(out) < lines:
+        word = words[i]
+        if len(word) > width:
+            head, words[i] = word[:width], word[width:]
+            if line:
+                out.append(line)
+                line = ""
+                continue
+            out.append(head)
+            continue
+        if not line:
+            line = word
+        elif len(line) + 1 + len(word) <= width:
+            line += " " + word
+        else:
+            out.append(line)
+            line = word
+        i += 1
+    if line and len(out) < lines:
+        out.append(line)
+        line = ""
+    if i < len(words) or line:
+        last = out[-1] if out else ""
+        out[-1:] = [last[: width - 1].rstrip() + "…"]
+    return out
+
+
+def _marker_id(uid: str, kind: str, proposed: bool = False) -> str:
+    return f"{uid}-arrow-{kind}" + ("-proposed" if proposed else "")
+
+
+def _markers(uid: str, kinds: Iterable[str], proposed: Iterable[str] = ()) -> str:
+    """Arrow heads per kind (filled), and per kind of proposed supersession (open)."""
     out = []
     for kind in kinds:
         color, _dash, _w = EDGE_STYLE[kind]
         if kind == "relates-to":
             continue
         out.append(
-            f'<marker id="{uid}-arrow-{kind}" viewBox="0 0 10 10" refX="9" refY="5" '
+            f'<marker id="{_marker_id(uid, kind)}" viewBox="0 0 10 10" refX="9" refY="5" '
             f'markerWidth="7" markerHeight="7" orient="auto-start-reverse">'
             f'<path d="M0,0 L10,5 L0,10 z" fill="{color}"/></marker>'
         )
+    for kind in proposed:
+        color, _dash, _w = EDGE_STYLE[kind]
+        out.append(
+            f'<marker id="{_marker_id(uid, kind, True)}" viewBox="0 0 10 10" refX="9" '
+            f'refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse">'
+            f'<path d="M1,1 L9,5 L1,9" fill="none" stroke="{color}" stroke-width="1.6"/>'
+            "</marker>"
+        )
     return "<defs>" + "".join(out) + "</defs>" if out else ""
+
+
+def edge_style(e: DrawnEdge, uid: str) -> tuple[str, str]:
+    """The class list and presentation attributes of one edge's path.
+
+    A supersession whose source has not taken effect (proposed) is drawn dash-dotted,
+    fainter and with an open arrow head; one only declared in prose is dotted; each
+    kind keeps its colour, so a proposed partial supersession is a teal dash-dot."""
+    color, dash, width = EDGE_STYLE[e.kind]
+    opacity = ""
+    if e.proposed:
+        dash = PROPOSED_DASH
+        opacity = ' stroke-opacity="0.75"'
+    if e.declared:
+        dash = DECLARED_DASH
+    dash_attr = f' stroke-dasharray="{dash}"' if dash and dash != "2 0" else ""
+    marker = (
+        ""
+        if e.kind == "relates-to"
+        else f' marker-end="url(#{_marker_id(uid, e.kind, e.proposed)})"'
+    )
+    css = (
+        f"adr-edge adr-edge--{e.kind}"
+        + (" adr-edge--proposed" if e.proposed else "")
+        + (" adr-edge--declared" if e.declared else "")
+    )
+    return css, f'stroke="{color}" stroke-width="{width}"{dash_attr}{opacity}{marker}'
 
 
 def _node(
@@ -391,7 +612,7 @@ def _node(
     clip: str,
 ) -> str:
     fill = STATUS_FILL.get(node.status, STATUS_FILL["unknown"])
-    label = short(node.id, 21) + (" · archived" if node.archived else "")
+    label = short(node.id, 23) + (" · archived" if node.archived else "")
     shown = status_label(node.status)
     full = f"{node.id} {node.title} ({shown}{', archived' if node.archived else ''})"
     stroke = ""
@@ -399,6 +620,10 @@ def _node(
         stroke = ' stroke="currentColor" stroke-width="3"'
     elif node.archived or external:
         stroke = ' stroke="currentColor" stroke-width="1.5" stroke-dasharray="4 3"'
+    title_lines = "".join(
+        f'<text x="{x + 10:.1f}" y="{y + 31 + 13 * k:.1f}" font-size="11">{esc(line)}</text>'
+        for k, line in enumerate(wrap(node.title))
+    )
     body = (
         f"<title>{esc(full)}</title>"
         f'<rect x="{x:.1f}" y="{y:.1f}" width="{NODE_W}" height="{NODE_H}" rx="7" '
@@ -406,10 +631,8 @@ def _node(
         f'<clipPath id="{clip}"><rect x="{x + 4:.1f}" y="{y:.1f}" width="{NODE_W - 8}" '
         f'height="{NODE_H}"/></clipPath>'
         f'<g clip-path="url(#{clip})" fill="#fff">'
-        f'<text x="{x + 10:.1f}" y="{y + 18:.1f}" font-size="12" font-weight="700">'
-        f"{esc(label)}</text>"
-        f'<text x="{x + 10:.1f}" y="{y + 34:.1f}" font-size="11">'
-        f"{esc(short(node.title))}</text></g>"
+        f'<text x="{x + 10:.1f}" y="{y + 16:.1f}" font-size="12" font-weight="700">'
+        f"{esc(label)}</text>{title_lines}</g>"
     )
     attrs = (
         f' class="adr-node adr-node--{esc(node.status)}" data-adr-id="{esc(node.id)}"'
@@ -429,38 +652,52 @@ def render(
     focus: str | None = None,
     root: str | None = None,
     placed: Placed | None = None,
-    max_width: float = 600,
+    max_width: float = COLUMN,
     isolated: bool = True,
+    css_class: str = "adr-graph-svg",
+    fixed: bool = False,
 ) -> str:
-    """One ``<svg>`` element drawing ``data``. ``root`` marks nodes of other roots."""
+    """One ``<svg>`` element drawing ``data``. ``root`` marks nodes of other roots;
+    ``css_class`` the drawing's classes (the graph page's narrow variant has its own).
+
+    The drawing scales to its container (``width="100%"`` over its ``viewBox``) and
+    never grows past its own size (``max-width``), so it fits any column without
+    clipping or a sideways scroll bar (ADR-0039). ``fixed``: its own size in pixels
+    instead, for a drawing nested in another SVG (:func:`document`), where 100% would be
+    the outer drawing's width."""
     placed = placed or layout(data, max_width=max_width, isolated=isolated)
     w = placed.width + 2 * MARGIN
     h = placed.height + 2 * MARGIN
-    kinds = [k for k in EDGE_KINDS if any(e.kind == k for e, _ in placed.edges)]
+    kinds = [k for k in EDGE_KINDS if any(e.kind == k for e, _, _ in placed.edges)]
+    proposed = [
+        k for k in EDGE_KINDS if any(e.kind == k and e.proposed for e, _, _ in placed.edges)
+    ]
+    size = (
+        f'width="{w:.0f}" height="{h:.0f}" viewBox="0 0 {w:.0f} {h:.0f}"'
+        if fixed
+        else f'width="100%" viewBox="0 0 {w:.0f} {h:.0f}" style="max-width: {w:.0f}px"'
+    )
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="adr-graph-svg" width="{w:.0f}" '
-        f'height="{h:.0f}" viewBox="0 0 {w:.0f} {h:.0f}" role="img" '
-        f'aria-labelledby="{uid}-title" font-family="{esc(FONT)}">',
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="{css_class}" {size} role="img" '
+        f'aria-labelledby="{uid}-title" font-family="{esc(FONT)}" '
+        f'data-adr-crossings="{placed.crossings}">',
         f'<title id="{uid}-title">{esc(title)}</title>',
-        _markers(uid, kinds),
+        _markers(uid, kinds, proposed),
         f'<g transform="translate({MARGIN},{MARGIN})">',
         '<g class="adr-edges" fill="none">',
     ]
-    for e, pts in placed.edges:
-        color, dash, width = EDGE_STYLE[e.kind]
-        if e.declared:
-            dash = DECLARED_DASH
-        dash_attr = f' stroke-dasharray="{dash}"' if dash and dash != "2 0" else ""
-        marker = "" if e.kind == "relates-to" else f' marker-end="url(#{uid}-arrow-{e.kind})"'
+    for e, pts, vertical in placed.edges:
+        css, attrs = edge_style(e, uid)
         what = f"{e.source} {FORWARD_LABEL[e.kind]} {e.target}" + (
             f" (unit {e.unit})" if e.unit else ""
         )
+        if e.proposed:
+            what += f" ({PROPOSED_LABEL}: {e.target} stays in effect until {e.source} is accepted)"
         if e.declared:
             what += f" ({DECLARED_LABEL}, not agreed by the other record)"
-        css = f"adr-edge adr-edge--{e.kind}" + (" adr-edge--declared" if e.declared else "")
         parts.append(
-            f'<path class="{css}" d="{_path(pts)}" stroke="{color}" '
-            f'stroke-width="{width}"{dash_attr}{marker}><title>{esc(what)}</title></path>'
+            f'<path class="{css}" d="{_path(pts, vertical)}" {attrs}>'
+            f"<title>{esc(what)}</title></path>"
         )
     parts.append("</g>")
     parts.append('<g class="adr-nodes">')
@@ -481,57 +718,119 @@ def render(
     return "".join(parts)
 
 
-def legend(
-    *, uid: str, statuses: Sequence[str], kinds: Sequence[str], declared: bool = False
-) -> str:
-    """A small SVG key: node colours by status, line styles by relation kind, and the
-    dotted line of a supersession only declared in prose when ``declared``."""
-    items: list[str] = []
-    x = 0.0
-    sw = 0.0
-    row1: list[str] = []
+def _legend_items(
+    uid: str,
+    statuses: Sequence[str],
+    kinds: Sequence[str],
+    declared: bool,
+    proposed: Sequence[str],
+) -> list[tuple[str, str, float]]:
+    """The legend's keys: (swatch markup at the origin, label, swatch width)."""
+    items: list[tuple[str, str, float]] = []
     for status in statuses:
-        width = 22 + 7 * len(status_label(status))
-        row1.append(
-            f'<rect x="{x:.0f}" y="2" width="14" height="14" rx="3" '
-            f'fill="{STATUS_FILL.get(status, STATUS_FILL["unknown"])}"/>'
-            f'<text x="{x + 19:.0f}" y="13.5" font-size="12" fill="currentColor">'
-            f"{esc(status_label(status))}</text>"
+        fill = STATUS_FILL.get(status, STATUS_FILL["unknown"])
+        items.append(
+            (
+                f'<rect x="0" y="3" width="14" height="14" rx="3" fill="{fill}"/>',
+                status_label(status),
+                19,
+            )
         )
-        x += width + 10
-    sw = max(sw, x)
-    x = 0.0
-    row2: list[str] = []
     for kind in kinds:
-        color, dash, stroke = EDGE_STYLE[kind]
-        dash_attr = f' stroke-dasharray="{dash}"' if dash and dash != "2 0" else ""
-        marker = "" if kind == "relates-to" else f' marker-end="url(#{uid}-arrow-{kind})"'
-        label = FORWARD_LABEL[kind]
-        row2.append(
-            f'<path d="M{x:.0f},31 h30" stroke="{color}" stroke-width="{stroke}" '
-            f'fill="none"{dash_attr}{marker}/>'
-            f'<text x="{x + 38:.0f}" y="35" font-size="12" fill="currentColor">'
-            f"{esc(label)}</text>"
+        css, attrs = edge_style(DrawnEdge("", "", kind), uid)
+        items.append(
+            (f'<path class="{css}" d="M0,10 h30" fill="none" {attrs}/>', FORWARD_LABEL[kind], 38)
         )
-        x += 46 + 7 * len(label) + 10
+    for kind in proposed:
+        css, attrs = edge_style(DrawnEdge("", "", kind, proposed=True), uid)
+        items.append(
+            (
+                f'<path class="{css}" d="M0,10 h30" fill="none" {attrs}/>',
+                f"{FORWARD_LABEL[kind]} ({PROPOSED_LABEL})",
+                38,
+            )
+        )
     if declared:
-        row2.append(
-            f'<path d="M{x:.0f},31 h30" stroke="currentColor" stroke-width="2" fill="none" '
-            f'stroke-dasharray="{DECLARED_DASH}"/>'
-            f'<text x="{x + 38:.0f}" y="35" font-size="12" fill="currentColor">'
-            f"{esc(DECLARED_LABEL)}</text>"
+        items.append(
+            (
+                f'<path class="adr-edge adr-edge--declared" d="M0,10 h30" '
+                f'stroke="currentColor" stroke-width="2" fill="none" '
+                f'stroke-dasharray="{DECLARED_DASH}"/>',
+                DECLARED_LABEL,
+                38,
+            )
         )
-        x += 46 + 7 * len(DECLARED_LABEL) + 10
-    sw = max(sw, x)
-    items = row1 + row2
-    height = 42 if kinds else 20
+    return items
+
+
+def _legend_defs(uid: str, kinds: Sequence[str], proposed: Sequence[str]) -> str:
+    return _markers(uid, kinds, proposed)
+
+
+LEGEND_TITLE = "Legend: node colour is the status, line style the relation"
+
+
+def legend(
+    *,
+    uid: str,
+    statuses: Sequence[str],
+    kinds: Sequence[str],
+    declared: bool = False,
+    proposed: Sequence[str] = (),
+) -> str:
+    """A small SVG key (the standalone export): node colours by status, line styles by
+    relation kind, the kinds of proposed supersession in ``proposed``, and the dotted line of a
+    supersession only declared in prose when ``declared``."""
+    items = _legend_items(uid, statuses, kinds, declared, proposed)
+    parts: list[str] = []
+    x = y = sw = 0.0
+    for i, (swatch, label, width) in enumerate(items):
+        if i and (x > 560 or (i == len(statuses) and statuses)):
+            x, y = 0.0, y + 22
+        parts.append(
+            f'<g transform="translate({x:.0f},{y:.0f})">{swatch}'
+            f'<text x="{width:.0f}" y="14" font-size="12" fill="currentColor">'
+            f"{esc(label)}</text></g>"
+        )
+        x += width + 7.5 * len(label) + 16
+        sw = max(sw, x)
+    height = y + 22
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="adr-graph-legend" '
-        f'width="{sw:.0f}" height="{height}" viewBox="0 0 {sw:.0f} {height}" role="img" '
-        f'aria-labelledby="{uid}-title" font-family="{esc(FONT)}">'
-        f'<title id="{uid}-title">Legend: node colour is the status, line style the '
-        f"relation</title>{_markers(uid, kinds)}" + "".join(items) + "</svg>"
+        f'width="{sw:.0f}" height="{height:.0f}" viewBox="0 0 {sw:.0f} {height:.0f}" '
+        f'role="img" aria-labelledby="{uid}-title" font-family="{esc(FONT)}">'
+        f'<title id="{uid}-title">{LEGEND_TITLE}</title>'
+        f"{_legend_defs(uid, kinds, proposed)}" + "".join(parts) + "</svg>"
     )
+
+
+def legend_html(
+    *,
+    uid: str,
+    statuses: Sequence[str],
+    kinds: Sequence[str],
+    declared: bool = False,
+    proposed: Sequence[str] = (),
+) -> str:
+    """The graph page's key as a wrapping list, one small drawing per key, so it reflows
+    to any column width (390 px phones included) instead of shrinking."""
+    out = [f'<ul class="adr-graph-legend" aria-label="{LEGEND_TITLE}">']
+    for i, (swatch, label, width) in enumerate(
+        _legend_items(uid, statuses, kinds, declared, proposed)
+    ):
+        item_uid = f"{uid}-{i}"
+        # each key has its own arrow heads: ids must be unique on the page
+        swatch = swatch.replace(f"url(#{uid}-", f"url(#{item_uid}-")
+        w = width + 7.5 * len(label) + 6
+        out.append(
+            f'<li><svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="20" '
+            f'viewBox="0 0 {w:.0f} 20" aria-hidden="true" font-family="{esc(FONT)}">'
+            f"{_legend_defs(item_uid, kinds, proposed) if 'marker-end' in swatch else ''}"
+            f'{swatch}<text x="{width:.0f}" y="14" font-size="12" fill="currentColor">'
+            f"{esc(label)}</text></svg></li>"
+        )
+    out.append("</ul>")
+    return "".join(out)
 
 
 def document(
@@ -548,16 +847,21 @@ def document(
     width = 0.0
     body: list[str] = []
     declared = any(e.declared for _, g in groups for e in g.edges)
-    leg = legend(uid=f"{uid}-legend", statuses=statuses, kinds=kinds, declared=declared)
+    proposed = [
+        k for k in EDGE_KINDS if any(e.proposed and e.kind == k for _, g in groups for e in g.edges)
+    ]
+    leg = legend(
+        uid=f"{uid}-legend", statuses=statuses, kinds=kinds, declared=declared, proposed=proposed
+    )
     body.append(
         f'<text x="0" y="16" font-size="16" font-weight="700" fill="currentColor">'
         f"{esc(title)}</text>"
     )
     body.append(f'<g transform="translate(0,28)">{leg}</g>')
-    y = 28 + 48
+    y = 28 + float(leg.split('height="', 1)[1].split('"', 1)[0]) + 6
     for i, (heading, data) in enumerate(groups):
         placed = layout(data)
-        svg = render(data, uid=f"{uid}-{i}", href=href, title=heading, placed=placed)
+        svg = render(data, uid=f"{uid}-{i}", href=href, title=heading, placed=placed, fixed=True)
         body.append(
             f'<text x="0" y="{y + 14:.0f}" font-size="14" font-weight="700" '
             f'fill="currentColor">{esc(heading)}</text>'
