@@ -43,9 +43,7 @@ def _link(href: SourceHref, config: Config, project_rel: str | None, text: str) 
     return f'<a href="{html.escape(target, quote=True)}">{label}</a>' if target else label
 
 
-def _admonition(
-    state: str, body: list[str], words: Messages = ENGLISH, **title: str
-) -> str:
+def _admonition(state: str, body: list[str], words: Messages = ENGLISH, **title: str) -> str:
     kind, heading = BANNERS[state]
     if words is not ENGLISH:
         heading = words.table[f"current.{state}.title"]

@@ -35,13 +35,14 @@ def language_of(code: str | None) -> str | None:
 
 
 def choose(option: str, theme_language: str | None) -> tuple[str, str | None]:
-    """The language of the generated text: the ``language`` option when set, else the
+    """The language of the generated text: the ``language`` option unless ``auto``, else the
     theme's; English (with a note for the log) when there is no catalogue for it."""
-    requested = (option or theme_language or DEFAULT).strip()
+    chosen = option if option and option != "auto" else ""
+    requested = (chosen or theme_language or DEFAULT).strip()
     found = language_of(requested)
     if found is not None:
         return found, None
-    source = "option 'language'" if option else "theme language"
+    source = "option 'language'" if chosen else "theme language"
     return DEFAULT, (
         f"{source} {requested!r} has no mkdocs-adr messages (known: {', '.join(LANGUAGES)}); "
         "the record banners and generated pages are in English"

@@ -432,12 +432,12 @@ def site_table_html(
             f'data-tags="{esc(json.dumps(list(rec.parsed.tags), ensure_ascii=False))}">'
             f"{tds}</tr>\n"
         )
-    words = (
+    script_words = (
         f' data-adr-labels="{esc(json.dumps(labels, ensure_ascii=False, sort_keys=True))}"'
         if labels is not None
         else ""
     )
     return (
-        f'<div class="adr-index-table"{words}>\n<table>\n<thead>\n'
+        f'<div class="adr-index-table"{script_words}>\n<table>\n<thead>\n'
         f"<tr>{head}</tr>\n</thead>\n<tbody>\n{''.join(rows)}</tbody>\n</table>\n</div>"
     )

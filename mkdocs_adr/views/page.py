@@ -588,9 +588,7 @@ def _pending(ctx: PageContext, s: Succession, href: RecordHref) -> str:
         if s.chain
         else words.t("banner.superseded-pending.lead-none")
     )
-    return BANNERS["superseded-pending"].render(
-        words, lead=lead, names=_candidates(ctx, s, href)
-    )
+    return BANNERS["superseded-pending"].render(words, lead=lead, names=_candidates(ctx, s, href))
 
 
 def _ambiguous(ctx: PageContext, s: Succession, href: RecordHref) -> str:

@@ -48,9 +48,7 @@ def months(records: list[Record]) -> list[Month]:
     return out
 
 
-def render_slotted(
-    title: str, found: list[Month], total: int, words: Messages = ENGLISH
-) -> str:
+def render_slotted(title: str, found: list[Month], total: int, words: Messages = ENGLISH) -> str:
     """The page's Markdown: ``title`` (already Markdown-escaped), a summary line, and a
     heading and slot per month, in the site's language (``words``)."""
     lines = [f"# {title}", ""]
