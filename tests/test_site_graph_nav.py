@@ -529,6 +529,7 @@ def test_an_adr_only_site_has_a_menu_home_page_and_views_on_top(site: Path) -> N
     assert items == [
         (0, "Overview"),
         (0, "Decision index"),
+        (0, "Decision timeline"),
         (0, "Decision graph"),
         (0, "Decisions"),
         *((1, t) for t in RECORD_TITLES),
@@ -550,6 +551,7 @@ def test_the_section_is_titled_from_the_root_title(tmp_path: Path, theme: str) -
     assert top(items) == [
         "Overview",
         "Shop & orders: decision index",
+        "Shop & orders: decision timeline",
         "Shop & orders: decision graph",
         "Shop & orders",
     ]
@@ -570,6 +572,7 @@ def test_root_dot_puts_the_views_first(tmp_path: Path, theme: str) -> None:
     assert items == [
         (0, "Overview"),
         (0, "Decision index"),
+        (0, "Decision timeline"),
         (0, "Decision graph"),
         *((0, t) for t in RECORD_TITLES),
     ]
@@ -584,7 +587,11 @@ def test_a_site_with_its_own_home_and_pages_keeps_them(tmp_path: Path, theme: st
     items = menu((site / "index.html").read_text("utf-8"), theme)
     # more than one section's worth of pages: nothing is lifted, the views lead the section
     assert top(items) == ["Shop", "Guide", "Decisions"]
-    assert [t for d, t in items if d == 1][:2] == ["Decision index", "Decision graph"]
+    assert [t for d, t in items if d == 1][:3] == [
+        "Decision index",
+        "Decision timeline",
+        "Decision graph",
+    ]
     assert "Our handbook." in (site / "index.html").read_text("utf-8")
 
 

@@ -48,7 +48,8 @@ def context_command(
     config = resolve_config(config_file, root)
     log = load(config)
     query = ContextQuery(target, domain, iteration, intent, unit, cursor)
-    data, text = context(log, query, prefix=command_prefix(config_file, root))
+    flags = ("--json",) if as_json else ()
+    data, text = context(log, query, prefix=command_prefix(config_file, root), flags=flags)
     if as_json:
         echo_json_text(text)
     else:

@@ -42,7 +42,8 @@ def command_prefix(config_file: Path | None, root: Path | None) -> str:
     "statuses",
     multiple=True,
     type=click.Choice([*STATUSES, "all"]),
-    help="Statuses to admit (repeatable); default: decisions in effect.",
+    help="Statuses to admit (repeatable); default: decisions in effect, then those "
+    "whose status is not recorded (labelled status-unverified).",
 )
 @click.option("--cursor", default=None, help="Continue an earlier answer (its next_cursor).")
 @click.option("--json", "as_json", is_flag=True, help="Print the response as JSON.")
@@ -66,7 +67,8 @@ def find_command(
     config = resolve_config(config_file, root)
     log = load(config)
     query = FindQuery(paths, components, topic, statuses, cursor)
-    data, text = find(log, query, prefix=command_prefix(config_file, root))
+    flags = ("--json",) if as_json else ()
+    data, text = find(log, query, prefix=command_prefix(config_file, root), flags=flags)
     if as_json:
         echo_json_text(text)
     else:

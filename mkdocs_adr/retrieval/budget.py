@@ -137,18 +137,22 @@ def pack(
     unit_at: Callable[[Position], tuple[dict[str, Any], Position | None]],
     start: Position,
     compose: Compose,
+    *,
+    stop: int | None = None,
 ) -> AnswerPage:
     """Fill one page from ``start`` with as many units as the budgets allow.
 
     ``unit_at(pos)`` gives the unit JSON at ``pos`` and the position after it.
     ``compose`` must build the full response; it is measured with worst-case
     placeholders for the cursor and the budget figures, so the final response
-    is never longer than what was measured.
+    is never longer than what was measured. ``stop``: the page ends before
+    that item even when more would fit (the rest is behind the cursor).
     """
+    end = count if stop is None else min(count, stop)
     units: list[dict[str, Any]] = []
     pos: Position | None = start
     skipped = 0
-    while pos is not None and pos.item < count and len(units) < MAX_UNITS:
+    while pos is not None and pos.item < end and len(units) < MAX_UNITS:
         unit, after = unit_at(pos)
         trial = [*units, unit]
         if measure(compose(trial, after, skipped)) <= MAX_CODEPOINTS:

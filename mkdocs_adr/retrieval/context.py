@@ -105,8 +105,13 @@ class _Question:
     target: Target | None = None
 
 
-def build(log: Log, query: ContextQuery, *, prefix: str = "mkdocs-adr") -> Answer:
-    """The whole answer to ``query`` before paging (see :meth:`Answer.respond`)."""
+def build(
+    log: Log, query: ContextQuery, *, prefix: str = "mkdocs-adr", flags: tuple[str, ...] = ()
+) -> Answer:
+    """The whole answer to ``query`` before paging (see :meth:`Answer.respond`).
+
+    ``flags`` (``--json``) are repeated by ``navigation.next`` and the cursor's restart.
+    """
     query.validate()
     if query.target is None and query.domain is None and query.iteration is None:
         return _overview(log, query, prefix)
@@ -137,6 +142,7 @@ def build(log: Log, query: ContextQuery, *, prefix: str = "mkdocs-adr") -> Answe
         warnings=ev.warnings,
         hints=hints,
         start_default=_segment_start(log, query, question.target, items),
+        flags=flags,
     )
 
 
@@ -272,8 +278,8 @@ def _listed(counts: Counter[str]) -> tuple[list[tuple[str, int]], int, int]:
 
 
 def context(
-    log: Log, query: ContextQuery, *, prefix: str = "mkdocs-adr"
+    log: Log, query: ContextQuery, *, prefix: str = "mkdocs-adr", flags: tuple[str, ...] = ()
 ) -> tuple[dict[str, Any], str]:
     """Answer a context query: the response data and its exact JSON text."""
-    answer = build(log, query, prefix=prefix)
+    answer = build(log, query, prefix=prefix, flags=flags)
     return answer.respond(answer.start(query.cursor))

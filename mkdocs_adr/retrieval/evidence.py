@@ -10,8 +10,8 @@ from typing import Any
 
 from ..graph import FORWARD
 from ..log import Log
-from ..model import Record, Relation, Unit
-from ..parsing.sections import sections_of
+from ..model import Parsed, Record, Relation, Unit
+from ..parsing.markdown import scan
 from .budget import SEGMENT_CODEPOINTS, segment_text, shorten_title
 
 #: Kinds that make the target a constraint on the source: it builds on them.
@@ -108,15 +108,41 @@ def _heading_key(heading: str) -> str:
     return _NUMBERING.sub("", heading).strip().rstrip(":").strip().casefold()
 
 
+#: Where the whole sections are kept in a ``Parsed`` value's instance dict.
+_WHOLE_MEMO = "_h2_whole_sections"
+
+
+def whole_sections(parsed: Parsed) -> tuple[tuple[str, str], ...]:
+    """(name, text) of each second-level section, ``###`` and deeper subsections included.
+
+    A section runs to the next heading of level 2 or above, so nothing under a
+    subheading is lost (issue 12: 30% of real records lost half their text when a
+    section stopped at its first ``###``). Kept with the ``Parsed`` value, as
+    :func:`mkdocs_adr.parsing.sections.sections_of` keeps its split.
+    """
+    memo = vars(parsed)
+    found: tuple[tuple[str, str], ...] | None = memo.get(_WHOLE_MEMO)
+    if found is None:
+        doc = scan(parsed.text)
+        found = memo[_WHOLE_MEMO] = tuple(
+            (sec.name, doc.section_text(sec, stop_at_subheading=False))
+            for sec in doc.sections(level=2)
+        )
+    return found
+
+
 def record_text(log: Log, rec: Record, scope: str) -> tuple[str, str]:
     """The text shown for a whole record: ``(text, scope)``.
 
     ``scope`` ``decision`` keeps the decision section(s) and falls back to
     ``full`` when a record has none; status sections are left out (the status
-    is reported on its own).
+    is reported on its own). Each section is whole, its subsections included;
+    a long text is split into segments later, never cut.
     """
     headings = {h.casefold() for h in log.config.status_headings}
-    sections = [(h, t) for h, t in sections_of(rec.parsed) if h.strip().casefold() not in headings]
+    sections = [
+        (h, t) for h, t in whole_sections(rec.parsed) if h.strip().casefold() not in headings
+    ]
     used = "full"
     if scope == "decision":
         chosen = [(h, t) for h, t in sections if _heading_key(h) in DECISION_HEADINGS]
@@ -183,6 +209,12 @@ class EvidenceItem:
     layer: str | None = None
     score: float | None = None
     successor: str | None = None
+    #: ``status-unverified`` (status not recorded or not understood), or ``None``.
+    label: str | None = None
+    #: ``against`` for a decision against the topic (rejected, deprecated, a proposal
+    #: replacing an accepted record), with ``verdict`` its kind; ``None`` otherwise.
+    group: str | None = None
+    verdict: str | None = None
     _segments: list[str] | None = None
     _text: str | None = None
 
@@ -237,6 +269,11 @@ class EvidenceItem:
             out["score"] = round(self.score, 4)
         if self.successor is not None:
             out["successor"] = self.successor
+        if self.label is not None:
+            out["label"] = self.label
+        if self.group is not None:
+            out["group"] = self.group
+            out["verdict"] = self.verdict
         return out
 
 

@@ -4,13 +4,22 @@ Layers, in order, each result naming the layer that selected it:
 
 1. ``affected-paths`` / ``affected-components``: ``--path`` against each record's
    ``affected-paths`` globs, ``--component`` against ``affected-components``;
-2. status: only decisions in effect unless ``--status`` says otherwise (a
-   superseded match is answered with its current successor);
+2. status: unless ``--status`` says otherwise, decisions in effect, then records
+   whose status is not recorded or not understood (labelled ``status-unverified``,
+   ranked after them); what the filter left out is counted by status with the
+   command that widens it, and a superseded match is answered with its current
+   successor. A decision *against* the topic (rejected, deprecated, a proposal
+   replacing an accepted record) that matches it better than any accepted record
+   comes first, in its own ``against`` group;
 3. ``project-graph``: files near the queried ones in ``graphify-out/graph.json``
    when it exists, and ``relations``: what the selected decisions build on,
    through the log's own relations;
 4. ``topic``: ``--topic`` ranks the narrowed set only (lunr), or, with no path
-   or component, the decisions the status filter admits.
+   or component, the decisions the status filter admits. Order: topic score (in
+   bands of :data:`BAND_SHARE` of the best), then in effect before unverified
+   before the rest, then recency (the record's date, newest first). Matches weaker than
+   :data:`STRONG_SHARE` of the best are not required evidence and wait behind
+   the cursor, so the first page holds the strong ones.
 """
 
 from __future__ import annotations
@@ -30,6 +39,7 @@ from .evidence import (
     Relations,
     search_text,
     status_of,
+    unit_id,
 )
 from .paths import PathRefused, Pattern, QueryPath, compile_pattern, normalize_query_path
 from .respond import Answer, quote_args
@@ -53,6 +63,15 @@ def shown(text: str, *, quote: bool = True) -> str:
 
 
 DEFAULT_STATUS = "in-effect"
+#: Statuses the default admits after those in effect, labelled :data:`UNVERIFIED`.
+UNVERIFIED_STATUSES = frozenset({"missing", "unknown"})
+UNVERIFIED = "status-unverified"
+#: A topic match scoring under half the best one is a weak match.
+STRONG_SHARE = 0.5
+#: Scores within this share of the best count as one band, ordered by status then date.
+BAND_SHARE = 0.25
+#: Statuses whose record decides against what it describes.
+AGAINST_STATUSES = ("rejected", "deprecated")
 
 
 @dataclass(frozen=True)
@@ -158,18 +177,45 @@ class _Finder(Collector):
 
     def admit(self, rec: Record, unit: Unit | None) -> bool:
         if not self.statuses:
-            return self.log.in_effect(rec, unit)
+            return self.tier(rec, unit) < 2
         if "all" in self.statuses:
             return True
         return self.log.status_of(rec, unit) in self.statuses
 
+    def tier(self, rec: Record, unit: Unit | None) -> int:
+        """0 in effect, 1 status not recorded or not understood, 2 anything else."""
+        if self.log.in_effect(rec, unit):
+            return 0
+        return 1 if status_of(rec, unit) in UNVERIFIED_STATUSES else 2
+
+    def item(
+        self, rec: Record, unit: Unit | None, why: str, layer: str | None, hops: int = 0
+    ) -> EvidenceItem:
+        """An admitted unit as evidence: labelled when its status is unverified, and
+        naming its current successor when it is superseded (``--status``)."""
+        item = EvidenceItem(rec, unit, why, "decision", hops=hops, required=True, layer=layer)
+        tier = self.tier(rec, unit)
+        if tier == 1:
+            item.label = UNVERIFIED
+        elif tier == 2 and status_of(rec, unit) == "superseded":
+            r = replacement(self.log, rec, unit)
+            if r.current is not None:
+                item.successor = r.current.id
+                item.why += f"; superseded, current successor {r.current.id} ({r.chain})"
+        return item
+
+    def widen(self, args: list[str], flags: tuple[str, ...], prefix: str) -> str:
+        return f"{prefix} {quote_args(['find', *args, '--status', 'all', *flags])}"
+
     def warn_filtered(self) -> None:
-        """Say how many matches the default status filter left out."""
+        """Say how many matches the default status filter left out, by status (the
+        widening command itself is in ``layers.status.widen`` and ``coverage_detail``)."""
         if self.filtered_out and not self.statuses:
             left = sum(self.filtered_out.values())
+            by = ", ".join(f"{k} {v}" for k, v in sorted(self.filtered_out.items()))
             self.warnings.append(
-                f"{left} matching unit(s) not in effect were left out by the status filter; "
-                "add --status all to see them"
+                f"{left} matching unit(s) not in effect were left out by the status filter "
+                f"({by}); add --status all to see them (layers.status.widen)"
             )
 
     def units(self, rec: Record) -> list[Unit | None]:
@@ -191,8 +237,9 @@ class _Finder(Collector):
                 if status_of(rec, unit) == "superseded" and not self.statuses:
                     self._successor_of(rec, unit, why, order)
                 continue
-            item = EvidenceItem(rec, unit, why, "decision", hops=hops, required=True, layer=layer)
-            sort = (LAYERS.index(layer), *order, rec.id, unit.key if unit else "")
+            item = self.item(rec, unit, why, layer, hops)
+            tier = self.tier(rec, unit)
+            sort = (LAYERS.index(layer), tier, *order, rec.id, unit.key if unit else "")
             if self.offer(sort, item):
                 self.counts[layer] += 1
 
@@ -348,6 +395,21 @@ def _normalize_paths(log: Log, raw: tuple[str, ...]) -> list[QueryPath]:
     return list(dict.fromkeys(out))
 
 
+#: Where a record's body terms are kept on its ``Parsed`` value (by unit key; "" for
+#: the whole record): its text does not change while the log is loaded.
+_TERMS_MEMO = "_topic_body_terms"
+
+
+def _body_terms(log: Log, rec: Record, unit: Unit | None) -> tuple[str, ...]:
+    memo: dict[str, tuple[str, ...]] = vars(rec.parsed).setdefault(_TERMS_MEMO, {})
+    key = unit.key if unit is not None else ""
+    found = memo.get(key)
+    if found is None:
+        body = unit.text if unit is not None else search_text(log, rec)
+        found = memo[key] = tuple(topic.terms(body))
+    return found
+
+
 def _topic_docs(log: Log, items: list[EvidenceItem]) -> list[topic.Doc]:
     docs = []
     for item in items:
@@ -355,14 +417,19 @@ def _topic_docs(log: Log, items: list[EvidenceItem]) -> list[topic.Doc]:
         keywords = " ".join(
             [rec.id, rec.domain or "", *rec.parsed.tags, *rec.parsed.affected_components]
         )
-        body = unit.text if unit is not None else search_text(log, rec)
         title = f"{rec.title} {unit.title}" if unit is not None else rec.title
-        docs.append(topic.Doc(item.id, title, keywords, body))
+        docs.append(topic.Doc(item.id, title, keywords, "", _body_terms(log, rec, unit)))
     return docs
 
 
-def build(log: Log, query: FindQuery, *, prefix: str = "mkdocs-adr") -> Answer:
-    """Every result of ``query`` in answer order, before paging."""
+def build(
+    log: Log, query: FindQuery, *, prefix: str = "mkdocs-adr", flags: tuple[str, ...] = ()
+) -> Answer:
+    """Every result of ``query`` in answer order, before paging.
+
+    ``flags`` are the caller's output flags (``--json``): every command the
+    answer prints (``navigation.next``, the widening command) repeats them.
+    """
     query.validate()
     paths = _normalize_paths(log, query.paths)
     finder = _Finder(log, query, paths)
@@ -381,32 +448,39 @@ def build(log: Log, query: FindQuery, *, prefix: str = "mkdocs-adr") -> Answer:
     topic_info: dict[str, Any] = {"used": False}
     if query.topic:
         items, topic_info = _rank_topic(log, finder, items, query.topic, direct)
+    args = _query_args(query, paths)
+    widen = finder.widen(args, flags, prefix)
     status_label: Any = list(query.statuses) if query.statuses else DEFAULT_STATUS
+    status_block: dict[str, Any] = {
+        "admitted": status_label,
+        "filtered_out": dict(sorted(finder.filtered_out.items())),
+    }
+    if not query.statuses:
+        status_block["then"] = UNVERIFIED
+        status_block["unverified"] = sum(1 for it in items if it.label == UNVERIFIED)
+        if finder.filtered_out:
+            status_block["widen"] = widen
     layers = {
         "affected-paths": {"used": bool(paths), "matched": finder.counts["affected-paths"]},
         "affected-components": {
             "used": bool(query.components),
             "matched": finder.counts["affected-components"],
         },
-        "status": {
-            "admitted": status_label,
-            "filtered_out": dict(sorted(finder.filtered_out.items())),
-        },
+        "status": status_block,
         "project-graph": graph_info,
         "relations": {"used": direct, "matched": finder.counts["relations"]},
         "topic": topic_info,
     }
     finder.warn_filtered()
-    args = _query_args(query, paths)
     echo = {
         "paths": [qp.path or "." for qp in paths],
         "components": list(query.components),
         "topic": query.topic,
         "status": status_label,
     }
-    hints = [f"{prefix} context {items[0].id} --intent rationale"] if items else []
-    if not query.statuses and finder.filtered_out:
-        hints.append(f"{prefix} {quote_args(['find', *args, '--status', 'all'])}")
+    first = next((it for it in items if it.group is None), items[0] if items else None)
+    hints = [f"{prefix} context {first.id} --intent rationale"] if first is not None else []
+    left_out = sum(finder.filtered_out.values()) if not query.statuses else 0
     return Answer(
         "find",
         log,
@@ -418,7 +492,17 @@ def build(log: Log, query: FindQuery, *, prefix: str = "mkdocs-adr") -> Answer:
         warnings=finder.warnings,
         hints=hints,
         corpus_extra=graph_extra,
+        flags=flags,
+        filtered_out=left_out,
+        widen=widen if left_out else None,
+        first_page=_first_page(items),
     )
+
+
+def _first_page(items: list[EvidenceItem]) -> int | None:
+    """How many items the first page may hold: up to the last required one."""
+    last = max((i for i, it in enumerate(items) if it.required), default=-1)
+    return last + 1 if 0 <= last < len(items) - 1 else None
 
 
 def _graph_layers(
@@ -452,32 +536,121 @@ def _graph_layers(
 def _rank_topic(
     log: Log, finder: _Finder, items: list[EvidenceItem], text: str, direct: bool
 ) -> tuple[list[EvidenceItem], dict[str, Any]]:
-    """Layer 4: ``--topic`` orders the narrowed set, or selects from what the status admits."""
+    """Layer 4: ``--topic`` orders the narrowed set, or selects from the whole log."""
     if direct:
-        pool = items
-    else:
-        pool = [
-            EvidenceItem(rec, unit, "", "decision", required=True)
-            for rec in log.records
-            for unit in finder.units(rec)
-            if finder.admit(rec, unit)
-        ]
-    scores = topic.rank(_topic_docs(log, pool), text)
-    info = {"used": True, "engine": "lunr", "ranked_over": len(pool), "matched": len(scores)}
-    if direct:
+        scores = topic.rank(_topic_docs(log, items), text)
+        info: dict[str, Any] = {
+            "used": True,
+            "engine": "lunr",
+            "ranked_over": len(items),
+            "matched": len(scores),
+        }
         for item in items:
             item.score = scores.get(item.id, 0.0)
         place = {id(item): i for i, item in enumerate(items)}
-        items.sort(key=lambda it: (-(it.score or 0.0), place[id(it)]))
+        top = max((it.score or 0.0 for it in items), default=0.0)
+        items.sort(key=lambda it: (*_rank_key(finder, it, top), place[id(it)]))
         return items, info
-    by_id = {item.id: item for item in pool}
-    ranked = []
-    for ref in topic.ordered(scores, [it.id for it in pool]):
-        item = by_id[ref]
-        item.layer, item.score = "topic", scores[ref]
-        item.why = f"--topic matches (lunr score {scores[ref]:.3f})"
-        ranked.append(item)
-    return ranked, info
+    # every record is scored (idf over the whole log), then the status filter applies
+    pool = [
+        EvidenceItem(rec, unit, "", "decision", required=True)
+        for rec in log.records
+        for unit in finder.units(rec)
+    ]
+    scores = topic.rank(_topic_docs(log, pool), text)
+    info = {"used": True, "engine": "lunr", "ranked_over": len(pool), "matched": len(scores)}
+    matched = [it for it in pool if it.id in scores]
+    admitted: dict[str, EvidenceItem] = {}
+    rest: list[EvidenceItem] = []
+    for it in matched:
+        if finder.admit(it.rec, it.unit):
+            admitted[it.id] = finder.item(
+                it.rec, it.unit, f"--topic matches (lunr score {scores[it.id]:.3f})", "topic"
+            )
+            admitted[it.id].score = scores[it.id]
+        else:
+            rest.append(it)
+    best_accepted = max(
+        (scores[i] for i, it in admitted.items() if finder.tier(it.rec, it.unit) == 0),
+        default=0.0,
+    )
+    against: list[EvidenceItem] = []
+    for it in rest:
+        score = scores[it.id]
+        verdict = _verdict(log, finder, it) if not finder.statuses else None
+        if verdict is not None and score > best_accepted:
+            why = (
+                f"--topic matches (lunr score {score:.3f}) better than any accepted record; "
+                f"{verdict[1]}"
+            )
+            item = EvidenceItem(it.rec, it.unit, why, "decision", required=True, layer="topic")
+            item.score, item.group, item.verdict = score, "against", verdict[0]
+            against.append(item)
+            continue
+        finder.filtered_out[status_of(it.rec, it.unit)] += 1
+        if status_of(it.rec, it.unit) != "superseded" or finder.statuses:
+            continue
+        r = replacement(log, it.rec, it.unit)
+        if r.current is None:
+            continue
+        for unit in finder.units(r.current):
+            key = unit_id(r.current, unit)
+            if not finder.admit(r.current, unit):
+                continue
+            held = admitted.get(key)
+            why = (
+                f"current successor of {r.name} ({r.chain}), which matches --topic "
+                f"(lunr score {score:.3f})"
+            )
+            if held is None or (held.score or 0.0) < score:
+                new = finder.item(r.current, unit, why, "topic", hops=len(r.succession.chain))
+                new.score = score
+                admitted[key] = new
+    best = max((it.score or 0.0 for it in admitted.values()), default=0.0)
+    for item in admitted.values():
+        if (item.score or 0.0) < STRONG_SHARE * best:
+            item.required = False
+            item.why += f" (weak: under {STRONG_SHARE:.0%} of the best match)"
+    order = {it.id: i for i, it in enumerate(pool)}
+    ranked = sorted(
+        admitted.values(),
+        key=lambda it: (not it.required, *_rank_key(finder, it, best), order.get(it.id, 0)),
+    )
+    against.sort(key=lambda it: (-(it.score or 0.0), _recency(it.rec), order.get(it.id, 0)))
+    if against:
+        info["against"] = [it.id for it in against[:MAX_QUERY_VALUES]]
+    return [*against, *ranked], info
+
+
+def _rank_key(finder: _Finder, item: EvidenceItem, best: float) -> tuple[Any, ...]:
+    """Score band (a quarter of the best score wide), then status tier, then recency."""
+    score = item.score or 0.0
+    band = int((best - score) / (BAND_SHARE * best)) if best > 0 else 0
+    return (band, finder.tier(item.rec, item.unit), _recency(item.rec))
+
+
+def _recency(rec: Record) -> tuple[int, str]:
+    """Sorts newer records first; records without a date after dated ones."""
+    date = rec.date or ""
+    return (0, "".join(chr(0x10FFFF - ord(c)) for c in date)) if date else (1, "")
+
+
+def _verdict(log: Log, finder: _Finder, item: EvidenceItem) -> tuple[str, str] | None:
+    """Whether a record not admitted decides *against* something: (verdict, why)."""
+    status = status_of(item.rec, item.unit)
+    if status in AGAINST_STATUSES:
+        return status, f"{item.id} is {status}: the log decided against this"
+    if status == "proposed":
+        for link in finder.rels.out.get(item.rec.id, []):
+            if link.kind != "supersedes":
+                continue
+            old = log.get(link.target)
+            if old is not None and log.in_effect(old):
+                return (
+                    "proposed-replacement",
+                    f"{item.id} is proposed to supersede {old.id}, which is in effect",
+                )
+    return None
 
 
 def _query_args(query: FindQuery, paths: list[QueryPath]) -> list[str]:
@@ -494,7 +667,9 @@ def _query_args(query: FindQuery, paths: list[QueryPath]) -> list[str]:
     return args
 
 
-def find(log: Log, query: FindQuery, *, prefix: str = "mkdocs-adr") -> tuple[dict[str, Any], str]:
+def find(
+    log: Log, query: FindQuery, *, prefix: str = "mkdocs-adr", flags: tuple[str, ...] = ()
+) -> tuple[dict[str, Any], str]:
     """Answer a find query: the response data and its exact JSON text."""
-    answer = build(log, query, prefix=prefix)
+    answer = build(log, query, prefix=prefix, flags=flags)
     return answer.respond(answer.start(query.cursor))

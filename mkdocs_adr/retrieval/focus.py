@@ -16,12 +16,13 @@ from typing import Any
 
 from ..errors import UsageError
 from ..graph import Succession
-from ..identity import lookup
+from ..identity import UnknownReference, lookup
 from ..log import Log
 from ..model import Record, Unit
 from .budget import capped
 from .collect import Replacement, replacement
 from .evidence import status_of
+from .respond import quote_args
 from .walk import FOCUS, INCIDENTAL, REQUIRED, Evidence
 
 MAX_LISTED = 30
@@ -29,6 +30,8 @@ MAX_LISTED = 30
 MAX_SUCCESSION = 10
 
 _UNIT = re.compile(r"^[Dd]?(\d{1,3})$")
+#: Typed text that reads as words (two letters running), not an id or a number.
+_WORDS = re.compile(r"[^\W\d_]{2}")
 
 
 # --------------------------------------------------------------------- targets
@@ -45,7 +48,16 @@ class Target:
 def resolve_target(log: Log, text: str, unit_opt: str | None) -> Target:
     """The record (and unit, segment) that ``text`` names, or a clear error."""
     raw = text.strip()
-    found = lookup(log, raw, unit_ok=True)
+    try:
+        found = lookup(log, raw, unit_ok=True)
+    except UnknownReference as exc:
+        if exc.nearest or exc.excluded is not None or not _WORDS.search(raw):
+            raise
+        # words, not an id: the refusal names the search that takes words
+        raise UsageError(
+            exc.message,
+            fix=f"{exc.fix}; to search by words: mkdocs-adr {quote_args(['find', '--topic', raw])}",
+        ) from None
     rec, unit_key, segment = found.record, found.unit, found.segment
     if unit_opt is not None:
         um = _UNIT.match(unit_opt.strip())

@@ -107,7 +107,10 @@ def _layers(layers: dict[str, Any] | None) -> list[str]:
     ]
     left = layers["status"]["filtered_out"]
     if left:
-        out.append("Left out by status: " + ", ".join(f"{n} {s}" for s, n in left.items()))
+        line = "Left out by status: " + ", ".join(f"{n} {s}" for s, n in left.items())
+        if layers["status"].get("widen"):
+            line += f"; widen: {layers['status']['widen']}"
+        out.append(line)
     return out
 
 
@@ -120,6 +123,10 @@ def _units(data: dict[str, Any], texts: list[str]) -> list[str]:
         if "segment" in unit:
             head += f" (segment {unit['segment']} of {unit['segments']})"
         head += f"  {unit['status']}"
+        if unit.get("label"):
+            head += f" ({unit['label']})"
+        if unit.get("group"):
+            head += f", AGAINST: {unit['verdict']}"
         if unit.get("archived"):
             head += ", archived"
         out.append(f"{head}  {unit['title']}")

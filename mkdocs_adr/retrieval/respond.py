@@ -96,6 +96,14 @@ class Answer:
     corpus_extra: str = ""
     #: Where the first page starts when no cursor is given (a segment address).
     start_default: Position | None = None
+    #: The caller's output flags (``--json``), repeated by every command printed.
+    flags: tuple[str, ...] = ()
+    #: Matches the default status filter left out, and the command that shows them:
+    #: coverage is never ``complete`` while this is not 0.
+    filtered_out: int = 0
+    widen: str | None = None
+    #: The first page ends after this many items (the strong matches), if set.
+    first_page: int | None = None
 
     def __post_init__(self) -> None:
         if len(self.prefix) > MAX_PREFIX:
@@ -110,7 +118,7 @@ class Answer:
     # ------------------------------------------------------------ commands
 
     def command(self, *more: str) -> str:
-        return f"{self.prefix} {quote_args([self.kind, *self.args, *more])}"
+        return f"{self.prefix} {quote_args([self.kind, *self.args, *more, *self.flags])}"
 
     def start(self, cursor: str | None) -> Position:
         if cursor is None:
@@ -138,8 +146,12 @@ class Answer:
             detail["missing_omitted"] = more
         if skipped_required:
             detail["not_shown"] = skipped_required
-        state = "complete" if not missing and not skipped_required else "incomplete"
-        return state, detail
+        if self.filtered_out:
+            detail["filtered_out"] = self.filtered_out
+            if self.widen:
+                detail["widen"] = self.widen
+        complete = not missing and not skipped_required and not self.filtered_out
+        return ("complete" if complete else "incomplete"), detail
 
     def _warnings(self, skipped: int) -> dict[str, Any]:
         notes = list(self.warnings)
@@ -218,6 +230,7 @@ class Answer:
             lambda units, nxt, skipped: self.compose(
                 units, nxt, skipped, placeholder if nxt is not None else None
             ),
+            stop=self.first_page if start == Position() else None,
         )
         token = cursors.encode(self.corpus, self.qkey, page.next) if page.next else None
         data = self.compose(page.units, page.next, page.skipped, token)

@@ -37,6 +37,9 @@ class Doc:
     title: str
     keywords: str
     body: str
+    #: The body's :func:`terms`, when the caller keeps them (a record's text does
+    #: not change while a log is loaded); computed here otherwise.
+    body_terms: tuple[str, ...] | None = None
 
 
 _STEMS: dict[str, str] = {}
@@ -72,7 +75,24 @@ def terms(text: str) -> list[str]:
 
 
 class TermBuilder(Builder):  # type: ignore[misc]  # lunr ships no type hints
-    """lunr's builder, fed with prepared terms instead of raw text."""
+    """lunr's builder, fed with prepared terms instead of raw text.
+
+    A document with none of the query's terms is counted (document count, field
+    lengths: idf and length normalisation) but not stored: it could never be a
+    hit, and storing it made lunr build a vector for each of thousands of them.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._length_sum: Counter[str] = Counter()
+        self._length_docs: Counter[str] = Counter()
+
+    def _calculate_average_field_lengths(self) -> None:
+        """The average over every document counted, stored or not (lunr's own formula)."""
+        self.average_field_length = {
+            name: self._length_sum[name] / self._length_docs[name] if self._length_docs[name] else 0
+            for name in self._fields
+        }
 
     def add_terms(self, ref: str, fields: dict[str, list[str]], lengths: dict[str, int]) -> None:
         """What ``Builder.add`` records after its pipeline, without copying per token.
@@ -83,8 +103,13 @@ class TermBuilder(Builder):  # type: ignore[misc]  # lunr ships no type hints
         so terms outside the query never change a score, while the field
         lengths (BM25's length normalisation) and the document count (idf) do.
         """
-        self._documents[ref] = {}
         self.document_count += 1
+        for field_name in self._fields:
+            self._length_sum[field_name] += lengths.get(field_name, 0)
+            self._length_docs[field_name] += 1
+        if not any(fields.values()):
+            return
+        self._documents[ref] = {}
         for field_name in self._fields:
             field_ref = str(FieldRef(ref, field_name))
             counts = Counter(fields.get(field_name, ()))
@@ -119,7 +144,11 @@ def rank(docs: Iterable[Doc], topic: str) -> dict[str, float]:
         builder.field(name, boost=boost)
     matched = False
     for doc in docs:
-        fields = {name: terms(getattr(doc, name)) for name, _ in FIELDS}
+        fields = {
+            "title": terms(doc.title),
+            "keywords": terms(doc.keywords),
+            "body": list(doc.body_terms) if doc.body_terms is not None else terms(doc.body),
+        }
         kept = {name: [t for t in values if t in wanted_set] for name, values in fields.items()}
         matched = matched or any(kept.values())
         builder.add_terms(doc.ref, kept, {name: len(v) for name, v in fields.items()})
