@@ -1097,7 +1097,9 @@ class SiteBuild:
         if view is not None and "title" not in meta:
             # the generated-file marker comes before the heading, which hides it from
             # the host's title detection; the heading is ours and already escaped Markdown
-            heading = page_view.first_heading_text(markdown)
+            # (an INDEX page's in the site's language: its slotted text, not the file's)
+            shown = self.roots[view[1]].index_slotted if view[0] == "index" else markdown
+            heading = page_view.first_heading_text(shown)
             if heading:
                 meta["title"] = heading
         if view is not None and view[0] == "index":
@@ -1334,6 +1336,7 @@ class SiteBuild:
                     focus=rec.id,
                     root=rec.root,
                     placed=placed,
+                    words=self.words,
                 )
                 after.append(
                     page_view.local_graph(

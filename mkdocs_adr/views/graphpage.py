@@ -177,6 +177,7 @@ def fill(
                 kinds=page.kinds,
                 declared=page.declared,
                 proposed=page.proposed,
+                words=words,
             )
         data = page.groups.get(key)
         if data is None:
@@ -184,7 +185,13 @@ def fill(
         title = words.t("graph.drawing", n=len(data.nodes))
         wide = svg.layout(data, isolated=False)
         drawing = svg.render(
-            data, uid=f"{uid}-{key}", href=href, title=title, root=root_key, placed=wide
+            data,
+            uid=f"{uid}-{key}",
+            href=href,
+            title=title,
+            root=root_key,
+            placed=wide,
+            words=words,
         )
         if wide.width <= svg.NARROW:
             return drawing
@@ -200,6 +207,7 @@ def fill(
                 root=root_key,
                 placed=narrow,
                 css_class="adr-graph-narrow",
+                words=words,
             )
             + drawing
         )

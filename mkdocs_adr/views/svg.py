@@ -19,7 +19,6 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from ..model import status_label
 from ..safetext import xml_text
 from .graphdata import (
     DECLARED_LABEL,
@@ -32,6 +31,7 @@ from .graphdata import (
     components,
 )
 from .hrefs import RecordHref
+from .i18n import ENGLISH, Messages
 
 NODE_W = 172
 NODE_H = 62
@@ -610,11 +610,15 @@ def _node(
     focus: bool,
     external: bool,
     clip: str,
+    words: Messages = ENGLISH,
 ) -> str:
     fill = STATUS_FILL.get(node.status, STATUS_FILL["unknown"])
-    label = short(node.id, 23) + (" · archived" if node.archived else "")
-    shown = status_label(node.status)
-    full = f"{node.id} {node.title} ({shown}{', archived' if node.archived else ''})"
+    archived = words.t("tag.archived")
+    label = short(node.id, 23) + (f" · {archived}" if node.archived else "")
+    shown = words.status(node.status)
+    if node.archived:
+        shown += words.t("list.sep") + archived
+    full = f"{node.id} {node.title} ({shown})"
     stroke = ""
     if focus:
         stroke = ' stroke="currentColor" stroke-width="3"'
@@ -656,6 +660,7 @@ def render(
     isolated: bool = True,
     css_class: str = "adr-graph-svg",
     fixed: bool = False,
+    words: Messages = ENGLISH,
 ) -> str:
     """One ``<svg>`` element drawing ``data``. ``root`` marks nodes of other roots;
     ``css_class`` the drawing's classes (the graph page's narrow variant has its own).
@@ -712,6 +717,7 @@ def render(
                 focus=nid == focus,
                 external=root is not None and node.root != root,
                 clip=f"{uid}-c{i}",
+                words=words,
             )
         )
     parts.append("</g></g></svg>")
@@ -724,29 +730,36 @@ def _legend_items(
     kinds: Sequence[str],
     declared: bool,
     proposed: Sequence[str],
+    words: Messages = ENGLISH,
 ) -> list[tuple[str, str, float]]:
-    """The legend's keys: (swatch markup at the origin, label, swatch width)."""
+    """The legend's keys: (swatch markup at the origin, label, swatch width), in the
+    language of ``words``."""
     items: list[tuple[str, str, float]] = []
+
+    def relation(kind: str) -> str:
+        label = FORWARD_LABEL[kind]
+        return label if words is ENGLISH else words.t("relation." + label.replace(" ", "-"))
+
     for status in statuses:
         fill = STATUS_FILL.get(status, STATUS_FILL["unknown"])
         items.append(
             (
                 f'<rect x="0" y="3" width="14" height="14" rx="3" fill="{fill}"/>',
-                status_label(status),
+                words.status(status),
                 19,
             )
         )
     for kind in kinds:
         css, attrs = edge_style(DrawnEdge("", "", kind), uid)
         items.append(
-            (f'<path class="{css}" d="M0,10 h30" fill="none" {attrs}/>', FORWARD_LABEL[kind], 38)
+            (f'<path class="{css}" d="M0,10 h30" fill="none" {attrs}/>', relation(kind), 38)
         )
     for kind in proposed:
         css, attrs = edge_style(DrawnEdge("", "", kind, proposed=True), uid)
         items.append(
             (
                 f'<path class="{css}" d="M0,10 h30" fill="none" {attrs}/>',
-                f"{FORWARD_LABEL[kind]} ({PROPOSED_LABEL})",
+                f"{relation(kind)} ({words.status(PROPOSED_LABEL)})",
                 38,
             )
         )
@@ -756,7 +769,7 @@ def _legend_items(
                 f'<path class="adr-edge adr-edge--declared" d="M0,10 h30" '
                 f'stroke="currentColor" stroke-width="2" fill="none" '
                 f'stroke-dasharray="{DECLARED_DASH}"/>',
-                DECLARED_LABEL,
+                DECLARED_LABEL if words is ENGLISH else words.t("relation.declared"),
                 38,
             )
         )
@@ -811,12 +824,14 @@ def legend_html(
     kinds: Sequence[str],
     declared: bool = False,
     proposed: Sequence[str] = (),
+    words: Messages = ENGLISH,
 ) -> str:
     """The graph page's key as a wrapping list, one small drawing per key, so it reflows
     to any column width (390 px phones included) instead of shrinking."""
-    out = [f'<ul class="adr-graph-legend" aria-label="{LEGEND_TITLE}">']
+    title = LEGEND_TITLE if words is ENGLISH else esc(words.t("graph.legend"))
+    out = [f'<ul class="adr-graph-legend" aria-label="{title}">']
     for i, (swatch, label, width) in enumerate(
-        _legend_items(uid, statuses, kinds, declared, proposed)
+        _legend_items(uid, statuses, kinds, declared, proposed, words)
     ):
         item_uid = f"{uid}-{i}"
         # each key has its own arrow heads: ids must be unique on the page
