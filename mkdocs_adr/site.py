@@ -106,7 +106,7 @@ LEVELS = {
 #: A generated navigation lists a root's views in this order (by file stem).
 VIEW_ORDER = {"INDEX": 0, "TIMELINE": 0.5, "CURRENT": 1, "GRAPH": 2}
 #: The section title of a root without a ``title`` (ADR-0039).
-DEFAULT_SECTION = "Decisions"
+DEFAULT_SECTION = i18n.ENGLISH.t("home.section")  # (in English; the site says self.words)
 #: View problems a build reports at info level and never fails on: the site renders a
 #: drifted INDEX fresh, so only the committed file is behind, and that is the CLI's
 #: business (`mkdocs-adr check` and `index --check` fail on it; ADR-0039).
@@ -883,9 +883,9 @@ class SiteBuild:
             if cfg.title:
                 out[folder] = cfg.title
             elif len(engine.roots) > 1:
-                out[folder] = f"{DEFAULT_SECTION}: {folder}"
+                out[folder] = self.words.t("home.section-named", folder=folder)
             else:
-                out[folder] = DEFAULT_SECTION
+                out[folder] = self.words.t("home.section")
         return out
 
     def _home(self, files: FileHost) -> None:
@@ -900,14 +900,15 @@ class SiteBuild:
             folder = (self.engine.src_uri(cfg.path) or cfg.path).rstrip("/")
             entries.append(
                 home.RootEntry(
-                    title=titles.get(folder, cfg.title or DEFAULT_SECTION),
+                    title=titles.get(folder, cfg.title or self.words.t("home.section")),
                     statuses=[r.status for r in self.log.records if r.root == rp.key],
                     index_src=rp.index_src,
                     current_src=rp.current_src,
                     graph_src=rp.graph_src,
                 )
             )
-        files.add(home.HOME_SRC, home.render(home.HEADING, entries))
+        heading = home.HEADING if self.words is i18n.ENGLISH else self.words.t("home.heading")
+        files.add(home.HOME_SRC, home.render(heading, entries, self.words))
         self.home_src = home.HOME_SRC
 
     def _preview(self, files: FileHost) -> list[str]:

@@ -141,6 +141,7 @@ def html_lang(page: str) -> str:
 #: the INDEX heading, a column, CURRENT's fresh banner title, the timeline heading.
 EXPECTED: dict[str, dict[str, str]] = {
     "en": {
+        "graph": "Decision graph",
         "superseded": "Superseded",
         "sentence": "This decision is no longer in effect. It was superseded by",
         "proposed": "A replacement is proposed",
@@ -154,6 +155,7 @@ EXPECTED: dict[str, dict[str, str]] = {
         "filter": "Filter",
     },
     "zh": {
+        "graph": "决策关系图",
         "superseded": "已被取代",
         "sentence": "本决策已不再有效。它已被",
         "proposed": "已有替代提议",
@@ -167,6 +169,7 @@ EXPECTED: dict[str, dict[str, str]] = {
         "filter": "筛选",
     },
     "ja": {
+        "graph": "決定のグラフ",
         "superseded": "置き換え済み",
         "sentence": "この決定はもう有効ではありません。",
         "proposed": "置き換えが提案されています",
@@ -180,6 +183,7 @@ EXPECTED: dict[str, dict[str, str]] = {
         "filter": "絞り込み",
     },
     "de": {
+        "graph": "Entscheidungsgraph",
         "superseded": "Abgelöst",
         "sentence": "Diese Entscheidung ist nicht mehr in Kraft. Sie wurde abgelöst durch",
         "proposed": "Eine Ablösung ist vorgeschlagen",
@@ -193,6 +197,7 @@ EXPECTED: dict[str, dict[str, str]] = {
         "filter": "Filter",
     },
     "fr": {
+        "graph": "Graphe des décisions",
         "superseded": "Remplacée",
         "sentence": "Cette décision n'est plus en vigueur. Elle a été remplacée par",
         "proposed": "Un remplacement est proposé",
@@ -206,6 +211,7 @@ EXPECTED: dict[str, dict[str, str]] = {
         "filter": "Filtrer",
     },
     "es": {
+        "graph": "Grafo de decisiones",
         "superseded": "Reemplazada",
         "sentence": "Esta decisión ya no está en vigor. La reemplazó",
         "proposed": "Se propone un reemplazo",
@@ -219,6 +225,7 @@ EXPECTED: dict[str, dict[str, str]] = {
         "filter": "Filtrar",
     },
     "pt": {
+        "graph": "Grafo de decisões",
         "superseded": "Substituída",
         "sentence": "Esta decisão já não está em vigor. Foi substituída por",
         "proposed": "Uma substituição foi proposta",
@@ -284,6 +291,12 @@ def assert_language(site: Site, lang: str) -> None:
     h1 = re.search(r"<h1[^>]*>(.*?)</h1>", timeline, re.S)
     assert h1 is not None and text(h1.group(1)).startswith(want["timeline"])
 
+    graph = site.page("adr/GRAPH")
+    h1 = re.search(r"<h1[^>]*>(.*?)</h1>", graph, re.S)
+    assert h1 is not None and text(h1.group(1)).startswith(want["graph"])
+    # each node's tooltip names its status in the site's language
+    assert f"<title>ADR-0001 Settle payments nightly ({want['badge']})</title>" in graph
+
     if lang != "en":
         for page in (old, accepted, index, current):
             for sentence in ENGLISH_ONLY:
@@ -345,6 +358,25 @@ def test_an_unknown_language_falls_back_to_english_with_a_note(
 def assert_english_banners(site: Site) -> None:
     old = site.page("adr/0001-settle-payments-nightly")
     assert "This decision is no longer in effect. It was superseded by" in text(old)
+
+
+def test_an_adr_only_site_has_its_home_page_and_section_in_the_language(
+    published: Path, tmp_path: Path
+) -> None:
+    folder = tmp_path / "adr-only"
+    shutil.copytree(published, folder)
+    (folder / "docs" / "index.md").unlink()
+    configure(folder, "material", "zh")
+    proc = run_mkdocs("build", "--strict", cwd=folder)
+    assert proc.returncode == 0, proc.stderr
+    home = (folder / "site" / "index.html").read_text("utf-8")
+    assert re.search(r"<h1[^>]*>概览</h1>", home)
+    assert "本站发布 3 条架构决策记录（决策）。" in text(home)
+    assert "决策索引</a>: 所有记录及其状态和继任者" in home
+    assert "Overview" not in home and "This site publishes" not in home
+    graph = (folder / "site" / "adr" / "GRAPH" / "index.html").read_text("utf-8")
+    assert 'aria-label="图例：方框颜色表示状态，线条样式表示关系"' in graph
+    assert ">取代 (提议中)</text>" in graph  # the proposed supersession's key
 
 
 def test_the_committed_index_stays_english(published: Path, tmp_path: Path) -> None:
