@@ -1257,7 +1257,7 @@ class SiteBuild:
             for src in (self.llms_src, self.index_json.get(rp.key))
             if src and (url := self._view_href(src, at))
         ]
-        return after_h1(content, llms.index_line(agent)) if agent else content
+        return after_h1(content, llms.index_line(agent, self.words)) if agent else content
 
     def _fill_timeline(self, content: str, rp: RootPages, at: SiteFile) -> str:
         assert self.log is not None

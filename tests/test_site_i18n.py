@@ -246,6 +246,7 @@ ENGLISH_ONLY = (
     "A replacement is proposed",
     "Current: this view matches its sources",
     "Decision index",
+    "For agents and tools",
 )
 
 
@@ -374,6 +375,8 @@ def test_an_adr_only_site_has_its_home_page_and_section_in_the_language(
     assert "本站发布 3 条架构决策记录（决策）。" in text(home)
     assert "决策索引</a>: 所有记录及其状态和继任者" in home
     assert "Overview" not in home and "This site publishes" not in home
+    index = (folder / "site" / "adr" / "INDEX" / "index.html").read_text("utf-8")
+    assert '<p class="adr-agent-files">供智能体和工具使用: <a href=' in index
     graph = (folder / "site" / "adr" / "GRAPH" / "index.html").read_text("utf-8")
     assert 'aria-label="图例：方框颜色表示状态，线条样式表示关系"' in graph
     assert ">取代 (提议中)</text>" in graph  # the proposed supersession's key
@@ -501,3 +504,14 @@ def test_docs_name_the_languages() -> None:
     for lang in LANGUAGES:
         assert f"`{lang}`" in section
     assert textwrap.dedent(section).strip()
+
+
+def test_legend_labels_in_wide_scripts_get_their_width() -> None:
+    from mkdocs_adr.views import svg
+
+    assert svg.label_width("ab") == 15
+    assert svg.label_width("已被取代") == 50  # four wide characters, not four narrow ones
+    drawn = svg.legend_html(uid="k", statuses=["superseded"], kinds=[], words=i18n.messages("ja"))
+    assert (
+        'width="100" height="20"' in drawn
+    )  # 19 + 6 x 12.5 + 6 and ">置き換え済み</text>" in drawn

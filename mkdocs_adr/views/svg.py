@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import html
 import itertools
+import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -776,6 +777,12 @@ def _legend_items(
     return items
 
 
+def label_width(label: str) -> float:
+    """The width of a 12 px legend label: about 7.5 px a character, 12.5 for the wide
+    characters of Chinese and Japanese (a translated legend, ADR-0041)."""
+    return sum(12.5 if unicodedata.east_asian_width(ch) in "WF" else 7.5 for ch in label)
+
+
 def _legend_defs(uid: str, kinds: Sequence[str], proposed: Sequence[str]) -> str:
     return _markers(uid, kinds, proposed)
 
@@ -805,7 +812,7 @@ def legend(
             f'<text x="{width:.0f}" y="14" font-size="12" fill="currentColor">'
             f"{esc(label)}</text></g>"
         )
-        x += width + 7.5 * len(label) + 16
+        x += width + label_width(label) + 16
         sw = max(sw, x)
     height = y + 22
     return (
@@ -836,7 +843,7 @@ def legend_html(
         item_uid = f"{uid}-{i}"
         # each key has its own arrow heads: ids must be unique on the page
         swatch = swatch.replace(f"url(#{uid}-", f"url(#{item_uid}-")
-        w = width + 7.5 * len(label) + 6
+        w = width + label_width(label) + 6
         out.append(
             f'<li><svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="20" '
             f'viewBox="0 0 {w:.0f} 20" aria-hidden="true" font-family="{esc(FONT)}">'
