@@ -914,7 +914,7 @@ class SiteBuild:
     def _preview(self, files: FileHost) -> list[str]:
         """The newest unpublished CURRENT draft in place of the published page (SPEC 4)."""
         assert self.log is not None
-        pages, notes = preview_pages(self.log, self.engine.preview)
+        pages, notes = preview_pages(self.log, self.engine.preview, self.words)
         for preview in pages:
             files.add(preview.src_uri, preview.markdown)
             self.previews[preview.src_uri] = preview.banner

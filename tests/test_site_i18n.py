@@ -515,3 +515,51 @@ def test_legend_labels_in_wide_scripts_get_their_width() -> None:
     assert (
         'width="100" height="20"' in drawn
     )  # 19 + 6 x 12.5 + 6 and ">置き換え済み</text>" in drawn
+
+
+# --------------------------------------------------------------------------- every banner
+
+
+@pytest.fixture(scope="module")
+def situations(tmp_path_factory: pytest.TempPathFactory) -> object:
+    from .test_views_banners import SITUATION_RECORDS, STATUS_LINE, make_log
+
+    records = list(SITUATION_RECORDS) + [
+        (f"{n:04d}-status-{status}.md", line, "")
+        for n, (status, line) in enumerate(sorted(STATUS_LINE.items()), start=900)
+    ]
+    return make_log(tmp_path_factory.mktemp("situations"), records)
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_every_banner_situation_renders_in_each_language(situations: object, lang: str) -> None:
+    """Every banner, header, relation list and pager of the banner tests' log, in each
+    language: nothing raises, and no English banner title or sentence is left."""
+    from mkdocs_adr.log import Log
+    from mkdocs_adr.views import current as current_view
+    from mkdocs_adr.views import page as page_view
+
+    from .test_views_banners import href
+
+    assert isinstance(situations, Log)
+    english = i18n.messages("en")
+    words = i18n.messages(lang)
+    ctx = page_view.PageContext.build(situations, words)
+    shown = []
+    for rec in situations.records:
+        shown += page_view.banners(ctx, rec, href)
+        shown.append(page_view.header(ctx, rec))
+        shown.append(page_view.relations(ctx, rec, href))
+        shown.append(page_view.pager(ctx, rec, href, index_href="i", graph_href="g"))
+    kinds = {m for b in shown for m in re.findall(r"adr-banner--([a-z-]+)", b)}
+    assert len(kinds) >= 15, kinds  # the log shows most banner kinds
+    page = "\n".join(shown)
+    for key in english.table:
+        title = english.table[key]
+        if key.startswith("banner.") and key.endswith(".title") and title != words.table[key]:
+            assert f'<p class="admonition-title">{html.escape(title)}</p>' not in page, key
+    for sentence in ("is no longer in effect", "stays in effect", "Superseded by", "Date:"):
+        assert sentence not in page, (lang, sentence)
+    draft = current_view.draft_banner("p-1", 2, "staged", ["ADR-0001 changed"], words)
+    assert english.t("current.draft.title", plan_id="p-1") not in draft
+    assert words.t("current.draft.title", plan_id="p-1") in html.unescape(draft)
