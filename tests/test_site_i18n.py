@@ -380,6 +380,10 @@ def test_an_adr_only_site_has_its_home_page_and_section_in_the_language(
     graph = (folder / "site" / "adr" / "GRAPH" / "index.html").read_text("utf-8")
     assert 'aria-label="图例：方框颜色表示状态，线条样式表示关系"' in graph
     assert ">取代 (提议中)</text>" in graph  # the proposed supersession's key
+    assert (
+        "<title>ADR-0003 取代 ADR-0002（提议中：在 ADR-0003 被接受之前，ADR-0002 仍然有效）</title>"
+        in graph
+    )
 
 
 def test_the_committed_index_stays_english(published: Path, tmp_path: Path) -> None:

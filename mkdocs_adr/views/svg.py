@@ -694,13 +694,13 @@ def render(
     ]
     for e, pts, vertical in placed.edges:
         css, attrs = edge_style(e, uid)
-        what = f"{e.source} {FORWARD_LABEL[e.kind]} {e.target}" + (
-            f" (unit {e.unit})" if e.unit else ""
-        )
+        what = words.t(f"edge.{e.kind}", new=e.source, old=e.target)
+        if e.unit:
+            what += words.t("edge.unit", unit=e.unit)
         if e.proposed:
-            what += f" ({PROPOSED_LABEL}: {e.target} stays in effect until {e.source} is accepted)"
+            what += words.t("edge.proposed", new=e.source, old=e.target)
         if e.declared:
-            what += f" ({DECLARED_LABEL}, not agreed by the other record)"
+            what += words.t("edge.declared")
         parts.append(
             f'<path class="{css}" d="{_path(pts, vertical)}" {attrs}>'
             f"<title>{esc(what)}</title></path>"
