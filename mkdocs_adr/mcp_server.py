@@ -35,7 +35,7 @@ from urllib.parse import quote, unquote
 from jsonschema import Draft202012Validator
 
 from . import __version__
-from .commands._common import config_for
+from .commands._common import config_for, site_config
 from .commands.check import check_data
 from .commands.graph import graph_around
 from .config import Config
@@ -180,7 +180,7 @@ class Project:
             if self._config is None:
                 self._config = config_for(None, self.root)
             return self._config
-        path = self.config_file or Path("mkdocs.yml")
+        path = self.config_file or site_config(Path())
         try:
             data = path.read_bytes()
         except OSError:
@@ -233,6 +233,11 @@ def _json(data: Any) -> str:
 # --------------------------------------------------------------------------- the tools
 
 
+#: The flags the commands an answer names (``navigation.next``, ``widen``) carry: the
+#: answer is the CLI's ``--json`` output, so those commands give JSON too.
+CLI_FLAGS = ("--json",)
+
+
 def _context(project: Project, args: dict[str, Any]) -> str:
     query = ContextQuery(
         args.get("id"),
@@ -242,7 +247,7 @@ def _context(project: Project, args: dict[str, Any]) -> str:
         args.get("unit"),
         args.get("cursor"),
     )
-    _data, text = context(project.log(), query, prefix=project.prefix)
+    _data, text = context(project.log(), query, prefix=project.prefix, flags=CLI_FLAGS)
     return text
 
 
@@ -254,7 +259,7 @@ def _find(project: Project, args: dict[str, Any]) -> str:
         tuple(args.get("status", ())),
         args.get("cursor"),
     )
-    _data, text = find(project.log(), query, prefix=project.prefix)
+    _data, text = find(project.log(), query, prefix=project.prefix, flags=CLI_FLAGS)
     return text
 
 

@@ -421,3 +421,10 @@ def relative_url(from_src: str, to_src: str, use_directory_urls: bool) -> str:
     base = here if here.endswith("/") else posixpath.dirname(here)
     rel = posixpath.relpath(there, base.rstrip("/") or ".")
     return rel + ("/" if there.endswith("/") and not rel.endswith("/") else "")
+
+
+def source_link(from_src: str, to_src: str) -> str:
+    """The link written in the source of ``from_src`` that reaches the file ``to_src``
+    (both ``src_uri``), as a Markdown author writes it (``../b/c.md``); a host that turns
+    such links into page URLs (Zensical, for raw HTML too) is handed these."""
+    return quote(posixpath.relpath(to_src, posixpath.dirname(from_src) or "."))

@@ -188,6 +188,14 @@ def index_script() -> str:
     return (resources.files("mkdocs_adr") / "static" / INDEX_SCRIPT).read_text("utf-8")
 
 
+def index_json_schema() -> dict[str, Any]:
+    """The JSON Schema an ``index.json`` validates against (package data; views read no
+    files, so it is loaded here)."""
+    text = resources.files("mkdocs_adr").joinpath(indexjson.SCHEMA_FILE).read_text("utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
 def failure(problems: Iterable[Problem], threshold: str) -> str | None:
     """The message that fails the build when problems reach ``fail_on``, else None."""
     if threshold == "never":

@@ -47,6 +47,20 @@ def copy_log(tmp_path: Path) -> Callable[[str], Path]:
     return copy
 
 
+def copy_project_site(dest: Path) -> Path:
+    """The project's own site in ``dest``: mkdocs.yml, docs/ and the showcase roots and
+    hook under site_src/showcase/ that mkdocs.yml names (docs/showcase.md)."""
+    dest.mkdir(parents=True)
+    shutil.copy(REPO / "mkdocs.yml", dest / "mkdocs.yml")
+    shutil.copytree(REPO / "docs", dest / "docs")
+    shutil.copytree(
+        SITES / "showcase",
+        dest / "site_src" / "showcase",
+        ignore=shutil.ignore_patterns(".mkdocs-adr", "site", "__pycache__"),
+    )
+    return dest
+
+
 def tree_digest(folder: Path) -> dict[str, str]:
     """Every file and folder under ``folder`` with a hash: byte-identity checks."""
     out: dict[str, str] = {}

@@ -24,9 +24,10 @@ import pytest
 
 from mkdocs_adr.config import load_from_mkdocs_yml
 from mkdocs_adr.log import load
+from mkdocs_adr.site import index_json_schema
 from mkdocs_adr.views import indexjson, llms
 
-from .conftest import REPO
+from .conftest import REPO, copy_project_site
 
 ESC = "\x1b"
 
@@ -221,7 +222,8 @@ def test_llms_txt_lists_decisions_in_effect_first_and_history_under_optional(
 
 
 def _schema_validator() -> jsonschema.protocols.Validator:
-    schema = indexjson.schema()
+    schema = index_json_schema()
+    assert schema["$id"] == indexjson.SCHEMA_ID
     cls = jsonschema.validators.validator_for(schema)
     cls.check_schema(schema)
     return cls(schema)
@@ -429,10 +431,7 @@ def test_a_link_that_would_run_code_is_never_written() -> None:
 
 @pytest.mark.slow
 def test_the_projects_own_site_publishes_both(tmp_path: Path) -> None:
-    folder = tmp_path / "project"
-    folder.mkdir()
-    shutil.copy(REPO / "mkdocs.yml", folder / "mkdocs.yml")
-    shutil.copytree(REPO / "docs", folder / "docs")
+    folder = copy_project_site(tmp_path / "project")
     # --strict is test_site_build's: it also fails while INDEX or CURRENT lag a new record
     proc = build(folder)
     assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -212,7 +212,7 @@ def test_cursors_continue_across_server_and_cli(site: Path) -> None:
     assert second == cli(site, *base, "--cursor", first["next_cursor"])
     assert len(first["units"]) == 8 and first["omitted"] == 1
     assert first["navigation"]["next"] == (
-        f"mkdocs-adr find --path services/ --status all --cursor {first['next_cursor']}"
+        f"mkdocs-adr find --path services/ --status all --cursor {first['next_cursor']} --json"
     )
     assert len(second["units"]) == 1 and second["next_cursor"] is None
     shown = {u["id"] for u in first["units"] + second["units"]}
@@ -247,7 +247,9 @@ def test_errors_are_tool_errors_and_the_server_keeps_answering(site: Path) -> No
     assert "nearest ids: " in graph_unknown
     assert ambiguous == cli_error(site, "graph", "2", "--format", "json")
     assert "ADR-0002" in ambiguous and "INF-0002" in ambiguous
-    assert bad_cursor == cli_error(site, "find", "--path", "services/", "--cursor", "c1.bogus")
+    assert bad_cursor == cli_error(
+        site, "find", "--path", "services/", "--cursor", "c1.bogus", "--json"
+    )
     assert intent.startswith("mkdocs-adr: invalid adr_context input: intent: 'why' is not one of")
     assert hops.startswith("mkdocs-adr: invalid adr_graph input: hops: -1 is less than")
     assert "'path' was unexpected" in typo

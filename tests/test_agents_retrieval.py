@@ -122,7 +122,7 @@ class TestStatusFilter:
         assert ids(data) == ["ADR-0006"]
         status = data["layers"]["status"]
         assert status["filtered_out"] == {"proposed": 1, "superseded": 1}
-        assert status["widen"] == "mkdocs-adr find --topic 'session cache' --status all"
+        assert "widen" not in status  # said once, in coverage_detail
         assert data["coverage"] == "incomplete"
         assert data["coverage_detail"] == {
             "required": 1,
@@ -132,7 +132,7 @@ class TestStatusFilter:
         }
         assert data["warnings"] == [
             "2 matching unit(s) not in effect were left out by the status filter "
-            "(proposed 1, superseded 1); add --status all to see them (layers.status.widen)"
+            "(proposed 1, superseded 1); add --status all to see them (coverage_detail.widen)"
         ]
 
     def test_superseded_match_is_replaced_by_its_successor(self, mixed: Log) -> None:
@@ -149,7 +149,7 @@ class TestStatusFilter:
         old = data["units"][1]
         assert old["successor"] == "ADR-0006"
         assert old["why"].endswith("; superseded, current successor ADR-0006 (ADR-0004 → ADR-0006)")
-        assert "widen" not in data["layers"]["status"]
+        assert "widen" not in data["coverage_detail"]
 
 
 # --------------------------------------------------------------------------- against group

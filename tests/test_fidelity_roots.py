@@ -51,7 +51,7 @@ def links_of(site: Path, url: str) -> dict[str, str]:
     html = page(site, url)
     main = html[html.find('role="main"') :]
     out = {}
-    for m in re.finditer(r'<a href="([^"]*)"[^>]*>([^<]+)</a>', main):
+    for m in re.finditer(r'<a [^>]*?href="([^"]*)"[^>]*>([^<]+)</a>', main):
         href = m.group(1).split("#")[0]
         if href.startswith(("http:", "https:")):
             continue

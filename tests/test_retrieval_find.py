@@ -122,10 +122,11 @@ class TestPathsAndStatus:
             "then": "status-unverified",
             "unverified": 0,
             "filtered_out": {"proposed": 1},
-            "widen": "mkdocs-adr find --path src/payments/ledger.py --status all",
         }
         assert data["coverage"] == "incomplete"
         assert data["coverage_detail"]["filtered_out"] == 1
+        widen = "mkdocs-adr find --path src/payments/ledger.py --status all"
+        assert data["coverage_detail"]["widen"] == widen
         assert any("--status all" in w for w in data["warnings"])
 
     def test_status_all_and_explicit_status(self, log: Log) -> None:

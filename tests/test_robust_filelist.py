@@ -95,6 +95,10 @@ def mkdocs_build(folder: Path, *, timeout: float = 120) -> subprocess.CompletedP
     )
 
 
+#: The generated view pages of a root (besides the records).
+VIEWS = ("adr/INDEX", "adr/TIMELINE", "adr/GRAPH")
+
+
 def published(folder: Path) -> set[str]:
     """The site's pages, as paths relative to site/ without ``/index.html``."""
     site = folder / "site"
@@ -130,7 +134,7 @@ def test_a_record_that_is_not_utf8_is_reported_and_left_out(tmp_path: Path) -> N
         in proc.stderr
     )
     assert "adr/0002-serve-the-cafe-menu.md: left out of the site, ADR013" in proc.stderr
-    assert published(folder) == {"adr/0001-record-architecture-decisions", "adr/INDEX", "adr/GRAPH"}
+    assert published(folder) == {"adr/0001-record-architecture-decisions", *VIEWS}
     # the INDEX still lists the record (it is in the log), without a link to a page
     index = (folder / "site" / "adr" / "INDEX" / "index.html").read_text("utf-8")
     assert "ADR-0002" in index
@@ -173,7 +177,7 @@ def test_symlinks_out_of_the_project_publish_nothing_of_their_target(tmp_path: P
         assert f"docs/adr/{shown}: ADR015 symlink points outside the project" in proc.stderr
     assert "adr/notes: left out of the site (2 files at and below it), ADR015" in proc.stderr
     assert secret.encode() not in site_bytes(folder)
-    assert published(folder) == {"adr/0001-record-architecture-decisions", "adr/INDEX", "adr/GRAPH"}
+    assert published(folder) == {"adr/0001-record-architecture-decisions", *VIEWS}
     assert not (folder / "site" / "adr" / "diagram.txt").exists()
 
 
@@ -222,7 +226,7 @@ def test_symlinks_that_loop_between_files_are_left_out(tmp_path: Path) -> None:
     for name in ("0002-ping.md", "0003-pong.md"):
         assert f"docs/adr/{name}: ADR015 broken or looping symlink skipped" in proc.stderr
         assert f"adr/{name}: left out of the site, ADR015" in proc.stderr
-    assert published(folder) == {"adr/0001-record-architecture-decisions", "adr/INDEX", "adr/GRAPH"}
+    assert published(folder) == {"adr/0001-record-architecture-decisions", *VIEWS}
 
 
 def test_one_folder_symlink_back_into_its_tree_leaves_the_copies_out(tmp_path: Path) -> None:
@@ -235,7 +239,7 @@ def test_one_folder_symlink_back_into_its_tree_leaves_the_copies_out(tmp_path: P
     assert proc.returncode == 0, proc.stderr
     assert "docs/adr/again: ADR015 symlink loop: this folder was already visited" in proc.stderr
     assert re.search(r"adr/again: left out of the site \(\d+ files at and below it\)", proc.stderr)
-    assert published(folder) == {"adr/0001-record-architecture-decisions", "adr/INDEX", "adr/GRAPH"}
+    assert published(folder) == {"adr/0001-record-architecture-decisions", *VIEWS}
 
 
 def test_two_folder_symlinks_back_into_their_tree_stop_the_build_cleanly(tmp_path: Path) -> None:
@@ -408,7 +412,7 @@ def test_the_hostile_log_reads_as_its_authors_wrote_it(tmp_path: Path) -> None:
 
 def test_no_markup_from_the_log_reaches_a_page(hostile_site: Path) -> None:
     pages = sorted((hostile_site / "site").rglob("*.html"))
-    assert len(pages) == 8  # home, 404, INDEX, GRAPH and four records
+    assert len(pages) == 9  # home, 404, INDEX, TIMELINE, GRAPH and four records
     for page in pages:
         text = page.read_text("utf-8")
         found = RAW.search(text)

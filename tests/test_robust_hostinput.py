@@ -253,3 +253,41 @@ def test_a_record_of_setext_pairs_builds(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     page = project / "site" / "adr" / "0004-many-headings" / "index.html"
     assert page.read_text("utf-8").count(">Ledger</h2>") == 30000
+
+
+def test_a_page_of_more_blank_lines_than_the_bound_shows_its_rest_as_code() -> None:
+    paras = "a\n\n" * (bounds.RENDER_BLANKS + 5) + "~~~~~ a tilde run\n"
+    cut = bounds.over_blank_bound(paras)
+    assert cut == 2 * bounds.RENDER_BLANKS + 2  # the line of the blank over the bound
+    shown = bounds.render_safe(paras)
+    assert shown is not None
+    lines = shown.split("\n")
+    head = paras.split("\n")[: cut - 1]
+    assert lines[: cut - 1] == head
+    assert lines[cut - 1] == "~~~~~~"  # longer than any run of '~' inside
+    assert lines[-1] == "~~~~~~" and lines[-3] == "~~~~~ a tilde run"
+    # blank lines inside fenced code do not count: the renderer never splits them
+    fenced = "x\n\n```\n" + "\n" * (bounds.RENDER_BLANKS + 10) + "```\n"
+    assert bounds.over_blank_bound(fenced) is None
+    parsed = parse_bytes(
+        (HEAD + paras).encode(),
+        path="docs/adr/0005-x.md",
+        options=ParseOptions(aliases=(), status_headings=frozenset({"status"})),
+    )
+    assert [(p.code, p.line) for p in parsed.problems if p.code == "ADR023"] == [
+        ("ADR023", bounds.over_blank_bound(HEAD + paras))
+    ]
+
+
+@pytest.mark.slow
+def test_a_record_of_a_million_carriage_returns_builds(tmp_path: Path) -> None:
+    """CRs are line breaks: a date field of a million of them is a million blank lines,
+    which Python-Markdown takes from the front of a list one block at a time."""
+    project = site(tmp_path)
+    (project / "docs" / "adr" / "0005-blank-lines.md").write_bytes(
+        (HEAD + "x" + "\r" * 1_000_000 + "y\n").encode()
+    )
+    proc = run_mkdocs("build", cwd=project)
+    assert proc.returncode == 0, proc.stderr
+    assert "more than 20,000 blank lines" in proc.stderr
+    assert (project / "site" / "adr" / "0005-blank-lines" / "index.html").is_file()

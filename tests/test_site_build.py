@@ -15,7 +15,7 @@ from mkdocs_adr.config import from_options
 from mkdocs_adr.log import load
 from mkdocs_adr.views import index as index_view
 
-from .conftest import LOGS, REPO, SITES, run_cli, tree_digest
+from .conftest import LOGS, SITES, copy_project_site, run_cli, tree_digest
 from .test_site_kit import HOSTILE_IMG, HOSTILE_SCRIPT, build, make_site
 
 pytestmark = pytest.mark.slow
@@ -398,10 +398,7 @@ def test_example_sites_build_strict(name: str, tmp_path: Path) -> None:
 
 
 def test_project_site_builds_strict(tmp_path: Path) -> None:
-    folder = tmp_path / "project"
-    folder.mkdir()
-    shutil.copy(REPO / "mkdocs.yml", folder / "mkdocs.yml")
-    shutil.copytree(REPO / "docs", folder / "docs")
+    folder = copy_project_site(tmp_path / "project")
     proc = build(folder, strict=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert (folder / "site" / "adr" / "INDEX" / "index.html").is_file()

@@ -492,7 +492,9 @@ def test_timeline_is_next_to_index_in_the_nav(material: Built, plain: Built) -> 
     for built in (material, plain):
         page = built.html("decisions/0001-record-architecture-decisions")
         order = re.findall(
-            r'<a href="\.\./(INDEX|TIMELINE|GRAPH)/" class="(?:md-nav__link|dropdown-item|nav-link)"', page
+            r'<a href="\.\./(INDEX|TIMELINE|GRAPH)/" '
+            r'class="(?:md-nav__link|dropdown-item|nav-link)"',
+            page,
         )
         firsts = [n for i, n in enumerate(order) if n not in order[:i]]
         assert firsts[:3] == ["INDEX", "TIMELINE", "GRAPH"], (built.theme, order)

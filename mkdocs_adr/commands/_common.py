@@ -19,6 +19,18 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, EXIT_REFUSED = 0, 1, 2, 3
 
+#: The site configuration found without ``-f``: MkDocs' name, then ProperDocs' own
+#: (ProperDocs reads either; docs/adr/0042).
+CONFIG_NAMES = ("mkdocs.yml", "properdocs.yml")
+
+
+def site_config(folder: Path) -> Path:
+    """The site configuration in ``folder``: the first of :data:`CONFIG_NAMES` there, or
+    ``mkdocs.yml`` (which may not exist) when there is none."""
+    return next(
+        (folder / n for n in CONFIG_NAMES if (folder / n).is_file()), folder / CONFIG_NAMES[0]
+    )
+
 
 def location_options(func: F) -> F:
     """``-f`` and ``--root``, accepted before and after the command name."""
@@ -27,7 +39,7 @@ def location_options(func: F) -> F:
         "--config-file",
         type=click.Path(dir_okay=False, path_type=Path),
         default=None,
-        help="The site's mkdocs.yml (default: ./mkdocs.yml).",
+        help="The site's mkdocs.yml (default: ./mkdocs.yml, else ./properdocs.yml).",
     )(func)
     func = click.option(
         "--root",
@@ -50,8 +62,9 @@ def location(config_file: Path | None, root: Path | None) -> tuple[Path | None, 
 
 
 def config_for(config_file: Path | None, root: Path | None) -> Config:
-    """The configuration ``-f FILE`` or ``--root PATH`` names (./mkdocs.yml without
-    either), read afresh; for callers outside a click command (the MCP server)."""
+    """The configuration ``-f FILE`` or ``--root PATH`` names (without either the first of
+    :data:`CONFIG_NAMES` in the current folder), read afresh; for callers outside a click
+    command (the MCP server)."""
     if config_file is not None and root is not None:
         raise UsageError(
             "-f/--config-file and --root exclude each other",
@@ -59,7 +72,7 @@ def config_for(config_file: Path | None, root: Path | None) -> Config:
         )
     if root is not None:
         return for_root(root)
-    path = config_file or Path("mkdocs.yml")
+    path = config_file or site_config(Path())
     if not path.exists():
         if config_file is None:
             raise ConfigError(

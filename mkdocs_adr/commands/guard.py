@@ -30,7 +30,7 @@ import click
 from ..config import READ_GUARDS, load_from_mkdocs_yml
 from ..errors import AdrError
 from ..guard import Decision, GuardInputError, Project, ToolCall, decide
-from ._common import echo, echo_json_text, location_options, resolve_config
+from ._common import echo, echo_json_text, location_options, resolve_config, site_config
 
 EVENT = "PreToolUse"
 
@@ -147,7 +147,7 @@ def _nearest(start: Path) -> Path | None:
     except (OSError, ValueError):
         return None
     for candidate in (folder, *folder.parents):
-        path = candidate / "mkdocs.yml"
+        path = site_config(candidate)
         if path.is_file():
             return path
     return None

@@ -195,22 +195,71 @@ def _split_blocks(lines: list[str]) -> set[int]:
     return out
 
 
+#: Blank lines (outside fenced code) a record page may have; from the line that passes
+#: this bound on, the site shows the page as one code block. Python-Markdown keeps its
+#: blocks in a list it takes from the front, one block at a time: 300,000 one-letter
+#: paragraphs (900 KB) take 52 s, a million blank lines 16 s.
+RENDER_BLANKS = 20_000
+
+
+def over_blank_bound(text: str) -> int | None:
+    """The (1-based) line from which :func:`render_safe` shows ``text`` as code (None:
+    under :data:`RENDER_BLANKS` blank lines)."""
+    if text.count("\n") <= RENDER_BLANKS:
+        return None
+    seen = 0
+    for i, line in _outside_fences(text.split("\n")):
+        if not line.strip():
+            seen += 1
+            if seen > RENDER_BLANKS:
+                return i + 1
+    return None
+
+
+def _fenced(lines: list[str]) -> list[str]:
+    """``lines`` as one fenced code block, its ``~`` fence longer than any run inside."""
+    longest = max((len(m) for line in lines for m in _TILDES.findall(line)), default=0)
+    fence = "~" * max(4, longest + 1)
+    return [fence, *lines, fence]
+
+
+_TILDES = re.compile(r"~+")
+
+
 def render_safe(markdown: str) -> str | None:
-    """``markdown`` with every ``[`` escaped on the lines over the bracket bound (they show
-    as text, without links) and the lines over the depth bound shown at it, or None when
-    no line is over either."""
+    """``markdown`` as the site renders a record: the lines over the inline bound as code
+    spans, those over the depth bound at it, a blank line after each heading or rule of
+    a block over the split bound, and from the line over the blank-line bound on, one
+    code block. None when nothing is over a bound."""
     brackets, deep = over_render_bound(markdown), _shallower(markdown)
     splits = _split_blocks(markdown.split("\n")) if markdown.count("\n") > RENDER_SPLITS else set()
-    if not brackets and not deep and not splits:
+    cut = over_blank_bound(markdown)
+    if not brackets and not deep and not splits and cut is None:
         return None
-    out = markdown.split("\n")
+    lines = markdown.split("\n")
+    out = list(lines)
     for n in brackets:
         out[n - 1] = _as_code(out[n - 1])
     for n, shown in deep.items():
         out[n - 1] = shown
     for i in splits:
         out[i] += "\n"  # the same heading or rule, and the block ends there
+    if cut is not None:
+        out = [*out[: cut - 1], *_fenced(lines[cut - 1 :])]
     return "\n".join(out)
+
+
+def blank_bound_problem(path: str, line: int) -> Problem:
+    """ADR023: a page with so many blank lines that the site shows its rest as code."""
+    return Problem(
+        "ADR023",
+        Severity.WARNING,
+        f"record has more than {RENDER_BLANKS:,} blank lines, over the render bound: "
+        "from this line on the site shows it as one code block",
+        path=path,
+        line=line,
+        fix=f"remove runs of blank lines, or split the record (under {RENDER_BLANKS:,})",
+    )
 
 
 def depth_bound_problem(path: str, lines: list[int]) -> Problem:

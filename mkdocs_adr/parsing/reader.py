@@ -86,6 +86,9 @@ def parse_bytes(data: bytes, *, path: str, options: ParseOptions) -> Parsed:
         if line >= parsed.body_start:  # frontmatter is never rendered
             count = bounds.inline_marks(text.split("\n", line)[line - 1])
             problems.append(bounds.render_bound_problem(path, line, count))
+    cut = bounds.over_blank_bound(text)
+    if cut is not None and cut >= parsed.body_start:
+        problems.append(bounds.blank_bound_problem(path, cut))
     deep = [n for n in bounds.over_depth_bound(text) if n >= parsed.body_start]
     if deep:
         problems.append(bounds.depth_bound_problem(path, deep))

@@ -205,8 +205,7 @@ def budget_block(units: int) -> dict[str, Any]:
         "codepoints": PLACEHOLDER_FIGURE,
         "codepoints_max": MAX_CODEPOINTS,
         "bytes": PLACEHOLDER_FIGURE,
-        "tokens_estimate": PLACEHOLDER_FIGURE,
-        "tokens_method": TOKENS_METHOD,
+        "tokens_estimate": PLACEHOLDER_FIGURE,  # how: TOKENS_METHOD, in the agents guide
     }
 
 

@@ -209,13 +209,13 @@ class _Finder(Collector):
 
     def warn_filtered(self) -> None:
         """Say how many matches the default status filter left out, by status (the
-        widening command itself is in ``layers.status.widen`` and ``coverage_detail``)."""
+        widening command itself is ``coverage_detail.widen``)."""
         if self.filtered_out and not self.statuses:
             left = sum(self.filtered_out.values())
             by = ", ".join(f"{k} {v}" for k, v in sorted(self.filtered_out.items()))
             self.warnings.append(
                 f"{left} matching unit(s) not in effect were left out by the status filter "
-                f"({by}); add --status all to see them (layers.status.widen)"
+                f"({by}); add --status all to see them (coverage_detail.widen)"
             )
 
     def units(self, rec: Record) -> list[Unit | None]:
@@ -458,8 +458,6 @@ def build(
     if not query.statuses:
         status_block["then"] = UNVERIFIED
         status_block["unverified"] = sum(1 for it in items if it.label == UNVERIFIED)
-        if finder.filtered_out:
-            status_block["widen"] = widen
     layers = {
         "affected-paths": {"used": bool(paths), "matched": finder.counts["affected-paths"]},
         "affected-components": {
@@ -470,6 +468,13 @@ def build(
         "project-graph": graph_info,
         "relations": {"used": direct, "matched": finder.counts["relations"]},
         "topic": topic_info,
+    }
+    # a layer the query did not use and that matched nothing says nothing: left out, so
+    # every answer spends its budget on evidence (status and project-graph always stay)
+    layers = {
+        name: info
+        for name, info in layers.items()
+        if name in ("status", "project-graph") or info.get("used") or info.get("matched")
     }
     finder.warn_filtered()
     echo = {

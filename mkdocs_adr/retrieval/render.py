@@ -47,7 +47,7 @@ def _render(data: dict[str, Any], texts: list[str]) -> str:
     if overview is not None:
         out += _overview(overview)
     out += _succession(data.get("succession"))
-    out += _layers(data.get("layers"))
+    out += _layers(data.get("layers"), data.get("coverage_detail"))
     out += _units(data, texts)
     if not data["units"] and overview is None:
         out.append("")
@@ -92,24 +92,30 @@ def _succession(succ: dict[str, Any] | None) -> list[str]:
     return [line]
 
 
-def _layers(layers: dict[str, Any] | None) -> list[str]:
+def _layers(layers: dict[str, Any] | None, detail: dict[str, Any] | None) -> list[str]:
     if layers is None:
         return []
     graph = layers["project-graph"]
+
+    def matched(name: str) -> int:
+        return int(layers.get(name, {}).get("matched", 0))  # a layer left out matched none
+
+    topic = layers.get("topic", {})
     out = [
         "Layers: "
-        f"paths {layers['affected-paths']['matched']}, "
-        f"components {layers['affected-components']['matched']}, "
+        f"paths {matched('affected-paths')}, "
+        f"components {matched('affected-components')}, "
         f"project graph {graph['state']}"
         + (f" ({graph['matched']})" if "matched" in graph else "")
-        + f", relations {layers['relations']['matched']}"
-        + (f", topic over {layers['topic']['ranked_over']}" if layers["topic"]["used"] else "")
+        + f", relations {matched('relations')}"
+        + (f", topic over {topic['ranked_over']}" if topic.get("used") else "")
     ]
     left = layers["status"]["filtered_out"]
     if left:
         line = "Left out by status: " + ", ".join(f"{n} {s}" for s, n in left.items())
-        if layers["status"].get("widen"):
-            line += f"; widen: {layers['status']['widen']}"
+        widen = (detail or {}).get("widen")
+        if widen:
+            line += f"; widen: {widen}"
         out.append(line)
     return out
 

@@ -15,9 +15,7 @@ each record's page URL (relative to the ``index.json`` file, or absolute).
 
 from __future__ import annotations
 
-import functools
 import json
-from importlib import resources
 from typing import Any
 
 from .. import __version__
@@ -32,15 +30,8 @@ SCHEMA = "mkdocs-adr/index"
 VERSION = 1
 #: The package resource holding the JSON Schema.
 SCHEMA_FILE = "schemas/index.schema.json"
-
-
-@functools.lru_cache(maxsize=1)
-def schema() -> dict[str, Any]:
-    """The JSON Schema ``index.json`` validates against (package data)."""
-    data: dict[str, Any] = json.loads(
-        resources.files("mkdocs_adr").joinpath(SCHEMA_FILE).read_text(encoding="utf-8")
-    )
-    return data
+#: Its ``$id`` (a test checks it against the file).
+SCHEMA_ID = "https://github.com/mkdocs-adr/mkdocs-adr/schemas/index.schema.json"
 
 
 def _text(value: str | None) -> str | None:
@@ -92,7 +83,7 @@ def document(log: Log, root: RootInfo, url: llms.Href) -> dict[str, Any]:
     return {
         "schema": SCHEMA,
         "version": VERSION,
-        "json_schema": str(schema()["$id"]),
+        "json_schema": SCHEMA_ID,
         "generator": {"name": "mkdocs-adr", "version": __version__},
         "root": {
             "path": root.path,

@@ -25,6 +25,7 @@ from ..graph import Edge, Succession
 from ..log import Log
 from ..model import OUT_OF_EFFECT, STATUSES, Problem, Record
 from ..parsing.status import is_guidance
+from ..safetext import plain
 from . import graphdata
 from .graphdata import FORWARD_LABEL, INVERSE_LABEL, DrawnEdge, GraphData
 from .hrefs import RecordHref
@@ -35,7 +36,9 @@ LEVELS = ("note", "info", "warning", "danger")
 
 
 def esc(text: object) -> str:
-    return html.escape(str(text), quote=True)
+    """``text`` as HTML text or attribute value: escaped, without control characters
+    (a terminal's escape sequences in a title show as nothing, not as stray boxes)."""
+    return html.escape(plain(str(text)), quote=True)
 
 
 # ------------------------------------------------------------------------ context
@@ -616,7 +619,9 @@ def _no_successor(ctx: PageContext, rec: Record) -> str:
 def _review(ctx: PageContext, review: Problem) -> str:
     """The review banner; the problem's own message and fix are the engine's English."""
     message = esc(review.message[:1].upper() + review.message[1:])
-    return BANNERS["review"].render(ctx.words, message=message, fix=esc(review.fix))
+    return BANNERS["review"].render(
+        ctx.words, message=message, fix=esc(review.fix[:1].upper() + review.fix[1:])
+    )
 
 
 def _unit_banners(ctx: PageContext, rec: Record, href: RecordHref) -> list[str]:
