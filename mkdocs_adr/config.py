@@ -12,6 +12,7 @@ import dataclasses
 import functools
 import os
 import posixpath
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -240,6 +241,7 @@ class Config:
     work_dir: Path | None = None
     status_headings: tuple[str, ...] = field(default_factory=_default("status_headings"))
     status_aliases: Mapping[str, str] = field(default_factory=_default("status_aliases"))
+    language: str = field(default_factory=_default("language"))
     missing_status: str = field(default_factory=_default("missing_status"))
     max_file_bytes: int = 1024 * 1024
     config_file: Path | None = None
@@ -570,6 +572,21 @@ def _page_name(opt: Option, value: Any) -> str:
     return value
 
 
+def _language(opt: Option, value: Any) -> str:
+    """A language tag (``zh``, ``pt-BR``) or ``auto``; one without a catalogue is taken
+    and falls back to English at build time, with a note (views/i18n.choose)."""
+    if value is None:
+        return str(opt.default)
+    if not isinstance(value, str) or not re.fullmatch(
+        r"[A-Za-z]{2,8}([-_][A-Za-z0-9]{1,8})*", value
+    ):
+        raise ConfigError(
+            f"option 'language' is {value!r}; expected a language tag such as zh or pt-BR, or auto",
+            fix="language: auto",
+        )
+    return value
+
+
 def _count(opt: Option, value: Any) -> int:
     number: int = _typed(opt.name, value, int)
     if number < 0:
@@ -727,6 +744,14 @@ OPTIONS: tuple[Option, ...] = (
         MappingProxyType({}),
         "Extra words that mean a status, e.g. {approved: accepted}.",
         reader=_aliases,
+    ),
+    Option(
+        "language",
+        str,
+        "auto",
+        "Language of the banners, badges and generated pages (en, de, es, fr, ja, pt, zh); "
+        "auto: the theme's language.",
+        reader=_language,
     ),
     Option(
         "missing_status",

@@ -183,7 +183,7 @@ class AdrPlugin(BasePlugin[AdrConfig]):  # type: ignore[no-untyped-call]
             site_name=config.site_name,
             site_url=config.site_url,
         )
-        self.site.use_page_status(config.extra, theme=config.theme.name)
+        self.site.use_theme(config.extra, config.theme)
         return config
 
     def _site(self) -> SiteBuild:

@@ -18,6 +18,7 @@ from .journal import read_journal
 from .log import Log
 from .plans import Plan, is_current, list_plans, plan_dir, staged_path
 from .views.current import draft_banner
+from .views.i18n import ENGLISH, Messages
 
 
 @dataclass(frozen=True)
@@ -135,7 +136,9 @@ def _differences(
     return out
 
 
-def preview_pages(log: Log, preview: str) -> tuple[list[PreviewPage], list[str]]:
+def preview_pages(
+    log: Log, preview: str, words: Messages = ENGLISH
+) -> tuple[list[PreviewPage], list[str]]:
     """Pages to show instead of the published CURRENT pages under ``mkdocs serve``."""
     config = log.config
     plan, note = preview_plan(config, preview)
@@ -156,7 +159,7 @@ def preview_pages(log: Log, preview: str) -> tuple[list[PreviewPage], list[str]]
             PreviewPage(
                 src_uri,
                 text,
-                draft_banner(plan.plan_id, plan.version, state, diffs),
+                draft_banner(plan.plan_id, plan.version, state, diffs, words),
                 plan.plan_id,
             )
         )

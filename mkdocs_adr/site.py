@@ -71,6 +71,7 @@ from .views import (
     graphdata,
     graphpage,
     home,
+    i18n,
     indexjson,
     llms,
     mirrors,
@@ -105,7 +106,7 @@ LEVELS = {
 #: A generated navigation lists a root's views in this order (by file stem).
 VIEW_ORDER = {"INDEX": 0, "TIMELINE": 0.5, "CURRENT": 1, "GRAPH": 2}
 #: The section title of a root without a ``title`` (ADR-0039).
-DEFAULT_SECTION = "Decisions"
+DEFAULT_SECTION = i18n.ENGLISH.t("home.section")  # (in English; the site says self.words)
 #: View problems a build reports at info level and never fails on: the site renders a
 #: drifted INDEX fresh, so only the committed file is behind, and that is the CLI's
 #: business (`mkdocs-adr check` and `index --check` fail on it; ADR-0039).
@@ -727,6 +728,10 @@ class SiteBuild:
         self.index_json: dict[str, str] = {}  # root key -> src of the index.json written
         #: Material's page status shows each record's status (use_page_status)
         self.page_status = False
+        #: The words of the site's language (use_theme), and why it is English when the
+        #: theme asked for a language without a catalogue (logged by add_pages).
+        self.words: i18n.Messages = i18n.ENGLISH
+        self.language_note: str | None = None
         self.home_src: str | None = None  # the generated home page, if docs_dir has none
 
     # ------------------------------------------------------------------ files
@@ -751,7 +756,7 @@ class SiteBuild:
         the notes for the host to log (at info level)."""
         assert self.log is not None
         adr_log, engine = self.log, self.engine
-        self.ctx = page_view.PageContext.build(adr_log)
+        self.ctx = page_view.PageContext.build(adr_log, self.words)
         self.files = files
         docs = engine.docs_dir
         self.refused = refused = refused_files(adr_log)
@@ -787,6 +792,8 @@ class SiteBuild:
                     (mirror.lang, found.src_uri)
                 )
         notes = refused_notes(left_out, refused)
+        if self.language_note:
+            notes.append(self.language_note)
         if self.serve:
             notes += self._preview(files)
         for cfg, rv in zip(engine.roots, self.views, strict=True):
@@ -814,7 +821,9 @@ class SiteBuild:
         if index_src:
             computed = index_view.tables(adr_log, rv.root)
             pages.index_tables = computed[1]
-            pages.index_slotted = index_view.render_slotted(adr_log, rv.root, computed=computed)
+            pages.index_slotted = index_view.render_slotted(
+                adr_log, rv.root, computed=computed, words=self.words
+            )
             # a committed INDEX (fresh or drifted) is ours: the fresh render replaces it
             files.add(index_src, index_view.render(adr_log, rv.root, computed=computed))
             pages.index_src = index_src
@@ -837,8 +846,9 @@ class SiteBuild:
                 rv.root,
                 key,
                 index_name=posixpath.basename(index_src or engine.index_page),
-                title=index_view.heading(adr_log, rv.root, "graph"),
+                title=index_view.heading(adr_log, rv.root, "graph", self.words),
                 unpublished=self.unpublished,
+                words=self.words,
             )
             files.add(graph_src, pages.graph.markdown)
             pages.graph_src = graph_src
@@ -859,9 +869,10 @@ class SiteBuild:
         records = index_view.root_records(self.log, rv.root)
         pages.timeline_months = timeline_view.months(records)
         pages.timeline_slotted = timeline_view.render_slotted(
-            index_view.heading(self.log, rv.root, "timeline"),
+            index_view.heading(self.log, rv.root, "timeline", self.words),
             pages.timeline_months,
             len(records),
+            self.words,
         )
         files.add(src, pages.timeline_slotted)
         pages.timeline_src = src
@@ -880,9 +891,9 @@ class SiteBuild:
             if cfg.title:
                 out[folder] = cfg.title
             elif len(engine.roots) > 1:
-                out[folder] = f"{DEFAULT_SECTION}: {folder}"
+                out[folder] = self.words.t("home.section-named", folder=folder)
             else:
-                out[folder] = DEFAULT_SECTION
+                out[folder] = self.words.t("home.section")
         return out
 
     def _home(self, files: FileHost) -> None:
@@ -897,20 +908,21 @@ class SiteBuild:
             folder = (self.engine.src_uri(cfg.path) or cfg.path).rstrip("/")
             entries.append(
                 home.RootEntry(
-                    title=titles.get(folder, cfg.title or DEFAULT_SECTION),
+                    title=titles.get(folder, cfg.title or self.words.t("home.section")),
                     statuses=[r.status for r in self.log.records if r.root == rp.key],
                     index_src=rp.index_src,
                     current_src=rp.current_src,
                     graph_src=rp.graph_src,
                 )
             )
-        files.add(home.HOME_SRC, home.render(home.HEADING, entries))
+        heading = home.HEADING if self.words is i18n.ENGLISH else self.words.t("home.heading")
+        files.add(home.HOME_SRC, home.render(heading, entries, self.words))
         self.home_src = home.HOME_SRC
 
     def _preview(self, files: FileHost) -> list[str]:
         """The newest unpublished CURRENT draft in place of the published page (SPEC 4)."""
         assert self.log is not None
-        pages, notes = preview_pages(self.log, self.engine.preview)
+        pages, notes = preview_pages(self.log, self.engine.preview, self.words)
         for preview in pages:
             files.add(preview.src_uri, preview.markdown)
             self.previews[preview.src_uri] = preview.banner
@@ -1094,7 +1106,9 @@ class SiteBuild:
         if view is not None and "title" not in meta:
             # the generated-file marker comes before the heading, which hides it from
             # the host's title detection; the heading is ours and already escaped Markdown
-            heading = page_view.first_heading_text(markdown)
+            # (an INDEX page's in the site's language: its slotted text, not the file's)
+            shown = self.roots[view[1]].index_slotted if view[0] == "index" else markdown
+            heading = page_view.first_heading_text(shown)
             if heading:
                 meta["title"] = heading
         if view is not None and view[0] == "index":
@@ -1188,6 +1202,7 @@ class SiteBuild:
             result,
             href=lambda src: self._view_href(src, at),
             index_target=rv.index_target,
+            words=self.words,
         )
 
     def page_context(self, content: str, at: SiteFile) -> str | None:
@@ -1204,7 +1219,9 @@ class SiteBuild:
         if view is not None and view[0] == "graph":
             rp = self.roots[view[1]]
             assert rp.graph is not None
-            return graphpage.fill(content, rp.graph, href=self._href(at), root_key=view[1])
+            return graphpage.fill(
+                content, rp.graph, href=self._href(at), root_key=view[1], words=self.words
+            )
         if view is not None and view[0] == "index":
             return self._fill_index(content, self.roots[view[1]], at)
         if view is not None and view[0] == "timeline":
@@ -1225,7 +1242,7 @@ class SiteBuild:
         and the shipped script that adds filters and sorting (ADR-0038)."""
         assert self.log is not None
         href = self._record_href(at)
-        columns = index_view.site_columns(rp.index_tables)
+        columns = index_view.site_columns(rp.index_tables, self.words)
         start = 0
         for n, table in enumerate(rp.index_tables):
             slot = index_view.TABLE_SLOT.format(n=n)
@@ -1235,7 +1252,8 @@ class SiteBuild:
                 href,
                 columns,
                 start=start,
-                labels=index_view.SCRIPT_LABELS if n == 0 else None,
+                labels=index_view.script_labels(self.words) if n == 0 else None,
+                words=self.words,
             )
             start += len(table.records)
             last = n == len(rp.index_tables) - 1
@@ -1247,15 +1265,32 @@ class SiteBuild:
             for src in (self.llms_src, self.index_json.get(rp.key))
             if src and (url := self._view_href(src, at))
         ]
-        return after_h1(content, llms.index_line(agent)) if agent else content
+        return after_h1(content, llms.index_line(agent, self.words)) if agent else content
 
     def _fill_timeline(self, content: str, rp: RootPages, at: SiteFile) -> str:
         assert self.log is not None
         href = self._record_href(at)
         for n, month in enumerate(rp.timeline_months):
             slot = timeline_view.MONTH_SLOT.format(n=n)
-            content = content.replace(slot, timeline_view.month_html(self.log, month, href), 1)
+            drawn = timeline_view.month_html(self.log, month, href, self.words)
+            content = content.replace(slot, drawn, 1)
         return content
+
+    # ---------------------------------------------------------- theme
+
+    def use_theme(self, extra: MutableMapping[str, Any], theme: Any) -> None:
+        """What the site takes from its theme: the language of the generated text
+        (:func:`i18n.choose` over the ``language`` option and the theme's language:
+        Material's ``theme.language``, else the ``theme.locale`` of MkDocs' own themes)
+        and, in Material, the page status (:meth:`use_page_status`)."""
+        given = theme.get("language") if isinstance(theme, Mapping) else None
+        if not given:
+            given = getattr(theme, "locale", None) or (
+                theme.get("locale") if isinstance(theme, Mapping) else None
+            )
+        lang, self.language_note = i18n.choose(self.engine.language, str(given or "") or None)
+        self.words = i18n.messages(lang)
+        self.use_page_status(extra, theme=getattr(theme, "name", None))
 
     # ---------------------------------------------------------- page status
 
@@ -1268,7 +1303,7 @@ class SiteBuild:
             return
         given = extra.get("status")
         tips = dict(given) if isinstance(given, Mapping) else {}
-        for key, tip in page_view.nav_status_tips().items():
+        for key, tip in page_view.nav_status_tips(self.words).items():
             tips.setdefault(key, tip)
         extra["status"] = tips
         self.page_status = True
@@ -1286,7 +1321,7 @@ class SiteBuild:
             for lang, src in self.translations.get(rec.path, [])
             if (f := self.file(src)) is not None
         ]
-        after = [page_view.translations(langs)]
+        after = [page_view.translations(langs, self.words)]
         if engine.graph and ctx.log.get(rec.id) is rec:
             sub, more = graphdata.neighbourhood(
                 ctx.graph,
@@ -1306,14 +1341,19 @@ class SiteBuild:
                     sub,
                     uid="adr-local",
                     href=href,
-                    title=f"Decisions related to {rec.id}",
+                    title=self.words.t("local.drawing", id=rec.id),
                     focus=rec.id,
                     root=rec.root,
                     placed=placed,
+                    words=self.words,
                 )
                 after.append(
                     page_view.local_graph(
-                        drawing, hops=engine.graph_hops, more=more, graph_href=graph_href
+                        drawing,
+                        hops=engine.graph_hops,
+                        more=more,
+                        graph_href=graph_href,
+                        words=self.words,
                     )
                 )
         timeline_href = self._view_href(rp.timeline_src if rp else None, at)

@@ -19,13 +19,18 @@ from ..config import Config
 from ..freshness import Freshness
 from ..log import Log
 from .hrefs import SourceHref
+from .i18n import ENGLISH, Messages
 
 #: Admonition type and title of the banner of each state of the CURRENT page.
+#: (the English titles; another language's are its catalogue's ``current.<state>.title``)
 BANNERS: dict[str, tuple[str, str]] = {
-    "fresh": ("success", "Current: this view matches its sources"),
-    "stale": ("warning", "Stale: the records changed since this view was published"),
-    "unverifiable": ("danger", "Unverifiable: this view cannot be checked against its sources"),
-    "draft": ("info", "DRAFT: unpublished summary plan {plan_id}"),
+    state: (kind, ENGLISH.t(f"current.{state}.title", plan_id="{plan_id}"))
+    for state, kind in (
+        ("fresh", "success"),
+        ("stale", "warning"),
+        ("unverifiable", "danger"),
+        ("draft", "info"),
+    )
 }
 
 
@@ -38,8 +43,10 @@ def _link(href: SourceHref, config: Config, project_rel: str | None, text: str) 
     return f'<a href="{html.escape(target, quote=True)}">{label}</a>' if target else label
 
 
-def _admonition(state: str, body: list[str], **title: str) -> str:
+def _admonition(state: str, body: list[str], words: Messages = ENGLISH, **title: str) -> str:
     kind, heading = BANNERS[state]
+    if words is not ENGLISH:
+        heading = words.table[f"current.{state}.title"]
     inner = "\n".join(body)
     return (
         f'<div class="admonition {kind} adr-banner adr-banner--current-{state} '
@@ -56,6 +63,7 @@ def banner(
     href: SourceHref,
     index_target: str,
     checked_at: str | None = None,
+    words: Messages = ENGLISH,
 ) -> str:
     """The freshness banner for a published CURRENT page (HTML, escaped).
 
@@ -63,46 +71,50 @@ def banner(
     (:attr:`mkdocs_adr.viewstate.RootViews.index_target`).
     """
     checked = checked_at or time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    index = _link(href, log.config, index_target, "index")
+    index = _link(href, log.config, index_target, words.t("current.index"))
     if result.state == "fresh" and result.manifest is not None:
-        return _fresh(result, checked, index)
+        return _fresh(result, checked, index, words)
     if result.state == "stale" and result.manifest is not None:
-        return _stale(log, result, href, checked, index)
-    return _unverifiable(result, index)
+        return _stale(log, result, href, checked, index, words)
+    return _unverifiable(result, index, words)
 
 
-def _fresh(result: Freshness, checked: str, index: str) -> str:
+def _fresh(result: Freshness, checked: str, index: str, words: Messages) -> str:
     assert result.manifest is not None
     manifest = result.manifest
-    return _admonition(
-        "fresh",
-        [
-            f"<p>Verified against {len(manifest.sources)} sources when this site was built "
-            f"({html.escape(checked)}); published {html.escape(manifest.created)}. "
-            "It is a derived view: the records decide, and it proves nothing about the "
-            f"code. Every record is in the {index}.</p>",
-        ],
+    text = words.t(
+        "current.fresh.text",
+        n=len(manifest.sources),
+        checked=html.escape(checked),
+        created=html.escape(manifest.created),
+        index=index,
     )
+    return _admonition("fresh", [f"<p>{text}</p>"], words)
 
 
-def _stale(log: Log, result: Freshness, href: SourceHref, checked: str, index: str) -> str:
+def _stale(
+    log: Log, result: Freshness, href: SourceHref, checked: str, index: str, words: Messages
+) -> str:
     assert result.manifest is not None
     semantic = any(r.semantic for r in result.reasons)
     advice = (
-        "Read the changed records themselves until a new draft is reviewed and "
-        "published (<code>mkdocs-adr plan --mode summary</code>)."
+        words.t("current.stale.semantic", command="<code>mkdocs-adr plan --mode summary</code>")
         if semantic
-        else "Only paths changed, with identical content; the manifest needs the "
-        "mechanical update that <code>mkdocs-adr archive</code> makes."
+        else words.t("current.stale.paths", command="<code>mkdocs-adr archive</code>")
+    )
+    lead = words.t(
+        "current.stale.text",
+        created=html.escape(result.manifest.created),
+        checked=html.escape(checked),
     )
     return _admonition(
         "stale",
         [
-            f"<p>Published {html.escape(result.manifest.created)}; checked when this site was "
-            f"built ({html.escape(checked)}). What changed:</p>",
+            f"<p>{lead}</p>",
             "<ul>\n" + "\n".join(_reasons(log, result, href)) + "\n</ul>",
-            f"<p>{advice} Every record is in the {index}.</p>",
+            f"<p>{words.t('current.stale.end', advice=advice, index=index)}</p>",
         ],
+        words,
     )
 
 
@@ -121,34 +133,42 @@ def _reasons(log: Log, result: Freshness, href: SourceHref) -> list[str]:
     return items
 
 
-def _unverifiable(result: Freshness, index: str) -> str:
+def _unverifiable(result: Freshness, index: str, words: Messages) -> str:
+    """Why it cannot be checked is the engine's English (:mod:`mkdocs_adr.freshness`)."""
     why = result.reasons[0].text if result.reasons else result.detail
-    return _admonition(
-        "unverifiable",
-        [
-            f"<p>{html.escape(why)}.</p>",
-            "<p>It may be out of date, and it is not claimed to be current. Read the decisions "
-            f"through the {index}, or publish a reviewed view with "
-            "<code>mkdocs-adr plan --mode summary</code>.</p>",
-        ],
+    text = words.t(
+        "current.unverifiable.text",
+        index=index,
+        command="<code>mkdocs-adr plan --mode summary</code>",
     )
+    return _admonition("unverifiable", [f"<p>{html.escape(why)}.</p>", f"<p>{text}</p>"], words)
 
 
 # --------------------------------------------------------------------------- preview
 
 
-def draft_banner(plan_id: str, version: int, state: str, differences: list[str]) -> str:
+def draft_banner(
+    plan_id: str, version: int, state: str, differences: list[str], words: Messages = ENGLISH
+) -> str:
     """The DRAFT banner over a previewed summary draft (HTML, escaped).
 
     The data comes from :func:`mkdocs_adr.preview.preview_pages`; this only
     renders it.
     """
+    lead = words.t(
+        "current.draft.text",
+        plan=f"<code>{html.escape(plan_id)}</code>",
+        version=version,
+        state=html.escape(state),
+    )
+    end = words.t(
+        "current.draft.end",
+        command=f"<code>mkdocs-adr plan --confirm {html.escape(plan_id)}</code>",
+        build="<code>mkdocs build</code>",
+    )
     body = [
-        f"<p>This page previews the unpublished draft of plan "
-        f"<code>{html.escape(plan_id)}</code> (version {version}, "
-        f"{html.escape(state)}), not the published view. Differences:</p>",
+        f"<p>{lead}</p>",
         "<ul>\n" + "\n".join(f"<li>{html.escape(d)}</li>" for d in differences) + "\n</ul>",
-        f"<p>Publish it with <code>mkdocs-adr plan --confirm {html.escape(plan_id)}"
-        "</code>; <code>mkdocs build</code> never publishes a draft.</p>",
+        f"<p>{end}</p>",
     ]
-    return _admonition("draft", body, plan_id=plan_id)
+    return _admonition("draft", body, words, plan_id=plan_id)

@@ -15,10 +15,11 @@ from collections.abc import Container
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
-from ..model import STATUSES, RootInfo, status_label
+from ..model import STATUSES, RootInfo
 from . import svg
 from .graphdata import EDGE_KINDS, GraphData, components, root_view
 from .hrefs import RecordHref
+from .i18n import ENGLISH, Messages
 from .index import md_text
 
 SLOT = "<!-- mkdocs-adr:slot {key} -->"
@@ -49,23 +50,21 @@ def build(
     index_name: str,
     title: str,
     unpublished: Container[str] = (),
+    words: Messages = ENGLISH,
 ) -> GraphPage:
     """``root.path`` is project-relative (links), ``root_key`` the docs-relative root
     path records carry; ``index_name`` the file name of the root's INDEX page; ``title``
     the page heading as Markdown (escaped by the caller); ``unpublished`` the paths of
-    records the site leaves out, named without a link."""
+    records the site leaves out, named without a link; ``words`` the site's language."""
     sub, isolated = root_view(data, root_key)
     mine = [n for n in data.nodes.values() if n.root == root_key]
     counts = Counter(n.status for n in mine)
     lines = [f"# {title}", ""]
-    summary = ", ".join(f"{counts[s]} {status_label(s)}" for s in STATUSES if counts[s])
+    summary = _counts(counts, words)
     lines.append(
-        f"{len(mine)} records ({summary or 'none'}). Each box is a record, coloured by its "
-        "status and linked to its page; each line a relation, drawn from the newer record "
-        "to the one it supersedes, amends, extends, depends on or relates to. Archived "
-        "records and records of other roots have a dashed outline."
+        words.t("graph.summary", n=len(mine), summary=summary or words.t("index.none"))
         if mine
-        else "No records yet."
+        else words.t("index.empty")
     )
     lines.append("")
     page = GraphPage(markdown="")
@@ -82,23 +81,33 @@ def build(
         ids = [n for comp in groups[name] for n in comp]
         key = f"g{i}"
         page.groups[key] = sub.subgraph(ids)
-        heading = (md_text(name) or "(no domain)") if layered else "Related decisions"
+        heading = (
+            (md_text(name) or words.t("index.no-domain")) if layered else words.t("graph.related")
+        )
         n_comp = len(groups[name])
         lines.extend(
             [
                 f"## {heading}",
                 "",
-                f"{len(ids)} records in {n_comp} group{'s' if n_comp != 1 else ''} of "
-                "related decisions.",
+                words.t(
+                    f"graph.groups-{'one' if n_comp == 1 else 'other'}", n=len(ids), groups=n_comp
+                ),
                 "",
                 f'<div class="adr-graph">{SLOT.format(key=key)}</div>',
                 "",
             ]
         )
     if isolated:
-        lines.extend(_isolated(data, isolated, root, index_name, unpublished))
+        lines.extend(_isolated(data, isolated, root, index_name, unpublished, words))
     page.markdown = "\n".join(lines).rstrip("\n") + "\n"
     return page
+
+
+def _counts(counts: Counter[str], words: Messages) -> str:
+    """``3 accepted, 1 superseded`` in the site's language, in status order."""
+    return words.t("list.sep").join(
+        words.t("index.count", n=counts[s], status=words.status(s)) for s in STATUSES if counts[s]
+    )
 
 
 def _groups(sub: GraphData, root_key: str, *, layered: bool) -> dict[str, list[list[str]]]:
@@ -123,15 +132,13 @@ def _isolated(
     root: RootInfo,
     index_name: str,
     unpublished: Container[str] = (),
+    words: Messages = ENGLISH,
 ) -> list[str]:
     """The section for records without relations: listed when few, counted when many."""
-    lines = ["## Without relations", ""]
+    lines = [f"## {words.t('graph.alone')}", ""]
     alone = [data.nodes[n] for n in isolated]
     if len(alone) <= LIST_ISOLATED:
-        lines.append(
-            f"{len(alone)} record{'s' if len(alone) != 1 else ''} neither "
-            "name nor are named by another record:"
-        )
+        lines.append(words.n("graph.alone-list", len(alone)))
         lines.append("")
         for n in alone:
             named = (
@@ -139,17 +146,13 @@ def _isolated(
                 if n.path in unpublished
                 else f"[{md_text(n.id)}]({_link(root.path, n.path)})"
             )
-            lines.append(
-                f"- {named} {md_text(n.title)} "
-                f"({status_label(n.status)}{', archived' if n.archived else ''})"
-            )
+            shown = words.status(n.status)
+            if n.archived:
+                shown += words.t("list.sep") + words.t("tag.archived")
+            lines.append(f"- {named} {md_text(n.title)} ({shown})")
     else:
-        c = Counter(n.status for n in alone)
-        by = ", ".join(f"{c[s]} {status_label(s)}" for s in STATUSES if c[s])
-        lines.append(
-            f"{len(alone)} records ({by}) neither name nor are named by another record; "
-            f"they are left out of the drawing. The [index]({index_name}) lists them all."
-        )
+        by = _counts(Counter(n.status for n in alone), words)
+        lines.append(words.t("graph.alone-count", n=len(alone), summary=by, index=index_name))
     lines.append("")
     return lines
 
@@ -161,6 +164,7 @@ def fill(
     href: RecordHref,
     root_key: str,
     uid: str = "adr-graph",
+    words: Messages = ENGLISH,
 ) -> str:
     """Replace each slot of ``html`` (the rendered page) by its drawing."""
 
@@ -173,14 +177,21 @@ def fill(
                 kinds=page.kinds,
                 declared=page.declared,
                 proposed=page.proposed,
+                words=words,
             )
         data = page.groups.get(key)
         if data is None:
             return ""
-        title = f"Graph of {len(data.nodes)} related records"
+        title = words.t("graph.drawing", n=len(data.nodes))
         wide = svg.layout(data, isolated=False)
         drawing = svg.render(
-            data, uid=f"{uid}-{key}", href=href, title=title, root=root_key, placed=wide
+            data,
+            uid=f"{uid}-{key}",
+            href=href,
+            title=title,
+            root=root_key,
+            placed=wide,
+            words=words,
         )
         if wide.width <= svg.NARROW:
             return drawing
@@ -196,6 +207,7 @@ def fill(
                 root=root_key,
                 placed=narrow,
                 css_class="adr-graph-narrow",
+                words=words,
             )
             + drawing
         )

@@ -14,13 +14,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from urllib.parse import quote
 
-from ..model import STATUSES, status_label
+from ..model import STATUSES
+from .i18n import ENGLISH, Messages
 from .index import md_text
 
 #: The generated home page's source path.
 HOME_SRC = "index.md"
 #: Its heading, and so its navigation title (the records' section has the root's title).
-HEADING = "Overview"
+HEADING = ENGLISH.t("home.heading")
 
 
 @dataclass(frozen=True)
@@ -38,30 +39,33 @@ def _link(src: str) -> str:
     return quote(posixpath.normpath(src), safe="/")
 
 
-def render(heading: str, roots: Sequence[RootEntry]) -> str:
+def render(heading: str, roots: Sequence[RootEntry], words: Messages = ENGLISH) -> str:
     """Markdown of the home page: ``heading`` (text), then per root its counts and view
-    links."""
-    lines = [f"# {md_text(heading) or 'Decisions'}", ""]
+    links, in the language of ``words``."""
+    lines = [f"# {md_text(heading) or md_text(words.t('home.section'))}", ""]
     total = sum(len(r.statuses) for r in roots)
-    lines.append(
-        f"This site publishes {total} architecture decision record{'s' if total != 1 else ''}"
-        + (f" ({md_text(roots[0].title)})." if len(roots) == 1 else ".")
-    )
+    titled = words.t("home.titled", title=md_text(roots[0].title)) if len(roots) == 1 else ""
+    lines.append(words.n("home.lead", total, titled=titled))
     lines.append("")
     for root in roots:
         if len(roots) > 1:
             lines.extend([f"## {md_text(root.title)}", ""])
         counts = Counter(root.statuses)
-        summary = ", ".join(f"{counts[s]} {status_label(s)}" for s in STATUSES if counts[s])
+        summary = words.t("list.sep").join(
+            words.t("index.count", n=counts[s], status=words.status(s))
+            for s in STATUSES
+            if counts[s]
+        )
         if summary:
-            lines.extend([f"{len(root.statuses)} records: {summary}.", ""])
+            lines.extend([words.t("home.count", n=len(root.statuses), summary=summary), ""])
         views = [
-            (root.index_src, "Decision index", "every record, its status and successor"),
-            (root.current_src, "Current decisions", "what is in effect now, reviewed"),
-            (root.graph_src, "Decision graph", "how the records supersede and amend each other"),
+            (root.index_src, "index"),
+            (root.current_src, "current"),
+            (root.graph_src, "graph"),
         ]
-        for src, name, what in views:
+        for src, key in views:
             if src:
-                lines.append(f"- [{name}]({_link(src)}): {what}")
+                name, what = words.t(f"home.{key}"), words.t(f"home.{key}-what")
+                lines.append(f"- [{md_text(name)}]({_link(src)}): {md_text(what)}")
         lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n"

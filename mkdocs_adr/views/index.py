@@ -19,6 +19,7 @@ from ..log import Log
 from ..model import STATUSES, Record, RootInfo, status_label
 from ..safetext import plain
 from . import page as page_view
+from .i18n import ENGLISH, Messages
 
 #: First line of every generated INDEX; its presence marks the file as ours.
 MARKER = "<!-- mkdocs-adr:generated index. Do not edit: run `mkdocs-adr index` to update. -->"
@@ -101,19 +102,20 @@ def _sort_key(rec: Record) -> tuple[object, ...]:
     return (rec.number is None, rec.number or 0, rec.id, rec.path)
 
 
-def heading(log: Log, root: RootInfo, what: str) -> str:
+def heading(log: Log, root: RootInfo, what: str, words: Messages = ENGLISH) -> str:
     """``Decision index`` for a lone untitled root; ``Payments: decision index`` for a
-    titled one; ``Decision index: services/payments/adr`` to tell untitled roots apart."""
+    titled one; ``Decision index: services/payments/adr`` to tell untitled roots apart.
+    ``what`` is ``index``, ``timeline`` or ``graph``; ``words`` the site's language."""
     title, name = "", root.path
     for cfg, info in zip(log.config.roots, log.roots, strict=True):
         if info.path == root.path:
             # a root outside docs_dir is named by its place in the site (doc/adr)
             title, name = cfg.title, log.config.src_uri(info.path) or cfg.path
     if title:
-        return f"{md_text(title)}: decision {what}"
+        return words.t(f"heading.{what}-titled", title=md_text(title))
     if len(log.roots) > 1:
-        return f"Decision {what}: {md_text(name)}"
-    return f"Decision {what}"
+        return words.t(f"heading.{what}-named", name=md_text(name))
+    return words.t(f"heading.{what}")
 
 
 def tables(log: Log, root: RootInfo) -> tuple[list[Record], list[Table]]:
@@ -148,7 +150,7 @@ def tables(log: Log, root: RootInfo) -> tuple[list[Record], list[Table]]:
             groups.setdefault(rec.domain or "", []).append(rec)
         out = [
             Table(
-                md_text(domain) if domain else "(no domain)",
+                md_text(domain) if domain else NO_DOMAIN,
                 columns,
                 tuple(row(r) for r in groups[domain]),
                 tuple(groups[domain]),
@@ -158,6 +160,10 @@ def tables(log: Log, root: RootInfo) -> tuple[list[Record], list[Table]]:
     else:
         out = [Table(None, columns, tuple(row(r) for r in records), tuple(records))]
     return records, out
+
+
+#: The heading of a layered root's records without a domain (in the committed INDEX).
+NO_DOMAIN = ENGLISH.t("index.no-domain")
 
 
 def _md_cell(cell: Cell, from_dir: str) -> str:
@@ -183,24 +189,33 @@ def _render(
     *,
     slots: bool,
     computed: tuple[list[Record], list[Table]] | None = None,
+    words: Messages = ENGLISH,
 ) -> str:
     records, parts = computed or tables(log, root)
-    lines = [MARKER, "", f"# {heading(log, root, 'index')}", ""]
+    lines = [MARKER, "", f"# {heading(log, root, 'index', words)}", ""]
     counts: dict[str, int] = {}
     for rec in records:
-        label = status_label(rec.status)
+        label = words.status(rec.status)
         counts[label] = counts.get(label, 0) + 1
-    summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
+    summary = words.t("list.sep").join(
+        words.t("index.count", n=n, status=s) for s, n in sorted(counts.items())
+    )
     archived = sum(1 for r in records if r.archived)
     lines.append(
-        f"{len(records)} records ({summary or 'none'}); {archived} archived."
+        words.t(
+            "index.summary",
+            n=len(records),
+            summary=summary or words.t("index.none"),
+            archived=archived,
+        )
         if records
-        else "No records yet."
+        else words.t("index.empty")
     )
     lines.append("")
     for n, table in enumerate(parts):
         if table.heading is not None:
-            lines.extend([f"## {table.heading}", ""])
+            shown = table.heading if table.heading != NO_DOMAIN else words.t("index.no-domain")
+            lines.extend([f"## {shown}", ""])
         if slots:
             lines.append(TABLE_SLOT.format(n=n))
         else:
@@ -218,11 +233,16 @@ def render(
 
 
 def render_slotted(
-    log: Log, root: RootInfo, *, computed: tuple[list[Record], list[Table]] | None = None
+    log: Log,
+    root: RootInfo,
+    *,
+    computed: tuple[list[Record], list[Table]] | None = None,
+    words: Messages = ENGLISH,
 ) -> str:
     """:func:`render` with each table replaced by a slot (``TABLE_SLOT``), for a host
-    that draws the tables itself with :func:`table_html`."""
-    return _render(log, root, slots=True, computed=computed)
+    that draws the tables itself with :func:`table_html`; in the site's language
+    (``words``), where the committed INDEX.md is always English (ADR-0041)."""
+    return _render(log, root, slots=True, computed=computed, words=words)
 
 
 def table_html(table: Table, href: Callable[[Record], str | None]) -> str:
@@ -260,15 +280,9 @@ def is_generated(text: str) -> bool:
 
 #: The site table's columns: key, header. Domain, tags and deciders only when a record
 #: of the root has them.
-SITE_COLUMNS: tuple[tuple[str, str], ...] = (
-    ("id", "ID"),
-    ("title", "Title"),
-    ("status", "Status"),
-    ("date", "Date"),
-    ("domain", "Domain"),
-    ("tags", "Tags"),
-    ("deciders", "Deciders"),
-    ("successor", "Successor"),
+SITE_COLUMNS: tuple[tuple[str, str], ...] = tuple(
+    (key, ENGLISH.t(f"column.{key}"))
+    for key in ("id", "title", "status", "date", "domain", "tags", "deciders", "successor")
 )
 #: Ids up to this length never wrap in the site's INDEX (``ADR-0012``, ``PAY-0003``).
 SHORT_ID = 12
@@ -279,13 +293,14 @@ _OPTIONAL = {
 }
 
 
-def site_columns(tables: list[Table]) -> tuple[tuple[str, str], ...]:
+def site_columns(tables: list[Table], words: Messages = ENGLISH) -> tuple[tuple[str, str], ...]:
     """The columns of a root's site tables (the same in every table of the page); no
-    domain column where the tables are grouped by domain (their headings say it)."""
+    domain column where the tables are grouped by domain (their headings say it). The
+    headers are ``words``' (``column.<key>``)."""
     records = [r for t in tables for r in t.records]
     grouped = any(t.heading is not None for t in tables)
     return tuple(
-        (key, name)
+        (key, name if words is ENGLISH else words.t(f"column.{key}"))
         for key, name in SITE_COLUMNS
         if key not in _OPTIONAL
         or (any(_OPTIONAL[key](r) for r in records) and not (key == "domain" and grouped))
@@ -293,7 +308,7 @@ def site_columns(tables: list[Table]) -> tuple[tuple[str, str], ...]:
 
 
 #: A successor as the site shows it: the record (None: no page), its id, and its status
-#: when it is not accepted (``proposed``: the old record stays in effect).
+#: word when it is not accepted (``proposed``: the old record stays in effect).
 Successor = tuple["Record | None", str, str]
 
 
@@ -318,10 +333,14 @@ def site_successors(log: Log, rec: Record) -> list[tuple[str, Successor]]:
 def _successor_of(log: Log, rid: str) -> Successor:
     found = log.get(rid)
     status = log.status_of(found) if found is not None else ""
-    return (found, rid, "" if status == "accepted" else status_label(status))
+    return (found, rid, "" if status == "accepted" else status)
 
 
-def successor_html(items: list[tuple[str, Successor]], href: Callable[[Record], str | None]) -> str:
+def successor_html(
+    items: list[tuple[str, Successor]],
+    href: Callable[[Record], str | None],
+    words: Messages = ENGLISH,
+) -> str:
     """Successors as links (escaped), a pending one followed by ``(proposed)``."""
     out = []
     for unit, (rec, rid, note) in items:
@@ -330,24 +349,24 @@ def successor_html(items: list[tuple[str, Successor]], href: Callable[[Record], 
         if url is not None and rec is not None:
             text = f'<a href="{html.escape(url)}" title="{html.escape(rec.title)}">{text}</a>'
         if note:
-            text += f' <span class="adr-note adr-pending">({html.escape(note)})</span>'
+            shown = html.escape(words.status(note))
+            text += f' <span class="adr-note adr-pending">({shown})</span>'
         out.append(html.escape(unit, quote=False) + text)
     return ", ".join(out)
 
 
 #: The words of the script's controls (``{shown}``, ``{total}``, ``{column}`` filled in by
 #: the script), handed to it as ``data-adr-labels`` on the first table of the page.
-SCRIPT_LABELS: dict[str, str] = {
-    "form": "Filter the decision records",
-    "all": "All",
-    "placeholder": "id, title, decider\u2026",
-    "filter": "Filter",
-    "status": "Status",
-    "domain": "Domain",
-    "tag": "Tag",
-    "count": "{shown} of {total} records",
-    "sort": "Sort by {column}",
-}
+_SCRIPT_KEYS = ("form", "all", "placeholder", "filter", "status", "domain", "tag", "count", "sort")
+
+
+def script_labels(words: Messages = ENGLISH) -> dict[str, str]:
+    """The script's words in the site's language (``script.<key>``); the script fills
+    in ``{shown}``, ``{total}`` and ``{column}`` itself."""
+    return {key: words.table[f"script.{key}"] for key in _SCRIPT_KEYS}
+
+
+SCRIPT_LABELS: dict[str, str] = script_labels()
 
 
 def site_table_html(
@@ -358,6 +377,7 @@ def site_table_html(
     *,
     start: int = 0,
     labels: dict[str, str] | None = None,
+    words: Messages = ENGLISH,
 ) -> str:
     """One INDEX table as the site shows it: every cell of the committed table and more,
     all record text escaped. Each row carries ``data-status``, ``data-domain`` and
@@ -387,12 +407,8 @@ def site_table_html(
             "id": (the_id, rec.id),
             "title": (linked(rec.title), None),
             "status": (
-                page_view.badge(rec.status, rec.raw_status)
-                + (
-                    ' <span class="adr-tag adr-tag--archived">archived</span>'
-                    if rec.archived
-                    else ""
-                ),
+                page_view.badge(rec.status, rec.raw_status, words)
+                + (" " + page_view.archived_tag(words) if rec.archived else ""),
                 str(STATUSES.index(rec.status)) if rec.status in STATUSES else str(len(STATUSES)),
             ),
             "date": (esc(rec.date or ""), None),
@@ -402,7 +418,7 @@ def site_table_html(
                 None,
             ),
             "deciders": (esc(", ".join(rec.parsed.deciders)), None),
-            "successor": (successor_html(site_successors(log, rec), href), None),
+            "successor": (successor_html(site_successors(log, rec), href, words), None),
         }
         tds = "".join(
             f'<td class="adr-col-{key}" data-label="{esc(name)}"'
@@ -416,12 +432,12 @@ def site_table_html(
             f'data-tags="{esc(json.dumps(list(rec.parsed.tags), ensure_ascii=False))}">'
             f"{tds}</tr>\n"
         )
-    words = (
+    script_words = (
         f' data-adr-labels="{esc(json.dumps(labels, ensure_ascii=False, sort_keys=True))}"'
         if labels is not None
         else ""
     )
     return (
-        f'<div class="adr-index-table"{words}>\n<table>\n<thead>\n'
+        f'<div class="adr-index-table"{script_words}>\n<table>\n<thead>\n'
         f"<tr>{head}</tr>\n</thead>\n<tbody>\n{''.join(rows)}</tbody>\n</table>\n</div>"
     )

@@ -24,6 +24,7 @@ from ..log import Log
 from ..model import Record, status_label
 from ..parsing.sections import decision_of
 from ..safetext import relative_href, terminal, unsafe_href
+from .i18n import ENGLISH, Messages
 from .index import md_text
 
 #: Where the file is published, relative to the site root.
@@ -302,11 +303,14 @@ def render(log: Log, *, name: str, url: Href, links: Sequence[Link] = ()) -> str
     return "\n".join(lines)
 
 
-def index_line(links: Sequence[Link]) -> str:
-    """The line under the INDEX page's heading that links the agent files (HTML)."""
+def index_line(links: Sequence[Link], words: Messages = ENGLISH) -> str:
+    """The line under the INDEX page's heading that links the agent files (HTML), in the
+    site's language (the files themselves stay English, ADR-0041)."""
     anchors = " · ".join(
         f'<a href="{html.escape(k.url)}"><code>{html.escape(k.label)}</code></a>'
         for k in links
         if href(k.url) is not None
     )
-    return f'<p class="adr-agent-files">For agents and tools: {anchors}</p>' if anchors else ""
+    if not anchors:
+        return ""
+    return f'<p class="adr-agent-files">{html.escape(words.t("index.agents"))}: {anchors}</p>'

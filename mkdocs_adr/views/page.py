@@ -23,12 +23,13 @@ from dataclasses import dataclass, field
 
 from ..graph import Edge, Succession
 from ..log import Log
-from ..model import OUT_OF_EFFECT, STATUSES, Problem, Record, status_label
+from ..model import OUT_OF_EFFECT, STATUSES, Problem, Record
 from ..parsing.status import is_guidance
 from ..safetext import plain
 from . import graphdata
-from .graphdata import DECLARED_LABEL, FORWARD_LABEL, INVERSE_LABEL, DrawnEdge, GraphData
+from .graphdata import FORWARD_LABEL, INVERSE_LABEL, DrawnEdge, GraphData
 from .hrefs import RecordHref
+from .i18n import ENGLISH, Messages
 
 #: Admonition type per banner; these four are styled by both themes.
 LEVELS = ("note", "info", "warning", "danger")
@@ -59,9 +60,11 @@ class PageContext:
     #: record id -> the supersessions declared in prose about it, or by it, that the other
     #: record does not agree with (shown as a quiet note on both pages)
     declared: dict[str, list[Edge]] = field(default_factory=dict)
+    #: the words of the site's language (:mod:`mkdocs_adr.views.i18n`)
+    words: Messages = ENGLISH
 
     @classmethod
-    def build(cls, log: Log) -> PageContext:
+    def build(cls, log: Log, words: Messages = ENGLISH) -> PageContext:
         graph = graphdata.build(log)
         edges: dict[str, list[DrawnEdge]] = defaultdict(list)
         for e in graph.edges:
@@ -86,6 +89,7 @@ class PageContext:
             position,
             reviews,
             dict(declared),
+            words,
         )
 
     def neighbours_in_order(self, rec: Record) -> tuple[Record | None, Record | None]:
@@ -118,9 +122,12 @@ def badge_class(status: str) -> str:
     return f"{BADGE_CLASS} {BADGE_CLASS}--{known}"
 
 
-def badge(status: str, raw: str = "") -> str:
-    shown = status_label(status)
-    tip = f"Status: {shown}" + (f" (written: {raw})" if raw and raw.lower() != status else "")
+def badge(status: str, raw: str = "", words: Messages = ENGLISH) -> str:
+    """A status badge in the site's language; the tooltip also gives the word as written."""
+    shown = words.status(status)
+    tip = words.t("badge.tip", status=shown)
+    if raw and raw.lower() != status:
+        tip = words.t("badge.written", tip=tip, raw=raw)
     return f'<span class="{badge_class(status)}" title="{esc(tip)}">{esc(shown)}</span>'
 
 
@@ -136,7 +143,7 @@ def pending_note(ctx: PageContext, rid: str) -> str:
     status = ctx.log.status_of(other)
     if status == "accepted":
         return ""
-    return f' <span class="adr-note adr-pending">({esc(status_label(status))})</span>'
+    return f' <span class="adr-note adr-pending">({esc(ctx.words.status(status))})</span>'
 
 
 def link(ctx: PageContext, rid: str, href: RecordHref, *, with_title: bool = True) -> str:
@@ -157,10 +164,8 @@ def admonition(level: str, name: str, title: str, body: str) -> str:
     )
 
 
-def _list(items: Sequence[str]) -> str:
-    if len(items) <= 2:
-        return " and ".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+def _list(ctx: PageContext, items: Sequence[str]) -> str:
+    return ctx.words.join(items)
 
 
 #: Material for MkDocs' page status (an icon beside a page in the navigation, with a
@@ -169,13 +174,8 @@ def _list(items: Sequence[str]) -> str:
 #: saying), and the plugin adds these tooltips to ``extra.status``. The icons are the
 #: package stylesheet's (``.md-status--adr-<status>``).
 NAV_STATUS: dict[str, str] = {
-    "proposed": "Proposed: not in effect yet",
-    "draft": "Draft: not in effect",
-    "superseded": "Superseded: its page names the successor",
-    "deprecated": "Deprecated: no longer in effect",
-    "rejected": "Rejected: never in effect",
-    "unknown": "Status not understood: see the page",
-    "missing": "Status not recorded",
+    k: ENGLISH.t(f"nav.{k}")
+    for k in ("proposed", "draft", "superseded", "deprecated", "rejected", "unknown", "missing")
 }
 #: The prefix of our page-status keys, so that a site's own ``status: new`` pages keep
 #: Material's icons.
@@ -189,9 +189,9 @@ def nav_status(rec: Record) -> str | None:
     return NAV_STATUS_PREFIX + (rec.status if rec.status in NAV_STATUS else "unknown")
 
 
-def nav_status_tips() -> dict[str, str]:
+def nav_status_tips(words: Messages = ENGLISH) -> dict[str, str]:
     """``extra.status`` entries for every page-status key :func:`nav_status` gives."""
-    return {NAV_STATUS_PREFIX + k: v for k, v in NAV_STATUS.items()}
+    return {NAV_STATUS_PREFIX + k: words.t(f"nav.{k}") for k in NAV_STATUS}
 
 
 # ------------------------------------------------------------------------ header
@@ -203,23 +203,28 @@ def header(ctx: PageContext, rec: Record, *, relations_slot: str = "") -> str:
     ``relations_slot`` is placed where the relations go, so a host can fill them in
     after search indexing (they name other records, and would match their ids).
     """
+    words = ctx.words
     fields = [
         f'<span class="adr-id">{esc(rec.id)}</span>',
-        badge(rec.status, rec.raw_status),
+        badge(rec.status, rec.raw_status, words),
     ]
     if rec.archived:
-        fields.append('<span class="adr-tag adr-tag--archived">archived</span>')
+        fields.append(archived_tag(words))
     if rec.date:
-        fields.append(_field("Date", rec.date))
+        fields.append(_field(words.t("field.date"), rec.date))
     if rec.domain:
-        fields.append(_field("Domain", rec.domain))
+        fields.append(_field(words.t("field.domain"), rec.domain))
     if rec.parsed.deciders:
-        fields.append(_field("Deciders", ", ".join(rec.parsed.deciders)))
+        fields.append(_field(words.t("field.deciders"), ", ".join(rec.parsed.deciders)))
     return (
         f'<div class="adr-header" data-adr-id="{esc(rec.id)}" '
         f'data-adr-status="{esc(rec.status)}">'
         f'<p class="adr-meta">{" ".join(fields)}</p>{relations_slot}</div>'
     )
+
+
+def archived_tag(words: Messages = ENGLISH) -> str:
+    return f'<span class="adr-tag adr-tag--archived">{esc(words.t("tag.archived"))}</span>'
 
 
 def _field(label: str, value: str) -> str:
@@ -248,7 +253,7 @@ _Row = tuple[int, str, str]  # order, label, trusted HTML
 
 def relations(ctx: PageContext, rec: Record, href: RecordHref) -> str:
     """Relations as links, the current successor first; units of a container after."""
-    rows = _record_rows(ctx, rec, href) + _text_rows(rec)
+    rows = _record_rows(ctx, rec, href) + _text_rows(ctx, rec)
     rows.sort(key=lambda r: r[0])
     out = []
     if rows:
@@ -258,7 +263,7 @@ def relations(ctx: PageContext, rec: Record, href: RecordHref) -> str:
         )
         out.append(f'<ul class="adr-relations">{items}</ul>')
     if rec.units:
-        out.append(_units_table(rec))
+        out.append(_units_table(ctx, rec))
     return "".join(out)
 
 
@@ -268,7 +273,7 @@ def _record_rows(ctx: PageContext, rec: Record, href: RecordHref) -> list[_Row]:
     succ = ctx.log.successor(rec.id)
     seen: set[tuple[str, str]] = set()
     if succ.current and not rec.units and rec.status == "superseded":
-        rows.append((0, "Current successor", link(ctx, succ.current, href)))
+        rows.append((0, ctx.words.t("relation.current-successor"), link(ctx, succ.current, href)))
         seen.add(("superseded by", succ.current))
     for e in ctx.edges_by_node.get(rec.id, []):
         if e.source == rec.id:
@@ -285,12 +290,13 @@ def _record_rows(ctx: PageContext, rec: Record, href: RecordHref) -> list[_Row]:
         if label in SUCCESSOR_LABELS:
             value += pending_note(ctx, other)
         if e.declared:
-            value += f' <span class="adr-note">({esc(DECLARED_LABEL)})</span>'
-        rows.append((RELATION_ORDER[label], label.capitalize(), value))
+            value += f' <span class="adr-note">({esc(ctx.words.t("relation.declared"))})</span>'
+        shown = ctx.words.t("relation." + label.replace(" ", "-"))
+        rows.append((RELATION_ORDER[label], shown, value))
     return rows
 
 
-def _text_rows(rec: Record) -> list[_Row]:
+def _text_rows(ctx: PageContext, rec: Record) -> list[_Row]:
     """Relations to things that are not records of this log, shown as text."""
     rows: list[_Row] = []
     for rel in rec.relations:
@@ -300,22 +306,27 @@ def _text_rows(rec: Record) -> list[_Row]:
                 (
                     10,
                     kind[:1].upper() + kind[1:],
-                    f'<span class="adr-ref adr-ref--text" title="not an ADR in this log">'
+                    f'<span class="adr-ref adr-ref--text" '
+                    f'title="{esc(ctx.words.t("relation.outside"))}">'
                     f"{esc(rel.target)}</span>",
                 )
             )
     return rows
 
 
-def _units_table(rec: Record) -> str:
+def _units_table(ctx: PageContext, rec: Record) -> str:
+    words = ctx.words
     cells = "".join(
         f"<tr><td>{esc(rec.id)}#{esc(u.key)}</td><td>{esc(u.title)}</td>"
-        f"<td>{badge(u.status, u.raw_status)}</td></tr>"
+        f"<td>{badge(u.status, u.raw_status, words)}</td></tr>"
         for u in rec.units
     )
+    head = "".join(
+        f"<th>{esc(words.t(k))}</th>" for k in ("field.unit", "field.decision", "field.status")
+    )
     return (
-        '<div class="adr-units"><table><thead><tr><th>Unit</th><th>Decision</th>'
-        f"<th>Status</th></tr></thead><tbody>{cells}</tbody></table></div>"
+        f'<div class="adr-units"><table><thead><tr>{head}</tr></thead><tbody>{cells}</tbody>'
+        "</table></div>"
     )
 
 
@@ -326,172 +337,80 @@ def _units_table(rec: Record) -> str:
 class Banner:
     """One banner: its admonition type, CSS name (``adr-banner--<name>``), title and
     sentence. ``{field}`` in the title is filled with text (escaped with the title),
-    in the sentence with trusted HTML the situation functions below make."""
+    in the sentence with trusted HTML the situation functions below make. ``title`` and
+    ``text`` are the English (``en.json``); in another language the catalogue's
+    ``banner.<key>.title`` and ``banner.<key>.text`` are used."""
 
     level: str
     name: str
     title: str
     text: str
+    key: str = ""
 
-    def render(self, title: Mapping[str, str] | None = None, **parts: str) -> str:
+    def render(
+        self, words: Messages = ENGLISH, title: Mapping[str, str] | None = None, **parts: str
+    ) -> str:
+        heading, text = self.title, self.text
+        if self.key and words.lang != ENGLISH.lang:
+            heading = words.table[f"banner.{self.key}.title"]
+            text = words.table[f"banner.{self.key}.text"]
         return admonition(
-            self.level, self.name, self.title.format_map(title or {}), self.text.format_map(parts)
+            self.level, self.name, heading.format_map(title or {}), text.format_map(parts)
         )
 
 
-#: Every banner a record page can show, by situation.
+def _banner(level: str, name: str, key: str) -> Banner:
+    """A row of :data:`BANNERS`, its English from the catalogue."""
+    return Banner(
+        level,
+        name,
+        ENGLISH.table[f"banner.{key}.title"],
+        ENGLISH.table[f"banner.{key}.text"],
+        key,
+    )
+
+
+#: Every banner a record page can show, by situation: admonition type and CSS name
+#: here, the words in the catalogues (``banner.<key>.title`` / ``.text``).
 BANNERS: dict[str, Banner] = {
-    # a status's own banner
-    "proposed": Banner(
-        "info", "proposed", "Proposed", "This decision is proposed and not in effect."
-    ),
-    "draft": Banner("note", "draft", "Draft", "This decision is a draft and not in effect."),
-    "superseded": Banner(
-        "warning", "superseded", "Superseded", "This decision is no longer in effect.{tail}"
-    ),
-    "deprecated": Banner(
-        "warning", "deprecated", "Deprecated", "This decision is no longer in effect.{replaced_by}"
-    ),
-    "rejected": Banner(
-        "danger",
-        "rejected",
-        "Rejected",
-        "This decision was considered and rejected; it was never in effect.",
-    ),
-    "unknown": Banner(
-        "warning",
-        "unknown",
-        "Unknown status",
-        "The status <code>{raw}</code> is not one mkdocs-adr knows, so this page cannot say "
-        "whether the decision is in effect.",
-    ),
-    # an unknown status that is still the template's text (parsing.status.is_guidance)
-    "placeholder": Banner(
-        "warning",
-        "unknown",
-        "Status not filled in",
-        "The status is still the template's placeholder <code>{raw}</code>, so this page "
-        "cannot say whether the decision is in effect.",
-    ),
-    # a quiet note, not an alarm: many logs never write a status (ADR020)
-    "missing": Banner(
-        "note",
-        "missing",
-        "Status not recorded",
-        "This record does not state its status.{counted}",
-    ),
-    # where a superseded record's successor chain leads (graph.py decides it)
-    "superseded-current": Banner(
-        "warning",
-        "superseded",
-        "Superseded",
-        "This decision is no longer in effect. It was superseded by {current}, the decision "
-        "in effect now.",
-    ),
-    "superseded-chain": Banner(
-        "warning",
-        "superseded",
-        "Superseded",
-        "This decision is no longer in effect. It was superseded by {via}, which was "
-        "superseded in turn; the decision in effect now is {current}.",
-    ),
-    "superseded-pending": Banner(
-        "info",
-        "superseded-pending",
-        "Superseded only by a proposal: still in effect",
-        "This record is marked superseded. {lead}successor {names} is not accepted, so this "
-        "decision stays in effect until a successor is.",
-    ),
-    "superseded-ambiguous": Banner(
-        "warning",
-        "superseded-ambiguous",
-        "Superseded: successor unclear",
-        "This decision is no longer in effect, and more than one record claims to replace "
-        "it: {names}. Which one is in effect is not decided.",
-    ),
-    "superseded-cycle": Banner(
-        "danger",
-        "superseded-cycle",
-        "Superseded: cycle",
-        "This record is part of a supersession cycle ({names}), so no decision in effect "
-        "can be named.",
-    ),
-    # an accepted record whose successor is only proposed (or a draft): it stays in
-    # effect (ADR-0025), so this is not the superseded banner
-    "replacement-proposed": Banner(
-        "info",
-        "replacement-proposed",
-        "A replacement is proposed",
-        "A replacement is proposed: {names}. This decision stays in effect until a "
-        "successor is accepted.",
-    ),
-    # an accepted record that others say they supersede
-    "contested": Banner(
-        "warning",
-        "contested",
-        "Contested",
-        "{rivals} {verb} this decision, which still says it is accepted.",
-    ),
-    # a record of decision units, some or all of them out of effect
-    "units-retired": Banner(
-        "warning",
-        "units-retired",
-        "No longer in effect",
-        "Every decision unit of this record is out of effect: {units}.",
-    ),
-    "units-partial": Banner(
-        "info",
-        "units-partial",
-        "Partly out of effect",
-        "Some decision units of this record are no longer in effect: {units}. The others "
-        "still are.",
-    ),
-    # quiet notes, whatever the status: relations that retire nothing
-    "partially-superseded": Banner(
-        "note",
-        "partially-superseded",
-        "Partially superseded",
-        "Partially superseded by {names}: parts of this decision were replaced; the rest "
-        "stays in effect.",
-    ),
-    "partially-supersedes": Banner(
-        "note",
-        "partially-supersedes",
-        "Partially supersedes",
-        "Partially supersedes {names}: this decision replaces parts of {them}, which "
-        "otherwise {stay} in effect.",
-    ),
-    "declared": Banner(
-        "note",
-        "declared",
-        "Declared in prose",
-        "{who} declares in prose that {new} supersedes {old}, but {other} does not say so; "
-        "{old} stays in effect until both records agree.",
-    ),
-    # whatever the status
-    "review": Banner("warning", "review", "Review overdue", "{message}. {fix}."),
-    "archived": Banner(
-        "note",
-        "archived",
-        "Archived",
-        "This record was moved to the archive. It stays in the log, the INDEX and the graphs "
-        "for its history{effect}",
-    ),
-    # a translation's page
-    "translation": Banner(
-        "info",
-        "translation",
-        "Translation ({lang})",
-        "This page is a translation of {original} (status: {status}). The original is "
-        "authoritative; if the two differ, the original holds.",
-    ),
-    "translation-orphan": Banner(
-        "note",
-        "translation",
-        "Translation ({lang})",
-        "This page is a translation. Its original record was not found in the log, so it is "
-        "not authoritative.",
-    ),
+    key: _banner(level, name, key)
+    for key, level, name in (
+        # a status's own banner
+        ("proposed", "info", "proposed"),
+        ("draft", "note", "draft"),
+        ("superseded", "warning", "superseded"),
+        ("deprecated", "warning", "deprecated"),
+        ("rejected", "danger", "rejected"),
+        ("unknown", "warning", "unknown"),
+        # an unknown status that is still the template's text (parsing.status.is_guidance)
+        ("placeholder", "warning", "unknown"),
+        # a quiet note, not an alarm: many logs never write a status (ADR020)
+        ("missing", "note", "missing"),
+        # where a superseded record's successor chain leads (graph.py decides it)
+        ("superseded-current", "warning", "superseded"),
+        ("superseded-chain", "warning", "superseded"),
+        ("superseded-pending", "info", "superseded-pending"),
+        ("superseded-ambiguous", "warning", "superseded-ambiguous"),
+        ("superseded-cycle", "danger", "superseded-cycle"),
+        # an accepted record whose successor is only proposed (or a draft): it stays in
+        # effect (ADR-0025), so this is not the superseded banner
+        ("replacement-proposed", "info", "replacement-proposed"),
+        # an accepted record that others say they supersede
+        ("contested", "warning", "contested"),
+        # a record of decision units, some or all of them out of effect
+        ("units-retired", "warning", "units-retired"),
+        ("units-partial", "info", "units-partial"),
+        # quiet notes, whatever the status: relations that retire nothing
+        ("partially-superseded", "note", "partially-superseded"),
+        ("partially-supersedes", "note", "partially-supersedes"),
+        ("declared", "note", "declared"),
+        # whatever the status
+        ("review", "warning", "review"),
+        ("archived", "note", "archived"),
+        # a translation's page
+        ("translation", "info", "translation"),
+        ("translation-orphan", "note", "translation"),
+    )
 }
 
 #: The banner of each status (a key of :data:`BANNERS`); None for a status in effect.
@@ -515,10 +434,12 @@ def banners(ctx: PageContext, rec: Record, href: RecordHref) -> list[str]:
     out.extend(_notes(ctx, rec, href))
     review = ctx.reviews.get(rec.id)
     if review is not None:
-        out.append(_review(review))
+        out.append(_review(ctx, review))
     if rec.archived:
-        effect = "." if not ctx.log.in_effect(rec) else ", and it is still marked in effect."
-        out.append(BANNERS["archived"].render(effect=effect))
+        effect = ctx.words.t(
+            "banner.archived.effect-in" if ctx.log.in_effect(rec) else "banner.archived.effect-out"
+        )
+        out.append(BANNERS["archived"].render(ctx.words, effect=effect))
     return out
 
 
@@ -529,31 +450,34 @@ def _status_banners(ctx: PageContext, rec: Record, href: RecordHref) -> list[str
     if situation is not None:
         found = situation(ctx, rec, href)
         return [found] if found else []
-    return [BANNERS[key].render()] if key else []
+    return [BANNERS[key].render(ctx.words)] if key else []
 
 
 def _notes(ctx: PageContext, rec: Record, href: RecordHref) -> list[str]:
     """Quiet notes on relations that retire nothing: partial supersession both ways,
     and a supersession only one record declares in prose (naming who declares it)."""
+    words = ctx.words
     edges = ctx.edges_by_node.get(rec.id, [])
     out = []
     older = sorted({e.source for e in edges if e.kind == _PARTIAL and e.target == rec.id})
     if older:
-        names = _list([link(ctx, r, href) for r in older])
-        out.append(BANNERS["partially-superseded"].render(names=names))
+        names = _list(ctx, [link(ctx, r, href) for r in older])
+        out.append(BANNERS["partially-superseded"].render(words, names=names))
     newer = sorted({e.target for e in edges if e.kind == _PARTIAL and e.source == rec.id})
     if newer:
         out.append(
             BANNERS["partially-supersedes"].render(
-                names=_list([link(ctx, r, href) for r in newer]),
-                them="it" if len(newer) == 1 else "them",
-                stay="stays" if len(newer) == 1 else "stay",
+                words,
+                names=_list(ctx, [link(ctx, r, href) for r in newer]),
+                them=words.n("banner.partially-supersedes.them", len(newer)),
+                stay=words.n("banner.partially-supersedes.stay", len(newer)),
             )
         )
     for e in ctx.declared.get(rec.id, ()):
         other = e.target if e.declared_by == e.source else e.source
         out.append(
             BANNERS["declared"].render(
+                words,
                 who=link(ctx, e.declared_by, href, with_title=False),
                 new=link(ctx, e.source, href, with_title=False),
                 old=link(ctx, e.target, href, with_title=False),
@@ -583,47 +507,49 @@ def _accepted(ctx: PageContext, rec: Record, href: RecordHref) -> str | None:
     ]
     if not pending:
         return None
-    names = _list([link(ctx, s, href) + pending_note(ctx, s) for s in pending])
-    return BANNERS["replacement-proposed"].render(names=names)
+    names = _list(ctx, [link(ctx, s, href) + pending_note(ctx, s) for s in pending])
+    return BANNERS["replacement-proposed"].render(ctx.words, names=names)
 
 
 def _contested(ctx: PageContext, rec: Record, href: RecordHref) -> str | None:
     rivals = ctx.log.graph.direct_successors(rec.id, accepted_only=True)
     if not rivals:
         return None
-    verb = "says it supersedes" if len(rivals) == 1 else "say they supersede"
     return BANNERS["contested"].render(
-        rivals=_list([link(ctx, r, href) for r in rivals]), verb=verb
+        ctx.words,
+        rivals=_list(ctx, [link(ctx, r, href) for r in rivals]),
+        verb=ctx.words.n("banner.contested.verb", len(rivals)),
     )
 
 
 def _deprecated(ctx: PageContext, rec: Record, href: RecordHref) -> str:
-    return BANNERS["deprecated"].render(replaced_by=_replaced_by(ctx, rec, href))
+    return BANNERS["deprecated"].render(ctx.words, replaced_by=_replaced_by(ctx, rec, href))
 
 
 def _replaced_by(ctx: PageContext, rec: Record, href: RecordHref) -> str:
     succ = ctx.log.graph.direct_successors(rec.id)
     if not succ:
         return ""
-    return " It is replaced by " + _list([link(ctx, s, href) for s in succ]) + "."
+    names = _list(ctx, [link(ctx, s, href) for s in succ])
+    return ctx.words.t("banner.deprecated.replaced-by", names=names)
 
 
 def _unknown(ctx: PageContext, rec: Record, href: RecordHref) -> str:
     key = "placeholder" if is_guidance(rec.raw_status) else "unknown"
-    return BANNERS[key].render(raw=esc(rec.raw_status))
+    return BANNERS[key].render(ctx.words, raw=esc(rec.raw_status))
 
 
-#: How the ``missing_status`` option counts a record without a status, as its page says.
-_COUNTED_AS = {
-    "missing": " It is not counted as in effect.",
-    "accepted": " This site counts such records as accepted, in effect (missing_status).",
-    "proposed": " This site counts such records as proposals, not in effect (missing_status).",
-}
+#: How the ``missing_status`` option counts a record without a status, as its page says
+#: (the catalogue key ``banner.missing.counted-<how>``).
+_COUNTED_AS = frozenset({"missing", "accepted", "proposed"})
 
 
 def _missing(ctx: PageContext, rec: Record, href: RecordHref) -> str:
     counted = ctx.log.status_of(rec)
-    return BANNERS["missing"].render(counted=_COUNTED_AS.get(counted, _COUNTED_AS["missing"]))
+    how = counted if counted in _COUNTED_AS else "missing"
+    return BANNERS["missing"].render(
+        ctx.words, counted=ctx.words.t(f"banner.missing.counted-{how}")
+    )
 
 
 def _superseded(ctx: PageContext, rec: Record, href: RecordHref) -> str:
@@ -632,7 +558,7 @@ def _superseded(ctx: PageContext, rec: Record, href: RecordHref) -> str:
     if s.state == "current" and s.current:
         return _succeeded(ctx, s, href)
     pick = _SUCCESSION.get(s.state)
-    return pick(ctx, s, href) if pick is not None else _no_successor(rec)
+    return pick(ctx, s, href) if pick is not None else _no_successor(ctx, rec)
 
 
 def _succeeded(ctx: PageContext, s: Succession, href: RecordHref) -> str:
@@ -640,51 +566,61 @@ def _succeeded(ctx: PageContext, s: Succession, href: RecordHref) -> str:
     current = link(ctx, s.current, href)
     if len(s.chain) > 1:
         via = " → ".join(link(ctx, c, href) for c in s.chain[:-1])
-        return BANNERS["superseded-chain"].render(via=via, current=current)
-    return BANNERS["superseded-current"].render(current=current)
+        return BANNERS["superseded-chain"].render(ctx.words, via=via, current=current)
+    return BANNERS["superseded-current"].render(ctx.words, current=current)
 
 
 def _candidates(ctx: PageContext, s: Succession, href: RecordHref) -> str:
     statuses = ctx.log.graph.statuses
     return _list(
-        [f"{link(ctx, c, href)} ({esc(statuses.get(c, 'unknown'))})" for c in s.candidates]
+        ctx,
+        [
+            f"{link(ctx, c, href)} ({esc(ctx.words.status(statuses.get(c, 'unknown')))})"
+            for c in s.candidates
+        ],
     )
 
 
 def _pending(ctx: PageContext, s: Succession, href: RecordHref) -> str:
+    words = ctx.words
     lead = (
-        "It was superseded by " + " → ".join(link(ctx, c, href) for c in s.chain) + ", whose "
+        words.t(
+            "banner.superseded-pending.lead-chain",
+            chain=" → ".join(link(ctx, c, href) for c in s.chain),
+        )
         if s.chain
-        else "Its "
+        else words.t("banner.superseded-pending.lead-none")
     )
-    return BANNERS["superseded-pending"].render(lead=lead, names=_candidates(ctx, s, href))
+    return BANNERS["superseded-pending"].render(words, lead=lead, names=_candidates(ctx, s, href))
 
 
 def _ambiguous(ctx: PageContext, s: Succession, href: RecordHref) -> str:
-    return BANNERS["superseded-ambiguous"].render(names=_candidates(ctx, s, href))
+    return BANNERS["superseded-ambiguous"].render(ctx.words, names=_candidates(ctx, s, href))
 
 
 def _cycle(ctx: PageContext, s: Succession, href: RecordHref) -> str:
-    names = _list([link(ctx, c, href) for c in s.candidates])
-    return BANNERS["superseded-cycle"].render(names=names)
+    names = _list(ctx, [link(ctx, c, href) for c in s.candidates])
+    return BANNERS["superseded-cycle"].render(ctx.words, names=names)
 
 
-def _no_successor(rec: Record) -> str:
+def _no_successor(ctx: PageContext, rec: Record) -> str:
     texts = [r.target for r in rec.relations if r.kind == "superseded-by" and r.target_id is None]
     tail = (
-        " It names a successor that is not a record of this log: "
-        + _list([f"<code>{esc(t)}</code>" for t in texts])
-        + "."
+        ctx.words.t(
+            "banner.superseded.tail-outside",
+            names=_list(ctx, [f"<code>{esc(t)}</code>" for t in texts]),
+        )
         if texts
-        else " No successor is recorded."
+        else ctx.words.t("banner.superseded.tail-none")
     )
-    return BANNERS["superseded"].render(tail=tail)
+    return BANNERS["superseded"].render(ctx.words, tail=tail)
 
 
-def _review(review: Problem) -> str:
+def _review(ctx: PageContext, review: Problem) -> str:
+    """The review banner; the problem's own message and fix are the engine's English."""
     message = esc(review.message[:1].upper() + review.message[1:])
     return BANNERS["review"].render(
-        message=message, fix=esc(review.fix[:1].upper() + review.fix[1:])
+        ctx.words, message=message, fix=esc(review.fix[:1].upper() + review.fix[1:])
     )
 
 
@@ -692,13 +628,23 @@ def _unit_banners(ctx: PageContext, rec: Record, href: RecordHref) -> list[str]:
     out_units = [u for u in rec.units if u.status in OUT_OF_EFFECT]
     if not out_units:
         return []
+    words = ctx.words
     parts = []
     for u in out_units:
         who = ctx.log.graph.direct_successors(rec.id, u.key)
-        tail = f" by {_list([link(ctx, w, href) for w in who])}" if who else ""
-        parts.append(f"{esc(rec.id)}#{esc(u.key)} is {esc(u.status)}{tail}")
+        unit, status = f"{esc(rec.id)}#{esc(u.key)}", esc(words.status(u.status))
+        parts.append(
+            words.t(
+                "banner.units.part-by",
+                unit=unit,
+                status=status,
+                names=_list(ctx, [link(ctx, w, href) for w in who]),
+            )
+            if who
+            else words.t("banner.units.part", unit=unit, status=status)
+        )
     key = "units-retired" if len(out_units) == len(rec.units) else "units-partial"
-    return [BANNERS[key].render(units="; ".join(parts))]
+    return [BANNERS[key].render(words, units="; ".join(parts))]
 
 
 _Situation = Callable[[PageContext, Record, RecordHref], str | None]
@@ -723,20 +669,24 @@ _SUCCESSION: dict[str, Callable[[PageContext, Succession, RecordHref], str]] = {
 
 def mirror_banner(ctx: PageContext, original: Record | None, lang: str, href: RecordHref) -> str:
     if original is None:
-        return BANNERS["translation-orphan"].render({"lang": lang})
+        return BANNERS["translation-orphan"].render(ctx.words, {"lang": lang})
     return BANNERS["translation"].render(
-        {"lang": lang}, original=link(ctx, original.id, href), status=esc(original.status)
+        ctx.words,
+        {"lang": lang},
+        original=link(ctx, original.id, href),
+        status=esc(ctx.words.status(original.status)),
     )
 
 
-def translations(items: Sequence[tuple[str, str]]) -> str:
+def translations(items: Sequence[tuple[str, str]], words: Messages = ENGLISH) -> str:
     """Links from an original to its mirrors: ``(language, url)`` pairs."""
     if not items:
         return ""
     links = ", ".join(
         f'<a href="{esc(url)}" hreflang="{esc(lang)}">{esc(lang)}</a>' for lang, url in items
     )
-    return f'<p class="adr-translations"><span class="adr-label">Translations:</span> {links}</p>'
+    label = esc(words.t("field.translations"))
+    return f'<p class="adr-translations"><span class="adr-label">{label}:</span> {links}</p>'
 
 
 # ------------------------------------------------------------------------ footer
@@ -753,6 +703,7 @@ def pager(
 ) -> str:
     """Previous / next record in INDEX order, and the way back to the INDEX, timeline
     and graph."""
+    words = ctx.words
     prev, nxt = ctx.neighbours_in_order(rec)
     cells = []
     if prev is not None and (url := href(prev.id) if ctx.log.get(prev.id) else None):
@@ -762,13 +713,11 @@ def pager(
         )
     else:
         cells.append('<span class="adr-prev"></span>')
-    middle = []
-    if index_href:
-        middle.append(f'<a class="adr-index-link" href="{esc(index_href)}">Index</a>')
-    if timeline_href:
-        middle.append(f'<a class="adr-timeline-link" href="{esc(timeline_href)}">Timeline</a>')
-    if graph_href:
-        middle.append(f'<a class="adr-graph-link" href="{esc(graph_href)}">Graph</a>')
+    middle = [
+        f'<a class="adr-{kind}-link" href="{esc(url)}">{esc(words.t("pager." + kind))}</a>'
+        for kind, url in (("index", index_href), ("timeline", timeline_href), ("graph", graph_href))
+        if url
+    ]
     cells.append(f'<span class="adr-pager-views">{" · ".join(middle)}</span>')
     if nxt is not None and (url := href(nxt.id) if ctx.log.get(nxt.id) else None):
         cells.append(
@@ -776,20 +725,21 @@ def pager(
         )
     else:
         cells.append('<span class="adr-next"></span>')
-    return f'<nav class="adr-pager" aria-label="Decision records">{"".join(cells)}</nav>'
+    label = esc(words.t("pager.label"))
+    return f'<nav class="adr-pager" aria-label="{label}">{"".join(cells)}</nav>'
 
 
-def local_graph(svg: str, *, hops: int, more: int, graph_href: str | None) -> str:
+def local_graph(
+    svg: str, *, hops: int, more: int, graph_href: str | None, words: Messages = ENGLISH
+) -> str:
     if not svg:
         return ""
-    more_text = (
-        f" {more} more record{'s' if more != 1 else ''} within reach are left out." if more else ""
-    )
-    full = f' <a href="{esc(graph_href)}">Whole graph</a>.' if graph_href else ""
+    more_text = " " + esc(words.n("local.more", more)) if more else ""
+    full = f' <a href="{esc(graph_href)}">{esc(words.t("local.whole"))}</a>.' if graph_href else ""
     return (
         '<div class="adr-local-graph">'
-        f'<p class="adr-local-graph-title"><strong>Related decisions</strong> '
-        f"(within {hops} hop{'s' if hops != 1 else ''}).{more_text}{full}</p>"
+        f'<p class="adr-local-graph-title"><strong>{esc(words.t("local.title"))}</strong> '
+        f"{esc(words.n('local.hops', hops))}{more_text}{full}</p>"
         f'<div class="adr-graph">{svg}</div></div>'
     )
 

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import html
 import itertools
+import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from ..model import status_label
 from ..safetext import xml_text
 from .graphdata import (
     DECLARED_LABEL,
@@ -32,6 +32,7 @@ from .graphdata import (
     components,
 )
 from .hrefs import RecordHref
+from .i18n import ENGLISH, Messages
 
 NODE_W = 172
 NODE_H = 62
@@ -610,11 +611,15 @@ def _node(
     focus: bool,
     external: bool,
     clip: str,
+    words: Messages = ENGLISH,
 ) -> str:
     fill = STATUS_FILL.get(node.status, STATUS_FILL["unknown"])
-    label = short(node.id, 23) + (" · archived" if node.archived else "")
-    shown = status_label(node.status)
-    full = f"{node.id} {node.title} ({shown}{', archived' if node.archived else ''})"
+    archived = words.t("tag.archived")
+    label = short(node.id, 23) + (f" · {archived}" if node.archived else "")
+    shown = words.status(node.status)
+    if node.archived:
+        shown += words.t("list.sep") + archived
+    full = f"{node.id} {node.title} ({shown})"
     stroke = ""
     if focus:
         stroke = ' stroke="currentColor" stroke-width="3"'
@@ -656,6 +661,7 @@ def render(
     isolated: bool = True,
     css_class: str = "adr-graph-svg",
     fixed: bool = False,
+    words: Messages = ENGLISH,
 ) -> str:
     """One ``<svg>`` element drawing ``data``. ``root`` marks nodes of other roots;
     ``css_class`` the drawing's classes (the graph page's narrow variant has its own).
@@ -688,13 +694,13 @@ def render(
     ]
     for e, pts, vertical in placed.edges:
         css, attrs = edge_style(e, uid)
-        what = f"{e.source} {FORWARD_LABEL[e.kind]} {e.target}" + (
-            f" (unit {e.unit})" if e.unit else ""
-        )
+        what = words.t(f"edge.{e.kind}", new=e.source, old=e.target)
+        if e.unit:
+            what += words.t("edge.unit", unit=e.unit)
         if e.proposed:
-            what += f" ({PROPOSED_LABEL}: {e.target} stays in effect until {e.source} is accepted)"
+            what += words.t("edge.proposed", new=e.source, old=e.target)
         if e.declared:
-            what += f" ({DECLARED_LABEL}, not agreed by the other record)"
+            what += words.t("edge.declared")
         parts.append(
             f'<path class="{css}" d="{_path(pts, vertical)}" {attrs}>'
             f"<title>{esc(what)}</title></path>"
@@ -712,6 +718,7 @@ def render(
                 focus=nid == focus,
                 external=root is not None and node.root != root,
                 clip=f"{uid}-c{i}",
+                words=words,
             )
         )
     parts.append("</g></g></svg>")
@@ -724,29 +731,36 @@ def _legend_items(
     kinds: Sequence[str],
     declared: bool,
     proposed: Sequence[str],
+    words: Messages = ENGLISH,
 ) -> list[tuple[str, str, float]]:
-    """The legend's keys: (swatch markup at the origin, label, swatch width)."""
+    """The legend's keys: (swatch markup at the origin, label, swatch width), in the
+    language of ``words``."""
     items: list[tuple[str, str, float]] = []
+
+    def relation(kind: str) -> str:
+        label = FORWARD_LABEL[kind]
+        return label if words is ENGLISH else words.t("relation." + label.replace(" ", "-"))
+
     for status in statuses:
         fill = STATUS_FILL.get(status, STATUS_FILL["unknown"])
         items.append(
             (
                 f'<rect x="0" y="3" width="14" height="14" rx="3" fill="{fill}"/>',
-                status_label(status),
+                words.status(status),
                 19,
             )
         )
     for kind in kinds:
         css, attrs = edge_style(DrawnEdge("", "", kind), uid)
         items.append(
-            (f'<path class="{css}" d="M0,10 h30" fill="none" {attrs}/>', FORWARD_LABEL[kind], 38)
+            (f'<path class="{css}" d="M0,10 h30" fill="none" {attrs}/>', relation(kind), 38)
         )
     for kind in proposed:
         css, attrs = edge_style(DrawnEdge("", "", kind, proposed=True), uid)
         items.append(
             (
                 f'<path class="{css}" d="M0,10 h30" fill="none" {attrs}/>',
-                f"{FORWARD_LABEL[kind]} ({PROPOSED_LABEL})",
+                f"{relation(kind)} ({words.status(PROPOSED_LABEL)})",
                 38,
             )
         )
@@ -756,11 +770,17 @@ def _legend_items(
                 f'<path class="adr-edge adr-edge--declared" d="M0,10 h30" '
                 f'stroke="currentColor" stroke-width="2" fill="none" '
                 f'stroke-dasharray="{DECLARED_DASH}"/>',
-                DECLARED_LABEL,
+                DECLARED_LABEL if words is ENGLISH else words.t("relation.declared"),
                 38,
             )
         )
     return items
+
+
+def label_width(label: str) -> float:
+    """The width of a 12 px legend label: about 7.5 px a character, 12.5 for the wide
+    characters of Chinese and Japanese (a translated legend, ADR-0041)."""
+    return sum(12.5 if unicodedata.east_asian_width(ch) in "WF" else 7.5 for ch in label)
 
 
 def _legend_defs(uid: str, kinds: Sequence[str], proposed: Sequence[str]) -> str:
@@ -792,7 +812,7 @@ def legend(
             f'<text x="{width:.0f}" y="14" font-size="12" fill="currentColor">'
             f"{esc(label)}</text></g>"
         )
-        x += width + 7.5 * len(label) + 16
+        x += width + label_width(label) + 16
         sw = max(sw, x)
     height = y + 22
     return (
@@ -811,17 +831,19 @@ def legend_html(
     kinds: Sequence[str],
     declared: bool = False,
     proposed: Sequence[str] = (),
+    words: Messages = ENGLISH,
 ) -> str:
     """The graph page's key as a wrapping list, one small drawing per key, so it reflows
     to any column width (390 px phones included) instead of shrinking."""
-    out = [f'<ul class="adr-graph-legend" aria-label="{LEGEND_TITLE}">']
+    title = LEGEND_TITLE if words is ENGLISH else esc(words.t("graph.legend"))
+    out = [f'<ul class="adr-graph-legend" aria-label="{title}">']
     for i, (swatch, label, width) in enumerate(
-        _legend_items(uid, statuses, kinds, declared, proposed)
+        _legend_items(uid, statuses, kinds, declared, proposed, words)
     ):
         item_uid = f"{uid}-{i}"
         # each key has its own arrow heads: ids must be unique on the page
         swatch = swatch.replace(f"url(#{uid}-", f"url(#{item_uid}-")
-        w = width + 7.5 * len(label) + 6
+        w = width + label_width(label) + 6
         out.append(
             f'<li><svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="20" '
             f'viewBox="0 0 {w:.0f} 20" aria-hidden="true" font-family="{esc(FONT)}">'

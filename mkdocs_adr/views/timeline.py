@@ -16,10 +16,11 @@ from ..log import Log
 from ..model import Record
 from . import index as index_view
 from . import page as page_view
+from .i18n import ENGLISH, Messages
 
 #: A month's place in :func:`render_slotted` output.
 MONTH_SLOT = "<!-- mkdocs-adr:slot timeline-{n} -->"
-UNDATED = "Undated"
+UNDATED = ENGLISH.t("timeline.undated")
 
 
 @dataclass(frozen=True)
@@ -47,26 +48,30 @@ def months(records: list[Record]) -> list[Month]:
     return out
 
 
-def render_slotted(title: str, found: list[Month], total: int) -> str:
+def render_slotted(title: str, found: list[Month], total: int, words: Messages = ENGLISH) -> str:
     """The page's Markdown: ``title`` (already Markdown-escaped), a summary line, and a
-    heading and slot per month."""
+    heading and slot per month, in the site's language (``words``)."""
     lines = [f"# {title}", ""]
     if not total:
-        lines.append("No records yet.")
+        lines.append(words.t("index.empty"))
     else:
         dated = sum(len(m.records) for m in found if m.key)
         undated = total - dated
         lines.append(
-            f"{total} record{'s' if total != 1 else ''}, newest first"
-            + (f"; {undated} without a date, listed last." if undated else ".")
+            words.t("timeline.summary-undated", n=total, undated=undated)
+            if undated
+            else words.n("timeline.summary", total)
         )
     lines.append("")
     for n, month in enumerate(found):
-        lines.extend([f"## {month.heading}", "", MONTH_SLOT.format(n=n), ""])
+        shown = month.key or words.t("timeline.undated")
+        lines.extend([f"## {shown}", "", MONTH_SLOT.format(n=n), ""])
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-def month_html(log: Log, month: Month, href: Callable[[Record], str | None]) -> str:
+def month_html(
+    log: Log, month: Month, href: Callable[[Record], str | None], words: Messages = ENGLISH
+) -> str:
     """A month's entries: date, linked id and title, status badge, successor."""
     esc = page_view.esc
     out = []
@@ -81,15 +86,16 @@ def month_html(log: Log, month: Month, href: Callable[[Record], str | None]) -> 
         parts = [
             f'<span class="adr-timeline-date">{esc(rec.date or "")}</span>' if rec.date else "",
             title,
-            page_view.badge(rec.status, rec.raw_status),
+            page_view.badge(rec.status, rec.raw_status, words),
         ]
         if rec.archived:
-            parts.append('<span class="adr-tag adr-tag--archived">archived</span>')
+            parts.append(page_view.archived_tag(words))
         successors = index_view.site_successors(log, rec)
         if successors:
             parts.append(
-                '<span class="adr-timeline-successor"><span class="adr-label">Successor:</span> '
-                f"{index_view.successor_html(successors, href)}</span>"
+                '<span class="adr-timeline-successor"><span class="adr-label">'
+                f"{page_view.esc(words.t('timeline.successor'))}:</span> "
+                f"{index_view.successor_html(successors, href, words)}</span>"
             )
         out.append(
             f'<div class="adr-timeline-entry" data-adr-id="{esc(rec.id)}" '
