@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -12,32 +11,11 @@ from ..graph import FORWARD
 from ..log import Log
 from ..model import Parsed, Record, Relation, Unit
 from ..parsing.markdown import scan
+from ..parsing.sections import is_decision_heading
 from .budget import SEGMENT_CODEPOINTS, segment_text, shorten_title
 
 #: Kinds that make the target a constraint on the source: it builds on them.
 CONSTRAINT_KINDS = ("depends-on", "extends", "amends")
-#: Headings whose section *is* the decision (``current`` intent shows only these).
-DECISION_HEADINGS = frozenset(
-    {
-        "decision",
-        "decisions",
-        "decision outcome",
-        "the decision",
-        "决策",
-        "决定",
-        "決策",
-        "決定",
-        "决策结果",
-        "決定事項",
-        "결정",
-        "decisión",
-        "decisao",
-        "decisão",
-        "décision",
-        "entscheidung",
-    }
-)
-_NUMBERING = re.compile(r"^\s*(?:\d+[.)]|[ivx]+\.)\s*", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -104,10 +82,6 @@ def unit_id(rec: Record, unit: Unit | None) -> str:
     return f"{rec.id}#{unit.key}" if unit is not None else rec.id
 
 
-def _heading_key(heading: str) -> str:
-    return _NUMBERING.sub("", heading).strip().rstrip(":").strip().casefold()
-
-
 #: Where the whole sections are kept in a ``Parsed`` value's instance dict.
 _WHOLE_MEMO = "_h2_whole_sections"
 
@@ -145,7 +119,7 @@ def record_text(log: Log, rec: Record, scope: str) -> tuple[str, str]:
     ]
     used = "full"
     if scope == "decision":
-        chosen = [(h, t) for h, t in sections if _heading_key(h) in DECISION_HEADINGS]
+        chosen = [(h, t) for h, t in sections if is_decision_heading(h)]
         if chosen:
             sections, used = chosen, "decision"
     if not sections:
