@@ -166,10 +166,19 @@ def test_render_safe_cuts_only_the_lines_over_the_depth_bound() -> None:
         "  " * 31 + "- level 34",
         "- back at the top",
         "  - one in",
-        ">" * 32 + " quoted",
+        "> " * 32 + "quoted",
         "",
     ]
     assert bounds.over_depth_bound(deep) == [33, 34, 35, 38]
+
+
+def test_quote_markers_inside_a_list_item_count_as_nesting() -> None:
+    """``- >>>>...``: a million quote markers after a list marker (the fuzzer's) nest a
+    blockquote per marker inside the item; they are cut like those at a line's start."""
+    text = "- " + ">" * 1_000_000 + " x\n- > > kept\n"
+    shown = bounds.render_safe(text)
+    assert shown == "- " + ">" * bounds.RENDER_DEPTH + "x\n- > > kept\n"
+    assert bounds.over_depth_bound(text) == [1]
 
 
 def test_a_list_nested_400_levels_deep_builds_with_one_problem(tmp_path: Path) -> None:

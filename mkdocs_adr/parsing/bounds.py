@@ -131,6 +131,41 @@ _LEAD = re.compile(r"[ \t>]*")
 _ITEM = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
 
 
+#: 33 quote markers, with spaces between them or not: a line that may nest that deep.
+_QUOTE_RUN = re.compile(rf"(?:>[ \t]*){{{RENDER_DEPTH + 1}}}")
+#: What a line opens before its text: quote markers, indentation and list markers.
+_NEST = re.compile(r"(?:[ \t>]|(?:[-*+]|\d{1,9}[.)])(?=[ \t]))*")
+
+
+_MARKER = re.compile(r"(>[ \t]*)")
+
+
+#: A lead of 32 columns of spaces and tabs holds one of these (8 spaces, or two tabs, or a
+#: tab beside a space): the quick test before any pattern runs over a record.
+_WIDE = ("        ", "\t\t", " \t", "\t ")
+
+
+def _may_nest(text: str) -> bool:
+    """Whether a line of ``text`` may nest deeper than :data:`RENDER_DEPTH` (False is
+    sure; True is checked line by line)."""
+    if text.count(">") > RENDER_DEPTH and _QUOTE_RUN.search(text) is not None:
+        return True
+    return any(w in text for w in _WIDE) and _DEEP_START.search(text) is not None
+
+
+def _cap_quotes(nest: str) -> str:
+    """``nest`` without its quote markers (and the spaces after each) after the first
+    :data:`RENDER_DEPTH`."""
+    head, count = [], 0
+    for part in _MARKER.split(nest):
+        if part.startswith(">"):
+            count += 1
+            if count > RENDER_DEPTH:
+                continue
+        head.append(part)
+    return "".join(head)
+
+
 def _shallower(text: str) -> dict[int, str]:
     """The (1-based) lines of ``text`` nested deeper than :data:`RENDER_DEPTH`, each with
     the line it is shown as: at most that many quote markers, and a list item that would
@@ -140,17 +175,17 @@ def _shallower(text: str) -> dict[int, str]:
     below the items indented less than it, and closes those indented as much or more.
     Other lines leave the levels as they are (a paragraph continues the item above it,
     and a line of spaces and words is one code block, however far it is indented)."""
-    if _DEEP_START.search(text) is None:
+    if not _may_nest(text):
         return {}
     out: dict[int, str] = {}
     levels: list[int] = []  # columns of the open list items, outermost first
     for n, line in enumerate(text.split("\n"), 1):
-        lead = _LEAD.match(line).group()  # type: ignore[union-attr]  # matches every string
-        quotes = lead.count(">")
-        if quotes > RENDER_DEPTH:
-            rest = lead.rpartition(">")[2]
-            out[n] = ">" * RENDER_DEPTH + rest + line[len(lead) :]
+        nest = _NEST.match(line).group()  # type: ignore[union-attr]  # matches every string
+        if nest.count(">") > RENDER_DEPTH:  # quote markers, also inside list items
+            out[n] = _cap_quotes(nest) + line[len(nest) :]
             continue
+        lead = _LEAD.match(line).group()  # type: ignore[union-attr]
+        quotes = lead.count(">")
         if quotes or _ITEM.match(line, len(lead)) is None:
             continue
         columns = len(lead.expandtabs(4))
