@@ -22,8 +22,9 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import click
 
@@ -51,7 +52,9 @@ def guard_command(mode: str | None, config_file: Path | None, root: Path | None)
     instead. Prints the hook's JSON answer on stdout; exit code 0. See
     docs/guide/agents.md, "Read guard (Claude Code hook)".
     """
-    data = click.get_binary_stream("stdin").read()
+    # the bytes as sent (click's get_binary_stream is deprecated from click 8.5)
+    stream: BinaryIO | None = getattr(sys.stdin, "buffer", None)
+    data = stream.read() if stream is not None else sys.stdin.read().encode("utf-8", "replace")
     try:
         call, note = _call(data)
     except GuardInputError as exc:
