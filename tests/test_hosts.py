@@ -30,7 +30,7 @@ import pytest
 from markdown import Markdown
 from markdown.preprocessors import Preprocessor
 
-from .conftest import LOGS, REPO, SITES, run_cli
+from .conftest import LOGS, REPO, SITES, copy_project_site, run_cli
 from .test_agents_guard import hook_json, nygard, run_guard, write
 
 # the example site: one record of each status situation the banners tell apart
@@ -140,10 +140,7 @@ def _read(path: Path) -> str:
 
 @pytest.mark.slow
 def test_properdocs_builds_the_project_site_strict(properdocs_bin: Path, tmp_path: Path) -> None:
-    folder = tmp_path / "project"
-    folder.mkdir()
-    shutil.copy(REPO / "mkdocs.yml", folder / "mkdocs.yml")
-    shutil.copytree(REPO / "docs", folder / "docs")
+    folder = copy_project_site(tmp_path / "project")  # with the showcase roots and hook
     proc = _run(
         [str(properdocs_bin / "properdocs"), "build", "--strict", "-f", "mkdocs.yml"], cwd=folder
     )
