@@ -28,7 +28,8 @@ from ._common import (
 )
 
 
-def _common(func: Callable[..., Any]) -> Callable[..., Any]:
+def writer_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``--json``, ``--dry-run``, ``--today`` and the location options of every writer."""
     func = click.option(
         "--json", "as_json", is_flag=True, help=f"Print machine-readable JSON (schema {SCHEMA})."
     )(func)
@@ -176,7 +177,7 @@ def _exit(out: Outcome) -> None:
 @click.option(
     "--edit", is_flag=True, help="Open the new record in $VISUAL or $EDITOR after writing it."
 )
-@_common
+@writer_options
 def new_command(
     title: tuple[str, ...],
     adr_root: str | None,
@@ -257,7 +258,7 @@ def _open_editor(editor: list[str], path: Path) -> None:
 @click.command("supersede")
 @click.argument("old")
 @click.option("--by", "new", required=True, metavar="NEW", help="The record that supersedes OLD.")
-@_common
+@writer_options
 def supersede_command(
     old: str,
     new: str,
@@ -290,7 +291,7 @@ def supersede_command(
 @click.argument("verb")
 @click.argument("target")
 @click.argument("inverse", required=False)
-@_common
+@writer_options
 def link_command(
     source: str,
     verb: str,

@@ -29,28 +29,21 @@ from ._common import (
     echo_err,
     emit_json,
     is_terminal,
-    location_options,
     resolve_config,
-    today_option,
 )
+from .authoring import writer_options
 from .plan import confirm_plan
 
 
 def _options(func: Callable[..., Any]) -> Callable[..., Any]:
-    func = click.option(
-        "--json", "as_json", is_flag=True, help=f"Print machine-readable JSON (schema {SCHEMA})."
-    )(func)
+    """The writers' options (:func:`~.authoring.writer_options`) and ``--confirm``."""
     func = click.option(
         "--confirm",
         default=None,
         metavar="PLAN_ID",
         help="Apply the reviewed plan of this change (same as `plan --confirm`).",
     )(func)
-    func = click.option(
-        "--dry-run", is_flag=True, help="Show the exact diff and write nothing (no work dir)."
-    )(func)
-    func = today_option(func)
-    return location_options(func)
+    return writer_options(func)
 
 
 def _refused(exc: AdrError, as_json: bool) -> SystemExit:
