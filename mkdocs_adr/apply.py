@@ -2,7 +2,7 @@
 
 ``mkdocs-adr plan --confirm PLAN_ID`` is the single spelling for every plan
 kind (summary, archive, restore, supersede, link, new, accept, reject,
-deprecate). The plan file names
+deprecate, consolidate, consolidate-draft). The plan file names
 its kind; :data:`KINDS` maps that name to the kind's
 :class:`~mkdocs_adr.plans.PlanKind`, defined by the module that makes such
 plans: its precheck runs inside the lock before anything is written, its
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from . import archive, authoring, summary
+from . import archive, authoring, consolidate, summary
 from .config import Config
 from .errors import Refused
 from .journal import Receipt
@@ -29,6 +29,7 @@ KINDS: dict[str, PlanKind] = {
         *archive.PLAN_KINDS,
         *authoring.PLAN_KINDS,
         *authoring.STATUS_PLAN_KINDS,
+        *consolidate.PLAN_KINDS,
     )
 }
 

@@ -58,6 +58,8 @@ def test_every_kind_is_an_object_in_one_registry() -> None:
         "accept",
         "reject",
         "deprecate",
+        "consolidate",
+        "consolidate-draft",
     }
     for name, kind in apply.KINDS.items():
         assert isinstance(kind, PlanKind) and kind.name == name
@@ -89,14 +91,14 @@ def test_an_unknown_kind_is_refused_by_name(tmp_path: Path) -> None:
     plan = save_plan(
         config.work_path,
         Plan(
-            kind="consolidate",
+            kind="merge-logs",
             scope={"x": 1},
             fingerprint="f",
             steps=[Step("write", "docs/later.md", None, sha256_bytes(data))],
         ),
         {sha256_bytes(data): data},
     )
-    with pytest.raises(Refused, match="plans of kind 'consolidate' cannot be applied"):
+    with pytest.raises(Refused, match="plans of kind 'merge-logs' cannot be applied"):
         apply.confirm(config, plan.plan_id)
     assert not (tmp_path / "docs/later.md").exists()
     code, _out, err = invoke("plan", "--confirm", plan.plan_id, cwd=tmp_path)
@@ -104,7 +106,7 @@ def test_an_unknown_kind_is_refused_by_name(tmp_path: Path) -> None:
     code, out, _ = invoke("status", plan.plan_id, "--json", cwd=tmp_path)
     assert code == 0
     assert (
-        "plans of kind 'consolidate' cannot be applied by this version" in (json_of(out)["reasons"])
+        "plans of kind 'merge-logs' cannot be applied by this version" in (json_of(out)["reasons"])
     )
 
 

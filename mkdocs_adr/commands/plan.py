@@ -7,10 +7,13 @@ from pathlib import Path
 
 import click
 
-from .. import apply, report, summary
+from .. import apply, consolidate, report, summary
 from ..config import Config
-from ..errors import NotBuiltError, UsageError
-from ..journal import Receipt, rollback
+from ..consolidate.card import card as consolidate_card
+from ..consolidate.card import card_json as consolidate_json
+from ..consolidate.card import needs_acceptance
+from ..errors import NotBuiltError, Refused, UsageError
+from ..journal import Receipt, read_journal, rollback
 from ..log import Log, load
 from ..plans import Plan, load_plan
 from . import _review
@@ -37,10 +40,19 @@ MODES = ("analysis", "summary", "consolidate")
     "--mode",
     type=click.Choice(MODES),
     default=None,
-    help="analysis (default, read-only); summary drafts CURRENT; consolidate (not built yet).",
+    help="analysis (default, read-only); summary drafts CURRENT; consolidate drafts "
+    "replacement records.",
 )
-@click.option("--domain", default=None, help="With --mode summary: one domain.")
-@click.option("--sources", default=None, help="With --mode summary: these ids (ID,ID,...).")
+@click.option("--domain", default=None, help="With --mode summary or consolidate: one domain.")
+@click.option(
+    "--sources", default=None, help="With --mode summary or consolidate: these ids (ID,ID,...)."
+)
+@click.option(
+    "--group-by",
+    type=click.Choice(consolidate.GROUP_BY),
+    default=None,
+    help="With --mode consolidate: one replacement per domain (default), tag or component.",
+)
 @click.option("--archive", "archive_", is_flag=True, help="With consolidate (not built yet).")
 @click.option(
     "--adopt",
@@ -68,6 +80,7 @@ def plan_command(
     mode: str | None,
     domain: str | None,
     sources: str | None,
+    group_by: str | None,
     archive_: bool,
     adopt: bool,
     confirm: str | None,
@@ -83,6 +96,8 @@ def plan_command(
     \b
     mkdocs-adr plan                                 read-only analysis of the whole log
     mkdocs-adr plan --mode summary [--domain D | --sources ID,ID] [--dry-run]
+    mkdocs-adr plan --mode consolidate [--domain D | --sources ID,ID]
+                    [--group-by domain|tag|component] [--dry-run]
     mkdocs-adr plan --confirm PLAN_ID               apply a reviewed plan (any kind)
     mkdocs-adr plan --rollback PLAN_ID              undo an interrupted plan
 
@@ -91,6 +106,8 @@ def plan_command(
     when a problem reaches --fail-on, 2 on a usage error, 3 when refused.
     """
     _check_combinations(mode, domain, sources, archive_, adopt, confirm, rollback, dry_run)
+    if group_by and mode != "consolidate":
+        raise UsageError("--group-by only applies to --mode consolidate", fix="add it")
     config = resolve_config(config_file, root)
     if confirm:
         raise SystemExit(confirm_plan(config, confirm, as_json=as_json))
@@ -107,6 +124,9 @@ def plan_command(
     log = load(config, today=as_date(today))
     if mode == "summary":
         raise SystemExit(_summary(config, log, domain, sources, adopt, dry_run, as_json))
+    if mode == "consolidate":
+        scope = consolidate.Scope(group_by or "domain", domain, sources)
+        raise SystemExit(_consolidate(config, log, scope, dry_run, as_json, as_date(today)))
     analysis = report.analyse(log, mode="analysis")
     data = analysis.to_json()
     if as_json:
@@ -136,11 +156,6 @@ def _check_combinations(
             )
     if domain and sources:
         raise UsageError("--domain and --sources exclude each other", fix="pick one scope")
-    if mode == "consolidate":
-        raise NotBuiltError(
-            "plan --mode consolidate is not built yet",
-            fix="use --mode summary to draft the CURRENT view, or plain `plan` to analyse",
-        )
     if archive_:
         if mode == "summary":
             raise UsageError(
@@ -151,7 +166,7 @@ def _check_combinations(
             "plan --archive (with --mode consolidate) is not built yet",
             fix="run `mkdocs-adr plan` to see the archive candidates",
         )
-    if (domain or sources) and mode != "summary":
+    if (domain or sources) and mode not in ("summary", "consolidate"):
         raise NotBuiltError(
             "a scoped analysis (--domain/--sources without --mode summary) is not built yet",
             fix="add --mode summary to draft CURRENT for that scope, or run `mkdocs-adr plan`",
@@ -227,6 +242,90 @@ def _answered(config: Config, plan: Plan, answer: str) -> int:
     return EXIT_OK
 
 
+# --------------------------------------------------------------------------- consolidate
+
+
+def _consolidate(
+    config: Config,
+    log: Log,
+    scope: consolidate.Scope,
+    dry_run: bool,
+    as_json: bool,
+    today: dt.date | None,
+) -> int:
+    built = consolidate.build(config, log, scope, today=today)
+    if dry_run:
+        if as_json:
+            emit_json(consolidate_json(config, built.plan, dry_run=True, saved=False))
+        else:
+            echo(consolidate_card(config, built.plan, saved=False), nl=False)
+            echo(f"plan_id {built.plan.plan_id}\nNothing was written.")
+        return EXIT_OK
+    plan = consolidate.save(config, built)
+    draft = consolidate.save_draft_only(config, plan)
+    if as_json:
+        emit_json(
+            {
+                **consolidate_json(config, plan, dry_run=False, saved=True),
+                "draft_plan_id": draft.plan_id,
+            }
+        )
+        return EXIT_OK
+    card = consolidate_card(config, plan, saved=True)
+    if not is_terminal():
+        echo(card, nl=False)
+        echo(f"plan_id {plan.plan_id}")
+        if not plan.blocking:
+            echo(f"Accept the new records and apply: mkdocs-adr plan --confirm {plan.plan_id}")
+        echo(f"Save the draft only (proposals): mkdocs-adr plan --confirm {draft.plan_id}")
+        echo(_edit_hint(config, plan))
+        return EXIT_OK
+    answer = _review.ask(card, can_apply=not plan.blocking, apply_label="accept and apply")
+    if answer == "apply" and not _accepts_changes(plan):
+        answer = "cancel"
+    if answer == "apply":
+        return confirm_plan(config, plan.plan_id, as_json=False)
+    if answer == "draft":
+        return confirm_plan(config, draft.plan_id, as_json=False)
+    if answer == "changes":
+        echo("Nothing was applied. " + _edit_hint(config, plan))
+        return EXIT_OK
+    for gone in (plan, draft):
+        summary.discard(config, gone.plan_id)
+    echo(
+        f"Cancelled: nothing was written to the log, and the staged files of {plan.plan_id} "
+        f"and {draft.plan_id} were removed from the work dir."
+    )
+    return EXIT_OK
+
+
+def _edit_hint(config: Config, plan: Plan) -> str:
+    folder = config.rel(consolidate.coverage_file(config, plan).parent)
+    return (
+        f"To change it, edit the drafts in {folder}/ (reword or delete Decision items; "
+        "retire or leave unresolved in coverage.txt), then run "
+        f"`mkdocs-adr plan --confirm {plan.plan_id}`: the edits are staged as the next "
+        "version and shown for review before anything is applied."
+    )
+
+
+def _accepts_changes(plan: Plan) -> bool:
+    """Changed and retired constraints are accepted one explicit answer more."""
+    changes = needs_acceptance(plan)
+    if not changes:
+        return True
+    try:
+        raw = click.prompt(
+            f"The plan changes or retires {len(changes)} constraints (listed above). "
+            "Type 'accept' to accept them",
+            default="",
+            show_default=False,
+        )
+    except (click.exceptions.Abort, EOFError, KeyboardInterrupt):
+        return False
+    return str(raw).strip().lower() == "accept"
+
+
 # --------------------------------------------------------------------------- confirm
 
 
@@ -244,6 +343,26 @@ def confirm_plan(config: Config, plan_id: str, *, as_json: bool) -> int:
                 f"as {applied_id} (version {restaged.version}) and that is what is "
                 "published."
             )
+    if plan.kind in consolidate.KINDS:
+        restaged = consolidate.restage_if_edited(config, plan)
+        if restaged.plan_id != plan.plan_id:
+            card = consolidate_card(config, restaged, saved=True, restaged_from=plan_id)
+            if as_json:
+                emit_json(
+                    {
+                        **consolidate_json(config, restaged, dry_run=False, saved=True),
+                        "restaged_from": plan_id,
+                        "applied": None,
+                    }
+                )
+            else:
+                echo(card, nl=False)
+                echo(
+                    f"The drafts of {plan_id} were edited; nothing was applied. The edits "
+                    f"are staged as {restaged.plan_id} (version {restaged.version}): review "
+                    f"it, then accept it with: mkdocs-adr plan --confirm {restaged.plan_id}"
+                )
+            return EXIT_OK
     receipt = apply.confirm(config, applied_id)
     failed = [name for name, part in receipt.parts.items() if part.state != "applied"]
     if as_json:
@@ -272,7 +391,16 @@ def confirm_plan(config: Config, plan_id: str, *, as_json: bool) -> int:
 
 
 def _rollback(config: Config, plan_id: str) -> Receipt:
-    load_plan(config.work_path, plan_id)
+    plan = load_plan(config.work_path, plan_id)
+    if plan.kind == consolidate.KIND:
+        decided = [n for n, s in enumerate(plan.steps) if s.part == "decisions"]
+        if set(decided) <= read_journal(config.work_path, plan_id).done:
+            raise Refused(
+                f"plan {plan_id} already wrote every record of its decision: the new records "
+                "are accepted, and a rollback never deletes an accepted record",
+                fix=f"finish it with `mkdocs-adr plan --confirm {plan_id}`; to undo the "
+                "decision, write a new one",
+            )
     return rollback(config.project_dir, config.work_path, plan_id)
 
 

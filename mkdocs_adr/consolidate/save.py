@@ -1,0 +1,164 @@
+"""Storing a consolidation plan with its review copies, and restaging reviewer edits.
+
+The plan folder holds, beside the plan and its staged bytes, ``review/``: each
+replacement's text, the CURRENT candidate, and ``coverage.txt`` (one line per
+constraint: ``KEY: STATE``). A reviewer who answers "needs changes" edits them:
+
+- rewording an item of a replacement's Decision makes it ``changed``;
+- deleting an item makes it ``retired`` (give the reason in coverage.txt as
+  ``KEY: retired: REASON``; without one the card says no reason was given);
+- ``KEY: unresolved`` in coverage.txt leaves the constraint where it is: its
+  record is then superseded only in part and stays in effect.
+
+:func:`restage_if_edited` turns those edits into coverage overrides and builds the
+next version of the plan from them (ADR-0048); the original staged bytes are
+never touched, so what a plan id names never changes.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from ..config import Config
+from ..fsops import atomic_write
+from ..log import load
+from ..parsing.markdown import scan
+from ..parsing.sections import is_decision_heading
+from ..plans import Plan, plan_dir, save_plan
+from .coverage import NO_REASON, Override, Row
+from .draft import Built, Scope, build
+
+COVERAGE = "coverage.txt"
+_LINE = re.compile(r"^\s*([^\s:#]+#\d+)\s*:\s*(retained|changed|retired|unresolved)\b\s*:?\s*(.*)$")
+
+
+def review_dir(config: Config, plan: Plan) -> Path:
+    return plan_dir(config.work_path, plan.plan_id) / "review"
+
+
+def coverage_file(config: Config, plan: Plan) -> Path:
+    return review_dir(config, plan) / COVERAGE
+
+
+def coverage_text(plan: Plan) -> str:
+    lines = [
+        f"# Coverage of plan {plan.plan_id} (version {plan.version}): one line per constraint.",
+        "# KEY: STATE, STATE one of retained, changed, retired, unresolved.",
+        "# To retire an item, delete it from the replacement and write: KEY: retired: REASON",
+        "# To leave an item in its record (partial supersession), write: KEY: unresolved",
+        "# Reword an item in the replacement's file itself. Then run the --confirm again.",
+    ]
+    for data in plan.review.get("coverage") or []:
+        r = Row.from_json(data)
+        tail = f" -> {r.where}" if r.where else ""
+        if r.state == "retired":
+            tail = f": {r.reason or NO_REASON}"
+        lines.append(f"{r.key}: {r.state}{tail}")
+    return "\n".join(lines) + "\n"
+
+
+def save(config: Config, built: Built) -> Plan:
+    """Store the plan, its staged bytes and the review copies (never overwritten)."""
+    plan = save_plan(config.work_path, built.plan, built.staged)
+    folder = review_dir(config, plan)
+    for name, data in sorted(built.copies.items()):
+        target = folder / name
+        if not target.exists():
+            atomic_write(target, data, make_parents=True)
+    target = folder / COVERAGE
+    if not target.exists():
+        atomic_write(target, coverage_text(plan).encode("utf-8"), make_parents=True)
+    return plan
+
+
+def overrides_of(plan: Plan) -> dict[str, Override]:
+    return {k: Override.from_json(v) for k, v in (plan.review.get("overrides") or {}).items()}
+
+
+def _decision_items(text: str) -> dict[str, str] | None:
+    """Key -> wording of the items of an edited replacement's Decision (None: no Decision)."""
+    from .units import parse_items
+
+    doc = scan(text.replace("\r\n", "\n"))
+    for sec in doc.sections(level=2):
+        if is_decision_heading(sec.name):
+            return parse_items(doc.section_text(sec, stop_at_subheading=True))
+    return None
+
+
+def edited_overrides(config: Config, plan: Plan) -> dict[str, Override]:
+    """The overrides the review copies now say (the plan's own when nothing was edited)."""
+    folder = review_dir(config, plan)
+    out = overrides_of(plan)
+    rows = [Row.from_json(d) for d in plan.review.get("coverage") or []]
+    for rep in plan.review.get("replacements") or []:
+        try:
+            text = (folder / Path(str(rep["path"])).name).read_text(encoding="utf-8")
+        except OSError:
+            continue
+        items = _decision_items(text)
+        if items is None:
+            continue
+        for r in rows:
+            if r.where != rep["id"] and not (r.state == "retired" and r.record in _ids(rep)):
+                continue
+            if r.key in items:
+                wording = items[r.key]
+                if wording.strip() == r.text.strip():
+                    out.pop(r.key, None)
+                else:
+                    out[r.key] = Override("changed", wording)
+            elif r.carried:
+                out[r.key] = Override("retired", "")
+    try:
+        lines = coverage_file(config, plan).read_text(encoding="utf-8").splitlines()
+    except OSError:
+        lines = []
+    known = {r.key for r in rows}
+    for line in lines:
+        m = _LINE.match(line)
+        if m is None or m.group(1) not in known:
+            continue
+        key, state, rest = m.group(1), m.group(2), m.group(3).strip()
+        if state == "retired":
+            reason = "" if rest.startswith("->") or rest == NO_REASON else rest
+            out[key] = Override("retired", reason or out.get(key, Override("retired")).text)
+        elif state == "unresolved":
+            out[key] = Override("unresolved")
+    return out
+
+
+def _ids(rep: dict[str, Any]) -> set[str]:
+    return {str(s["id"]) for s in rep.get("sources") or [] if isinstance(s, dict)}
+
+
+def restage_if_edited(config: Config, plan: Plan) -> Plan:
+    """The plan the review copies now describe: ``plan`` itself when unedited, else the
+    next version, built from the edits (and saved, with fresh review copies)."""
+    wanted = edited_overrides(config, plan)
+    if wanted == overrides_of(plan):
+        return plan
+    built = build(
+        config,
+        load(config),
+        Scope.from_json(plan.scope),
+        overrides=wanted,
+        accept=bool(plan.review.get("accept", True)),
+        date=str(plan.review.get("date") or "") or None,
+    )
+    return save(config, built)
+
+
+def save_draft_only(config: Config, plan: Plan) -> Plan:
+    """The "save draft only" plan of ``plan``: the same replacements, as proposals."""
+    built = build(
+        config,
+        load(config),
+        Scope.from_json(plan.scope),
+        overrides=overrides_of(plan),
+        accept=False,
+        date=str(plan.review.get("date") or "") or None,
+    )
+    return save(config, built)
