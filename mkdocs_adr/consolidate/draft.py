@@ -145,6 +145,10 @@ def _folder(config: Config, group: Group) -> str:
     return config.rel(config.root_dir(root))
 
 
+def _href(source: str, target: str) -> str:
+    return posixpath.relpath(target, posixpath.dirname(source) or ".")
+
+
 def _rows(
     group: Group, where: str, overrides: Mapping[str, Override]
 ) -> tuple[list[Row], dict[str, Constraint]]:
@@ -215,7 +219,9 @@ def _make(
             template=template,
             headings=work.headings,
             subject=_subject(group),
-            sources=[(r.id, r.title, dispositions[r.id]) for r in group.sources],
+            sources=[
+                (r.id, r.title, dispositions[r.id], _href(path, r.path)) for r in group.sources
+            ],
             rows=rows,
             by_key=by_key,
             notes=_notes_of(rows),

@@ -67,7 +67,7 @@ def replacement(
     template: str | None,
     headings: frozenset[str],
     subject: str,
-    sources: list[tuple[str, str, str]],  # (id, title, disposition)
+    sources: list[tuple[str, str, str, str]],  # (id, title, disposition, href)
     rows: list[Row],
     by_key: dict[str, Constraint],
     notes: list[str],
@@ -75,8 +75,9 @@ def replacement(
     """The replacement record for ``subject`` over ``sources`` (UnsafeEdit if unfillable)."""
     ed = compose(style, path, fields, source=template, headings=headings)
     cited = [
-        f"- {rid}: {title}" + ("" if disp == "superseded" else f" ({disp.replace('-', ' ')})")
-        for rid, title, disp in sources
+        f"- [{rid}]({href}): {title}"
+        + ("" if disp == "superseded" else f" ({disp.replace('-', ' ')})")
+        for rid, title, disp, href in sources
     ]
     context = [
         f"The decisions in effect on {subject} were spread over {len(sources)} records that "
@@ -87,8 +88,8 @@ def replacement(
         "",
         "Their history, and the reasons given at the time, stay in those records.",
     ]
-    whole = [rid for rid, _t, disp in sources if disp == "superseded"]
-    part = [rid for rid, _t, disp in sources if disp == "partially-superseded"]
+    whole = [rid for rid, _t, disp, _h in sources if disp == "superseded"]
+    part = [rid for rid, _t, disp, _h in sources if disp == "partially-superseded"]
     consequences = [
         f"Readers find the current {subject} decisions here instead of in {len(sources)} "
         "records. "

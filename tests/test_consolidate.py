@@ -1,0 +1,447 @@
+"""``plan --mode consolidate``: a generated 60-record log consolidated per domain, the
+coverage map, save-draft-only, reviewer edits (a dropped constraint, an unresolved one),
+a number taken meanwhile, and the terminal review card. The real CLI runs both in
+process (click's runner) and as a subprocess."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mkdocs_adr.config import load_from_mkdocs_yml
+from mkdocs_adr.consolidate import units
+from mkdocs_adr.fsops import project_lock
+from mkdocs_adr.log import load
+from mkdocs_adr.model import Parsed, Record
+from mkdocs_adr.plans import list_plans
+
+from .archive_lab import invoke, json_of
+from .consolidate_lab import DOMAINS, LEFT_ALONE, SOURCES, make_log, rid
+
+TODAY = "2026-12-01"
+
+
+def run(
+    *args: str, cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    full = dict(os.environ)
+    full.pop("MKDOCS_ADR_CRASH_AT", None)
+    full.update(env or {})
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs_adr", *args],
+        cwd=cwd,
+        env=full,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
+
+
+def plan_json(project: Path, *extra: str) -> dict[str, Any]:
+    code, out, err = invoke(
+        "plan", "--mode", "consolidate", "--today", TODAY, "--json", *extra, cwd=project
+    )
+    assert code == 0, err
+    data: dict[str, Any] = json_of(out)
+    return data
+
+
+def records(project: Path) -> dict[str, Record]:
+    log = load(load_from_mkdocs_yml(project / "mkdocs.yml"))
+    return {r.id: r for r in log.records}
+
+
+def tree(project: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(project).as_posix(): p.read_bytes()
+        for p in sorted((project / "docs").rglob("*"))
+        if p.is_file()
+    }
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_log(tmp_path_factory.mktemp("lab") / "project")
+
+
+def fresh(lab: Path, tmp_path: Path) -> Path:
+    import shutil
+
+    dest = tmp_path / "project"
+    shutil.copytree(lab, dest)
+    return dest
+
+
+# --------------------------------------------------------------------- the draft
+
+
+def test_sixty_records_consolidate_per_domain_with_a_full_coverage_map(
+    lab: Path, tmp_path: Path
+) -> None:
+    project = fresh(lab, tmp_path)
+    before = tree(project)
+    data = plan_json(project, "--dry-run")
+    assert tree(project) == before and not (project / ".mkdocs-adr").exists()
+    reps = data["replacements"]
+    assert [r["group"] for r in reps] == list(DOMAINS)
+    assert [r["id"] for r in reps] == ["ADR-0061", "ADR-0062", "ADR-0063"]
+    assert [r["path"] for r in reps] == [
+        "docs/adr/payments/0061-consolidated-payments-decisions.md",
+        "docs/adr/identity/0062-consolidated-identity-decisions.md",
+        "docs/adr/search/0063-consolidated-search-decisions.md",
+    ]
+    for d, rep in enumerate(reps):
+        assert [s["id"] for s in rep["sources"]] == [rid(d, i) for i in SOURCES]
+        assert {s["disposition"] for s in rep["sources"]} == {"superseded"}
+    # every in-effect constraint of every source, once, in exactly one replacement
+    coverage = data["coverage"]
+    keys = [row["key"] for row in coverage]
+    assert len(keys) == len(set(keys)) == 3 * (3 + 5 * 2 + 9 * 1)
+    log = load(load_from_mkdocs_yml(project / "mkdocs.yml"))
+    for d in range(3):
+        for i in SOURCES:
+            rec = log.get(rid(d, i))
+            assert rec is not None and log.in_effect(rec)
+            mine = [row for row in coverage if row["record"] == rec.id]
+            assert [row["text"] for row in mine] == [c.text for c in units.constraints(rec)]
+            assert {row["where"] for row in mine} == {reps[d]["id"]}
+            assert {row["state"] for row in mine} == {"retained"}
+    alone = {a["id"] for a in data["left_alone"]}
+    assert alone == {rid(d, i) for d in range(3) for i in LEFT_ALONE}
+    assert data["needs_acceptance"] == [] and data["blocking"] == []
+    assert data["current"] == ["docs/adr/CURRENT.md", "docs/adr/CURRENT.sources.json"]
+    assert data["index"] == ["docs/adr/INDEX.md"]
+
+
+def test_accepting_supersedes_the_sources_and_publishes_current(lab: Path, tmp_path: Path) -> None:
+    project = fresh(lab, tmp_path)
+    data = plan_json(project)
+    plan_id = data["plan_id"]
+    folder = project / data["review_dir"]
+    text = (folder / "0061-consolidated-payments-decisions.md").read_text(encoding="utf-8")
+    assert (
+        "- Writes to the ledger are idempotent and carry a request id. (from ADR-0001, item 2)"
+        in text
+    )
+    assert "## Status\n\nAccepted\n\nSupersedes [1. Base rules for card payments]" in text
+    assert (
+        "- [ADR-0001](0001-base-rules-for-card-payments.md): Base rules for card payments" in text
+    )
+    assert (folder / "CURRENT.md").is_file() and (folder / "coverage.txt").is_file()
+    proc = run("plan", "--confirm", plan_id, cwd=project)
+    assert proc.returncode == 0, proc.stderr
+    assert "decisions: applied" in proc.stdout and "current: applied" in proc.stdout
+    assert "index: applied" in proc.stdout
+    proc = run("check", "--json", cwd=project)
+    assert proc.returncode == 0, proc.stdout
+    checked = json.loads(proc.stdout)
+    assert [p for p in checked["problems"] if p["severity"] != "info"] == []
+    assert checked["views"]["current"]["state"] == "fresh"
+    assert checked["views"]["index"]["state"] == "fresh"
+    recs = records(project)
+    log = load(load_from_mkdocs_yml(project / "mkdocs.yml"))
+    for d in range(3):
+        new = f"ADR-{61 + d:04d}"
+        assert recs[new].status == "accepted"
+        for i in SOURCES:
+            old = recs[rid(d, i)]
+            assert old.status == "superseded"
+            assert ("superseded-by", new) in {(r.kind, r.target_id) for r in old.relations}
+            assert log.successor(old.id).current == new
+        for i in LEFT_ALONE:
+            assert (
+                recs[rid(d, i)].sha256
+                == load(load_from_mkdocs_yml(lab / "mkdocs.yml"))
+                .by_path[recs[rid(d, i)].path]
+                .sha256
+            )
+    proc = run("context", "ADR-0003", "--json", cwd=project)
+    assert proc.returncode == 0, proc.stderr
+    answer = json.loads(proc.stdout)
+    assert answer["succession"]["current"] == "ADR-0061"
+    assert answer["units"][0]["id"] == "ADR-0061"
+    # applied once: a second confirm is refused
+    assert run("plan", "--confirm", plan_id, cwd=project).returncode == 3
+
+
+def test_save_draft_only_leaves_every_old_record_in_effect(lab: Path, tmp_path: Path) -> None:
+    project = fresh(lab, tmp_path)
+    data = plan_json(project, "--domain", "payments")
+    assert [r["group"] for r in data["replacements"]] == ["payments"]
+    draft_id = data["draft_plan_id"]
+    assert draft_id.startswith("consolidate-draft-")
+    code, out, err = invoke("plan", "--confirm", draft_id, cwd=project)
+    assert code == 0, err
+    assert "current" not in {line.strip().split(":")[0] for line in out.splitlines()}
+    log = load(load_from_mkdocs_yml(project / "mkdocs.yml"))
+    new = log.get("ADR-0061")
+    assert new is not None and new.status == "proposed" and not log.in_effect(new)
+    for i in SOURCES:
+        old = log.get(rid(0, i))
+        assert old is not None and old.status == "accepted" and log.in_effect(old)
+    assert not (project / "docs/adr/CURRENT.md").exists()
+    # the proposal can be accepted later, which then supersedes the sources
+    code, out, err = invoke("accept", "ADR-0061", "--json", cwd=project)
+    assert code == 0, err
+
+
+# --------------------------------------------------------------------- reviewer edits
+
+
+def _edit_review(project: Path, data: dict[str, Any], name: str, old: str, new: str) -> None:
+    path = project / data["review_dir"] / name
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def test_a_dropped_constraint_is_a_retirement_needing_explicit_acceptance(
+    lab: Path, tmp_path: Path
+) -> None:
+    project = fresh(lab, tmp_path)
+    data = plan_json(project, "--domain", "payments")
+    before = tree(project)
+    rep = "0061-consolidated-payments-decisions.md"
+    _edit_review(
+        project,
+        data,
+        rep,
+        "- Step 1: card payments retries at most 3 times. (from ADR-0002, item 1)\n",
+        "",
+    )
+    _edit_review(
+        project,
+        data,
+        rep,
+        "- Refunds are kept for seven years. (from ADR-0001, item 3)",
+        "- Refunds are kept for ten years. (from ADR-0001, item 3)",
+    )
+    proc = run("plan", "--confirm", data["plan_id"], cwd=project)
+    assert proc.returncode == 0, proc.stderr
+    assert tree(project) == before  # nothing applied: the edits are a new version to review
+    assert "RETIRED ADR-0002#1: Step 1: card payments retries at most 3 times." in proc.stdout
+    assert "reason: (no reason given)" in proc.stdout
+    assert "CHANGED ADR-0001#3: Refunds are kept for seven years." in proc.stdout
+    assert "now: Refunds are kept for ten years." in proc.stdout
+    plans = [p for p in list_plans(project / ".mkdocs-adr") if p.kind == "consolidate"]
+    assert sorted(p.version for p in plans) == [1, 2]
+    v2 = max(plans, key=lambda p: p.version)
+    assert f"accept it with: mkdocs-adr plan --confirm {v2.plan_id}" in proc.stdout
+    # the reason, given in coverage.txt, restages once more; then the version is accepted
+    cov = project / ".mkdocs-adr/plans" / v2.plan_id / "review/coverage.txt"
+    cov.write_text(
+        cov.read_text(encoding="utf-8").replace(
+            "ADR-0002#1: retired: (no reason given)",
+            "ADR-0002#1: retired: retries moved to the client",
+        ),
+        encoding="utf-8",
+    )
+    code, out, err = invoke("plan", "--confirm", v2.plan_id, "--json", cwd=project)
+    assert code == 0, err
+    v3 = json_of(out)
+    assert v3["plan_version"] == 3 and v3["needs_acceptance"] == ["ADR-0001#3", "ADR-0002#1"]
+    code, out, err = invoke("plan", "--confirm", v3["plan_id"], cwd=project)
+    assert code == 0, (out, err)
+    text = (project / "docs/adr/payments" / rep).read_text(encoding="utf-8")
+    assert "retries at most 3 times" not in text.split("## Consequences")[0]
+    assert (
+        "- Retired: ADR-0002, item 1 (Step 1: card payments retries at most 3 times.): "
+        "retries moved to the client" in text
+    )
+    assert "- Refunds are kept for ten years. (from ADR-0001, item 3)" in text
+    assert records(project)["ADR-0002"].status == "superseded"
+
+
+def test_an_unresolved_unit_blocks_retiring_its_record(lab: Path, tmp_path: Path) -> None:
+    project = fresh(lab, tmp_path)
+    data = plan_json(project, "--domain", "payments")
+    cov = project / data["review_dir"] / "coverage.txt"
+    cov.write_text(
+        cov.read_text(encoding="utf-8").replace(
+            "ADR-0003#2: retained -> ADR-0061", "ADR-0003#2: unresolved"
+        ),
+        encoding="utf-8",
+    )
+    code, out, err = invoke("plan", "--confirm", data["plan_id"], "--json", cwd=project)
+    assert code == 0, err
+    v2 = json_of(out)
+    rep = v2["replacements"][0]
+    disp = {s["id"]: s["disposition"] for s in rep["sources"]}
+    assert disp["ADR-0003"] == "partially-superseded"
+    assert {d for k, d in disp.items() if k != "ADR-0003"} == {"superseded"}
+    code, out, err = invoke("plan", "--confirm", v2["plan_id"], cwd=project)
+    assert code == 0, (out, err)
+    log = load(load_from_mkdocs_yml(project / "mkdocs.yml"))
+    kept = log.get("ADR-0003")
+    assert kept is not None and kept.status == "accepted" and log.in_effect(kept)
+    assert ("partially-superseded-by", "ADR-0061") in {
+        (r.kind, r.target_id) for r in kept.relations
+    }
+    whole = log.get("ADR-0002")
+    assert whole is not None and whole.status == "superseded"
+    text = (project / "docs/adr/payments/0061-consolidated-payments-decisions.md").read_text(
+        "utf-8"
+    )
+    assert "(from ADR-0003, item 2)" not in text
+    assert "Not settled here: ADR-0003, item 2" in text
+    assert run("check", cwd=project).returncode == 0
+
+
+def test_a_number_taken_meanwhile_makes_the_plan_stale(lab: Path, tmp_path: Path) -> None:
+    project = fresh(lab, tmp_path)
+    data = plan_json(project, "--domain", "search")
+    assert data["replacements"][0]["id"] == "ADR-0061"
+    (project / "docs/adr/identity/0061-use-passkeys.md").write_text(
+        "# 61. Use passkeys\n\nDate: 2026-11-30\n\n## Status\n\nProposed\n\n"
+        "## Context\n\nPasswords leak.\n\n## Decision\n\n- Offer passkeys.\n",
+        encoding="utf-8",
+    )
+    before = tree(project)
+    proc = run("plan", "--confirm", data["plan_id"], cwd=project)
+    assert proc.returncode == 3
+    assert "ADR-0061, reserved by this plan" in proc.stderr
+    assert "docs/adr/identity/0061-use-passkeys.md" in proc.stderr
+    assert tree(project) == before
+    again = plan_json(project, "--domain", "search")
+    assert again["replacements"][0]["id"] == "ADR-0062"
+
+
+def test_two_concurrent_confirms_one_is_refused(lab: Path, tmp_path: Path) -> None:
+    project = fresh(lab, tmp_path)
+    data = plan_json(project, "--domain", "identity")
+    before = tree(project)
+    with project_lock(project / ".mkdocs-adr", "another confirm"):
+        proc = run("plan", "--confirm", data["plan_id"], cwd=project)
+    assert proc.returncode == 3 and "lock is held" in proc.stderr
+    assert tree(project) == before
+    proc = run("plan", "--confirm", data["plan_id"], cwd=project)
+    assert proc.returncode == 0, proc.stderr
+
+
+# --------------------------------------------------------------------- the terminal card
+
+
+@pytest.mark.parametrize(
+    ("typed", "applied"),
+    [("c\n", None), ("", None), ("s\n", "draft"), ("p\n", "accept"), ("n\n", None)],
+)
+def test_the_review_card_and_its_four_answers(
+    lab: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, typed: str, applied: str | None
+) -> None:
+    from mkdocs_adr.commands import plan as plan_cmd
+
+    project = fresh(lab, tmp_path)
+    monkeypatch.setattr(plan_cmd, "is_terminal", lambda: True)
+    code, out, err = invoke(
+        "plan",
+        "--mode",
+        "consolidate",
+        "--domain",
+        "payments",
+        "--today",
+        TODAY,
+        cwd=project,
+        input=typed,
+    )
+    assert code == 0, err
+    assert "Consolidation plan consolidate-" in out and "(version 1)" in out
+    assert "ADR-0061 Consolidated payments decisions -> docs/adr/payments/" in out
+    assert "Coverage (22 constraints)" in out and "22 retained" in out
+    assert "[p] accept and apply  [s] save draft only  [n] needs changes  [c] cancel" in out
+    status = records(project).get("ADR-0061")
+    if applied is None:
+        assert status is None
+    else:
+        assert status is not None
+        assert status.status == ("proposed" if applied == "draft" else "accepted")
+    if typed in ("c\n", ""):
+        assert "staged files of" in out and "were removed" in out
+        assert not any((project / ".mkdocs-adr/plans").iterdir())
+    if typed == "n\n":
+        assert "edit the drafts in .mkdocs-adr/plans/consolidate-" in out
+        assert len(list((project / ".mkdocs-adr/plans").iterdir())) == 2
+
+
+# --------------------------------------------------------------------- units
+
+
+def _rec(decision: str) -> Record:
+    text = (
+        "# 1. X\n\n## Status\n\nAccepted\n\n## Decision\n\n"
+        f"{decision}\n\n## Consequences\n\nNone.\n"
+    )
+    parsed = Parsed("nygard", "X", "accepted", "Accepted", text=text)
+    return Record("ADR-0001", "adr/0001-x.md", "adr", None, False, "h", parsed, 1)
+
+
+def test_constraints_are_items_and_paragraphs_in_order() -> None:
+    rec = _rec(
+        "We will use one queue.\nIt is shared.\n\n"
+        "- First rule\n  spanning two lines\n- Second rule\n\n"
+        "  1. nested item stays with the second\n\n"
+        "### Rationale\n\n<!-- hidden -->\n"
+        "```\ncode block\n\nkept whole\n```\n\n"
+        "Closing paragraph."
+    )
+    found = [c.text for c in units.constraints(rec)]
+    assert found == [
+        "We will use one queue.\nIt is shared.",
+        "First rule\nspanning two lines",
+        "Second rule\n\n1. nested item stays with the second",
+        "```\ncode block\n\nkept whole\n```",
+        "Closing paragraph.",
+    ]
+    c = units.constraints(rec)[1]
+    rendered = "\n".join(units.render_item(c.text, c))
+    assert rendered == "- First rule\n  spanning two lines (from ADR-0001, item 2)"
+    assert units.parse_items(rendered + "\n- Loose item without a source\n") == {
+        "ADR-0001#2": "First rule\nspanning two lines"
+    }
+
+
+def test_a_record_without_decision_is_unresolved_and_stays_in_effect(tmp_path: Path) -> None:
+    root = tmp_path / "docs" / "adr"
+    root.mkdir(parents=True)
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\nplugins:\n  - adr\n", encoding="utf-8")
+    (root / "0001-use-queues.md").write_text(
+        "# 1. Use queues\n\nDate: 2026-01-01\n\n## Status\n\nAccepted\n\n"
+        "Amended by [2. Bound the queues](0002-bound-the-queues.md)\n\n"
+        "## Context\n\nLoad spikes.\n\n## Decision\n\n- Every service talks through a queue.\n",
+        encoding="utf-8",
+    )
+    (root / "0002-bound-the-queues.md").write_text(
+        "# 2. Bound the queues\n\nDate: 2026-02-01\n\n## Status\n\nAccepted\n\n"
+        "Amends [1. Use queues](0001-use-queues.md)\n\n## Context\n\nQueues grew without end.\n",
+        encoding="utf-8",
+    )
+    data = plan_json(tmp_path)
+    rows = {r["key"]: r["state"] for r in data["coverage"]}
+    assert rows == {"ADR-0001#1": "retained", "ADR-0002#0": "unresolved"}
+    disp = {s["id"]: s["disposition"] for s in data["replacements"][0]["sources"]}
+    assert disp == {"ADR-0001": "superseded", "ADR-0002": "left-in-effect"}
+    assert invoke("plan", "--confirm", data["plan_id"], cwd=tmp_path)[0] == 0
+    recs = records(tmp_path)
+    assert recs["ADR-0001"].status == "superseded" and recs["ADR-0002"].status == "accepted"
+
+
+def test_refusals_name_every_reason(lab: Path, tmp_path: Path) -> None:
+    project = fresh(lab, tmp_path)
+    before = tree(project)
+    code, _out, err = invoke(
+        "plan", "--mode", "consolidate", "--sources", "ADR-0007,ADR-0013,ADR-9999", cwd=project
+    )
+    assert code == 2
+    assert "ADR-0007 cannot be consolidated: superseded: not in effect (history)" in err
+    assert "ADR-0013 cannot be consolidated: proposed: a proposal stays a proposal" in err
+    assert "'ADR-9999'" in err
+    code, _out, err = invoke("plan", "--mode", "consolidate", "--domain", "billing", cwd=project)
+    assert code == 2 and "no unarchived record is in domain 'billing'" in err
+    assert "payments" in err
+    assert tree(project) == before
