@@ -13,8 +13,10 @@ from ..consolidate.card import card as consolidate_card
 from ..consolidate.card import card_json as consolidate_json
 from ..consolidate.card import needs_acceptance
 from ..errors import NotBuiltError, Refused, UsageError
+from ..fsops import sha256_file
 from ..journal import Receipt, read_journal, rollback
 from ..log import Log, load
+from ..paths import inside_project
 from ..plans import Plan, load_plan
 from . import _review
 from ._common import (
@@ -393,8 +395,11 @@ def confirm_plan(config: Config, plan_id: str, *, as_json: bool) -> int:
 def _rollback(config: Config, plan_id: str) -> Receipt:
     plan = load_plan(config.work_path, plan_id)
     if plan.kind == consolidate.KIND:
-        decided = [n for n, s in enumerate(plan.steps) if s.part == "decisions"]
-        if set(decided) <= read_journal(config.work_path, plan_id).done:
+        decided = [s for s in plan.steps if s.part == "decisions"]
+        written = all(
+            sha256_file(inside_project(config.project_dir, s.path)) == s.after for s in decided
+        )
+        if written and not read_journal(config.work_path, plan_id).committed:
             raise Refused(
                 f"plan {plan_id} already wrote every record of its decision: the new records "
                 "are accepted, and a rollback never deletes an accepted record",
