@@ -335,7 +335,7 @@ def test_two_concurrent_confirms_one_is_refused(lab: Path, tmp_path: Path) -> No
 def test_the_review_card_and_its_four_answers(
     lab: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, typed: str, applied: str | None
 ) -> None:
-    from mkdocs_adr.commands import plan as plan_cmd
+    from mkdocs_adr.commands import _consolidate as plan_cmd
 
     project = fresh(lab, tmp_path)
     monkeypatch.setattr(plan_cmd, "is_terminal", lambda: True)
@@ -366,6 +366,7 @@ def test_the_review_card_and_its_four_answers(
         assert not any((project / ".mkdocs-adr/plans").iterdir())
     if typed == "n\n":
         assert "edit the drafts in .mkdocs-adr/plans/consolidate-" in out
+        assert "Stopped: nothing was applied; the staged drafts of consolidate-" in out
         assert len(list((project / ".mkdocs-adr/plans").iterdir())) == 2
 
 
@@ -445,3 +446,47 @@ def test_refusals_name_every_reason(lab: Path, tmp_path: Path) -> None:
     assert code == 2 and "no unarchived record is in domain 'billing'" in err
     assert "payments" in err
     assert tree(project) == before
+
+
+# --------------------------------------------------------------------- --archive
+
+
+def test_archive_moves_the_retired_records_after_acceptance(lab: Path, tmp_path: Path) -> None:
+    project = fresh(lab, tmp_path)
+    data = plan_json(project, "--domain", "payments", "--archive")
+    moves = data["archive"]["moves"]
+    assert [m["id"] for m in moves] == [rid(0, i) for i in SOURCES]
+    assert moves[0] == {
+        "id": "ADR-0001",
+        "path": "docs/adr/payments/0001-base-rules-for-card-payments.md",
+        "target": "docs/adr/archive/payments/0001-base-rules-for-card-payments.md",
+    }
+    assert data["archive"]["refused"] == []
+    proc = run("plan", "--confirm", data["plan_id"], cwd=project)
+    assert proc.returncode == 0, (proc.stdout, proc.stderr)
+    assert "  archive: applied (plan archive-" in proc.stdout
+    for m in moves:
+        assert not (project / m["path"]).exists() and (project / m["target"]).is_file()
+    assert run("check", cwd=project).returncode == 0
+    answer = json.loads(run("context", "ADR-0003", "--json", cwd=project).stdout)
+    assert answer["units"][0]["id"] == "ADR-0061"
+    text = (project / "docs/adr/payments/0061-consolidated-payments-decisions.md").read_text(
+        "utf-8"
+    )
+    assert "(../archive/payments/0001-base-rules-for-card-payments.md)" in text
+
+
+def test_a_failed_archive_never_undoes_the_acceptance(lab: Path, tmp_path: Path) -> None:
+    project = fresh(lab, tmp_path)
+    data = plan_json(project, "--domain", "payments", "--archive")
+    # something in the way of one move, which the archive plan refuses
+    (project / "docs/adr/archive/payments/0002-rule-1-for-card-payments.md").mkdir(parents=True)
+    proc = run("plan", "--confirm", data["plan_id"], cwd=project)
+    assert proc.returncode == 1, (proc.stdout, proc.stderr)
+    assert "decisions: applied" in proc.stdout and "current: applied" in proc.stdout
+    assert "  archive: not-applied" in proc.stdout
+    assert "The acceptance stands" in proc.stdout
+    recs = records(project)
+    assert recs["ADR-0061"].status == "accepted"
+    assert {recs[rid(0, i)].status for i in SOURCES} == {"superseded"}
+    assert (project / "docs/adr/payments/0001-base-rules-for-card-payments.md").is_file()

@@ -9,16 +9,11 @@ import click
 
 from .. import apply, consolidate, report, summary
 from ..config import Config
-from ..consolidate.card import card as consolidate_card
-from ..consolidate.card import card_json as consolidate_json
-from ..consolidate.card import needs_acceptance
-from ..errors import NotBuiltError, Refused, UsageError
-from ..fsops import sha256_file
-from ..journal import Receipt, read_journal, rollback
+from ..errors import NotBuiltError, UsageError
+from ..journal import Receipt, rollback
 from ..log import Log, load
-from ..paths import inside_project
 from ..plans import Plan, load_plan
-from . import _review
+from . import _consolidate, _review
 from ._common import (
     EXIT_OK,
     EXIT_PROBLEMS,
@@ -55,7 +50,13 @@ MODES = ("analysis", "summary", "consolidate")
     default=None,
     help="With --mode consolidate: one replacement per domain (default), tag or component.",
 )
-@click.option("--archive", "archive_", is_flag=True, help="With consolidate (not built yet).")
+@click.option(
+    "--archive",
+    "archive_",
+    is_flag=True,
+    help="With --mode consolidate: also move the records it retires to the archive, as a "
+    "separate plan applied after acceptance.",
+)
 @click.option(
     "--adopt",
     is_flag=True,
@@ -127,8 +128,18 @@ def plan_command(
     if mode == "summary":
         raise SystemExit(_summary(config, log, domain, sources, adopt, dry_run, as_json))
     if mode == "consolidate":
-        scope = consolidate.Scope(group_by or "domain", domain, sources)
-        raise SystemExit(_consolidate(config, log, scope, dry_run, as_json, as_date(today)))
+        scope = consolidate.Scope(group_by or "domain", domain, sources, archive_)
+        raise SystemExit(
+            _consolidate.draft(
+                config,
+                log,
+                scope,
+                dry_run=dry_run,
+                as_json=as_json,
+                today=as_date(today),
+                confirm=lambda c, p, j: confirm_plan(c, p, as_json=j),
+            )
+        )
     analysis = report.analyse(log, mode="analysis")
     data = analysis.to_json()
     if as_json:
@@ -164,10 +175,8 @@ def _check_combinations(
                 "--archive belongs to --mode consolidate; a summary never moves records",
                 fix="drop --archive",
             )
-        raise NotBuiltError(
-            "plan --archive (with --mode consolidate) is not built yet",
-            fix="run `mkdocs-adr plan` to see the archive candidates",
-        )
+        if mode != "consolidate":
+            raise UsageError("--archive only applies to --mode consolidate", fix="add it")
     if (domain or sources) and mode not in ("summary", "consolidate"):
         raise NotBuiltError(
             "a scoped analysis (--domain/--sources without --mode summary) is not built yet",
@@ -244,90 +253,6 @@ def _answered(config: Config, plan: Plan, answer: str) -> int:
     return EXIT_OK
 
 
-# --------------------------------------------------------------------------- consolidate
-
-
-def _consolidate(
-    config: Config,
-    log: Log,
-    scope: consolidate.Scope,
-    dry_run: bool,
-    as_json: bool,
-    today: dt.date | None,
-) -> int:
-    built = consolidate.build(config, log, scope, today=today)
-    if dry_run:
-        if as_json:
-            emit_json(consolidate_json(config, built.plan, dry_run=True, saved=False))
-        else:
-            echo(consolidate_card(config, built.plan, saved=False), nl=False)
-            echo(f"plan_id {built.plan.plan_id}\nNothing was written.")
-        return EXIT_OK
-    plan = consolidate.save(config, built)
-    draft = consolidate.save_draft_only(config, plan)
-    if as_json:
-        emit_json(
-            {
-                **consolidate_json(config, plan, dry_run=False, saved=True),
-                "draft_plan_id": draft.plan_id,
-            }
-        )
-        return EXIT_OK
-    card = consolidate_card(config, plan, saved=True)
-    if not is_terminal():
-        echo(card, nl=False)
-        echo(f"plan_id {plan.plan_id}")
-        if not plan.blocking:
-            echo(f"Accept the new records and apply: mkdocs-adr plan --confirm {plan.plan_id}")
-        echo(f"Save the draft only (proposals): mkdocs-adr plan --confirm {draft.plan_id}")
-        echo(_edit_hint(config, plan))
-        return EXIT_OK
-    answer = _review.ask(card, can_apply=not plan.blocking, apply_label="accept and apply")
-    if answer == "apply" and not _accepts_changes(plan):
-        answer = "cancel"
-    if answer == "apply":
-        return confirm_plan(config, plan.plan_id, as_json=False)
-    if answer == "draft":
-        return confirm_plan(config, draft.plan_id, as_json=False)
-    if answer == "changes":
-        echo("Nothing was applied. " + _edit_hint(config, plan))
-        return EXIT_OK
-    for gone in (plan, draft):
-        summary.discard(config, gone.plan_id)
-    echo(
-        f"Cancelled: nothing was written to the log, and the staged files of {plan.plan_id} "
-        f"and {draft.plan_id} were removed from the work dir."
-    )
-    return EXIT_OK
-
-
-def _edit_hint(config: Config, plan: Plan) -> str:
-    folder = config.rel(consolidate.coverage_file(config, plan).parent)
-    return (
-        f"To change it, edit the drafts in {folder}/ (reword or delete Decision items; "
-        "retire or leave unresolved in coverage.txt), then run "
-        f"`mkdocs-adr plan --confirm {plan.plan_id}`: the edits are staged as the next "
-        "version and shown for review before anything is applied."
-    )
-
-
-def _accepts_changes(plan: Plan) -> bool:
-    """Changed and retired constraints are accepted one explicit answer more."""
-    changes = needs_acceptance(plan)
-    if not changes:
-        return True
-    try:
-        raw = click.prompt(
-            f"The plan changes or retires {len(changes)} constraints (listed above). "
-            "Type 'accept' to accept them",
-            default="",
-            show_default=False,
-        )
-    except (click.exceptions.Abort, EOFError, KeyboardInterrupt):
-        return False
-    return str(raw).strip().lower() == "accept"
-
-
 # --------------------------------------------------------------------------- confirm
 
 
@@ -345,30 +270,21 @@ def confirm_plan(config: Config, plan_id: str, *, as_json: bool) -> int:
                 f"as {applied_id} (version {restaged.version}) and that is what is "
                 "published."
             )
-    if plan.kind in consolidate.KINDS:
-        restaged = consolidate.restage_if_edited(config, plan)
-        if restaged.plan_id != plan.plan_id:
-            card = consolidate_card(config, restaged, saved=True, restaged_from=plan_id)
-            if as_json:
-                emit_json(
-                    {
-                        **consolidate_json(config, restaged, dry_run=False, saved=True),
-                        "restaged_from": plan_id,
-                        "applied": None,
-                    }
-                )
-            else:
-                echo(card, nl=False)
-                echo(
-                    f"The drafts of {plan_id} were edited; nothing was applied. The edits "
-                    f"are staged as {restaged.plan_id} (version {restaged.version}): review "
-                    f"it, then accept it with: mkdocs-adr plan --confirm {restaged.plan_id}"
-                )
-            return EXIT_OK
+    if plan.kind in consolidate.KINDS and _consolidate.restaged(config, plan, as_json=as_json):
+        return EXIT_OK
+    if _consolidate.archive_pending(config, plan):
+        archived = _consolidate.archive_after(config, plan)
+        if as_json:
+            emit_json({"confirmed": plan_id, "applied": None, "archive": archived})
+            return EXIT_OK if archived and archived["state"] == "applied" else EXIT_PROBLEMS
+        echo(f"Plan {plan_id} was applied already; its authorized archive plan:")
+        return _consolidate.report_archive(archived)
     receipt = apply.confirm(config, applied_id)
     failed = [name for name, part in receipt.parts.items() if part.state != "applied"]
+    archived = None if failed else _consolidate.archive_after(config, plan)
     if as_json:
-        emit_json({**receipt.to_json(), "confirmed": plan_id, "applied": applied_id})
+        extra = {} if archived is None else {"archive": archived}
+        emit_json({**receipt.to_json(), "confirmed": plan_id, "applied": applied_id, **extra})
     else:
         if note:
             echo(note)
@@ -381,6 +297,8 @@ def confirm_plan(config: Config, plan_id: str, *, as_json: bool) -> int:
         for problem in receipt.problems:
             echo(f"  problem: {problem}")
         echo(f"Receipt: {config.rel(config.work_path / 'receipts')}/{receipt.name}")
+        if _consolidate.report_archive(archived) != EXIT_OK:
+            return EXIT_PROBLEMS
         if failed:
             echo(
                 f"See `mkdocs-adr status {applied_id}`; re-run `mkdocs-adr plan "
@@ -393,19 +311,7 @@ def confirm_plan(config: Config, plan_id: str, *, as_json: bool) -> int:
 
 
 def _rollback(config: Config, plan_id: str) -> Receipt:
-    plan = load_plan(config.work_path, plan_id)
-    if plan.kind == consolidate.KIND:
-        decided = [s for s in plan.steps if s.part == "decisions"]
-        written = all(
-            sha256_file(inside_project(config.project_dir, s.path)) == s.after for s in decided
-        )
-        if written and not read_journal(config.work_path, plan_id).committed:
-            raise Refused(
-                f"plan {plan_id} already wrote every record of its decision: the new records "
-                "are accepted, and a rollback never deletes an accepted record",
-                fix=f"finish it with `mkdocs-adr plan --confirm {plan_id}`; to undo the "
-                "decision, write a new one",
-            )
+    _consolidate.refuse_rollback(config, load_plan(config.work_path, plan_id))
     return rollback(config.project_dir, config.work_path, plan_id)
 
 

@@ -106,7 +106,18 @@ def card(config: Config, plan: Plan, *, saved: bool, restaged_from: str | None =
         out.extend(f"  - {b}" for b in plan.blocking)
     else:
         out.append("Blocking problems: none")
-    out.append("No archive moves (archive later: mkdocs-adr archive).")
+    moves = review.get("archive")
+    if moves is None:
+        out.append("No archive moves (archive later: mkdocs-adr archive).")
+    else:
+        out.append(
+            f"Archive     {len(moves['moves'])} records, as a separate plan after acceptance "
+            "(its failure never undoes the acceptance):"
+        )
+        out += [f"  {m['id']:<12} {m['path']} -> {m['target']}" for m in moves["moves"][:12]]
+        if len(moves["moves"]) > 12:
+            out.append(f"  … and {len(moves['moves']) - 12} more")
+        out += [f"  {r['id']:<12} stays: {r['reason']}" for r in moves["refused"]]
     return "\n".join(out) + "\n"
 
 
@@ -130,6 +141,7 @@ def card_json(config: Config, plan: Plan, *, dry_run: bool, saved: bool) -> dict
         "left_alone": review.get("left_alone") or [],
         "current": review.get("current") or [],
         "index": review.get("index") or [],
+        "archive": review.get("archive"),
         "notes": review.get("notes") or [],
         "problems_added": review.get("problems_added") or [],
         "writes": [

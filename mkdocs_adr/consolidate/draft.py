@@ -40,6 +40,7 @@ from ..log import Log
 from ..model import Severity
 from ..parsing.editable import UnsafeEdit
 from ..plans import Plan, Step
+from .archiving import authorized
 from .coverage import Override, Row, disposition, row, unresolved_body
 from .scope import NO_KEY, Group, groups
 from .text import replacement
@@ -58,12 +59,14 @@ class Scope:
     group_by: str
     domain: str | None
     sources: str | None
+    archive: bool = False
 
     @property
     def command(self) -> str:
         where = f" --domain {self.domain}" if self.domain else ""
         where += f" --sources {self.sources}" if self.sources else ""
-        return f"plan --mode consolidate{where} --group-by {self.group_by}"
+        tail = " --archive" if self.archive else ""
+        return f"plan --mode consolidate{where} --group-by {self.group_by}{tail}"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -71,11 +74,17 @@ class Scope:
             "group_by": self.group_by,
             "domain": self.domain,
             "sources": self.sources,
+            "archive": self.archive,
         }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Scope:
-        return cls(str(data.get("group_by") or "domain"), data.get("domain"), data.get("sources"))
+        return cls(
+            str(data.get("group_by") or "domain"),
+            data.get("domain"),
+            data.get("sources"),
+            bool(data.get("archive")),
+        )
 
 
 @dataclass
@@ -354,6 +363,8 @@ def build(
     }
     for m, _side in made:
         copies[posixpath.basename(m.path)] = contents[m.path]
+    retired = [rid for m, _s in made for rid, d in m.dispositions.items() if d == "superseded"]
+    moves = authorized(config, after, retired) if scope.archive and accept else None
     review: dict[str, Any] = {
         "accept": accept,
         "date": day,
@@ -372,6 +383,7 @@ def build(
         "current_review": current_review,
         "index": [s.path for s in steps if s.part == "index"],
         "current": [s.path for s in steps if s.part == "current"],
+        "archive": moves,
     }
     plan = Plan(
         kind=KIND if accept else DRAFT_KIND,

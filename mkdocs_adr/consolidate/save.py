@@ -18,6 +18,7 @@ never touched, so what a plan id names never changes.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -156,7 +157,7 @@ def save_draft_only(config: Config, plan: Plan) -> Plan:
     built = build(
         config,
         load(config),
-        Scope.from_json(plan.scope),
+        replace(Scope.from_json(plan.scope), archive=False),
         overrides=overrides_of(plan),
         accept=False,
         date=str(plan.review.get("date") or "") or None,
