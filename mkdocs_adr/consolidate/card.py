@@ -57,7 +57,7 @@ def card(config: Config, plan: Plan, *, saved: bool, restaged_from: str | None =
     out.append("  " + ", ".join(f"{n} {state}" for state, n in sorted(counts.items())))
     for r in rows[:40]:
         where = f" -> {r.where}" if r.where else ""
-        out.append(f"  {r.key:<14} {r.state:<10}{where}  {_short(r.text)}")
+        out.append(f"  {r.key:<14} {r.state:<11}{where}  {_short(r.text)}")
     if len(rows) > 40:
         out.append(f"  … and {len(rows) - 40} more (see {folder}/review/coverage.txt)")
     changes = needs_acceptance(plan)
@@ -65,10 +65,10 @@ def card(config: Config, plan: Plan, *, saved: bool, restaged_from: str | None =
         out += ["", "Substantive changes (accepting the plan accepts each of them):"]
         for r in changes:
             if r.state == "changed":
-                out.append(f"  CHANGED {r.key}: {_short(r.text)}")
-                out.append(f"       now: {_short(r.new_text or '')}")
+                out.append(f"  CHANGED {r.key}: {_short(r.text, 400)}")
+                out.append(f"       now: {_short(r.new_text or '', 400)}")
             else:
-                out.append(f"  RETIRED {r.key}: {_short(r.text)}")
+                out.append(f"  RETIRED {r.key}: {_short(r.text, 400)}")
                 out.append(f"    reason: {r.reason}")
     unresolved = [r for r in rows if r.state == "unresolved"]
     if unresolved:

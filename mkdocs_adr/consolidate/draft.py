@@ -131,17 +131,19 @@ class Built:
 
 
 def _subject(group: Group) -> str:
-    if group.key != "selected":
-        return group.key if group.key != NO_KEY else "the records without a group"
+    """What the replacement is about, in prose: a domain, tag or component, or (for a
+    group without one) its first source's title."""
+    if group.key not in ("selected", NO_KEY):
+        return group.key
     domains = {r.domain for r in group.sources}
     one = domains.pop() if len(domains) == 1 else None
-    return one or "the selected records"
+    return one or f"'{group.sources[0].title}'"
 
 
 def _title(group: Group) -> str:
     subject = _subject(group)
-    if subject.startswith("the "):
-        return f"Consolidated decisions of {subject[4:]}"
+    if subject.startswith("'"):
+        return f"{group.sources[0].title}, consolidated"
     return f"Consolidated {subject} decisions"
 
 
@@ -178,18 +180,17 @@ def _notes_of(rows: list[Row]) -> list[str]:
     out = []
     for r in rows:
         if r.state == "retired":
-            out.append(f"- Retired: {r.record}, item {r.item} ({_short(r.text)}): {r.reason}")
+            out.append(f"- Retired: {r.record}, item {r.item} ({_one_line(r.text)}): {r.reason}")
         elif r.state == "unresolved" and r.item:
             out.append(
-                f"- Not settled here: {r.record}, item {r.item} ({_short(r.text)}) stays "
+                f"- Not settled here: {r.record}, item {r.item} ({_one_line(r.text)}) stays "
                 f"in effect in {r.record}"
             )
     return out
 
 
-def _short(text: str, limit: int = 60) -> str:
-    one = " ".join(text.split())
-    return one if len(one) <= limit else one[: limit - 1].rstrip() + "…"
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
 
 
 def _make(

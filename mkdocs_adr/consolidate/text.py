@@ -59,6 +59,10 @@ def decision_lines(rows: list[Row], by_key: dict[str, Constraint]) -> list[str]:
     return out or ["No constraint of the sources is carried over (see the coverage map)."]
 
 
+def _listed(ids: list[str]) -> str:
+    return f"{ids[0]} is" if len(ids) == 1 else f"{', '.join(ids)} are"
+
+
 def replacement(
     style: str,
     path: str,
@@ -93,9 +97,9 @@ def replacement(
     consequences = [
         f"Readers find the current {subject} decisions here instead of in {len(sources)} "
         "records. "
-        + (f"{', '.join(whole)} are superseded by this record. " if whole else "")
+        + (f"{_listed(whole)} superseded by this record. " if whole else "")
         + (
-            f"{', '.join(part)} are superseded only in part: what this record does not "
+            f"{_listed(part)} superseded only in part: what this record does not "
             "carry stays in effect there. "
             if part
             else ""
