@@ -294,6 +294,30 @@ def test_an_unresolved_unit_blocks_retiring_its_record(lab: Path, tmp_path: Path
     assert run("check", cwd=project).returncode == 0
 
 
+def test_retained_in_coverage_carries_an_unresolved_constraint_again(
+    lab: Path, tmp_path: Path
+) -> None:
+    project = fresh(lab, tmp_path)
+    data = plan_json(project, "--domain", "payments")
+    cov = project / data["review_dir"] / "coverage.txt"
+    text = cov.read_text(encoding="utf-8")
+    cov.write_text(text.replace("ADR-0003#2: retained -> ADR-0061", "ADR-0003#2: unresolved"))
+    code, out, err = invoke("plan", "--confirm", data["plan_id"], "--json", cwd=project)
+    assert code == 0, err
+    v2 = json_of(out)
+    cov2 = project / v2["review_dir"] / "coverage.txt"
+    assert "ADR-0003#2: unresolved\n" in cov2.read_text(encoding="utf-8")
+    cov2.write_text(
+        cov2.read_text(encoding="utf-8").replace("ADR-0003#2: unresolved", "ADR-0003#2: retained")
+    )
+    code, out, err = invoke("plan", "--confirm", v2["plan_id"], "--json", cwd=project)
+    assert code == 0, err
+    v3 = json_of(out)
+    assert v3["plan_version"] == 3
+    assert {r["state"] for r in v3["coverage"]} == {"retained"}
+    assert {s["disposition"] for s in v3["replacements"][0]["sources"]} == {"superseded"}
+
+
 def test_a_number_taken_meanwhile_makes_the_plan_stale(lab: Path, tmp_path: Path) -> None:
     project = fresh(lab, tmp_path)
     data = plan_json(project, "--domain", "search")
@@ -405,6 +429,35 @@ def test_constraints_are_items_and_paragraphs_in_order() -> None:
     assert units.parse_items(rendered + "\n- Loose item without a source\n") == {
         "ADR-0001#2": "First rule\nspanning two lines"
     }
+
+
+def test_madr_consequences_under_the_decision_are_no_constraints() -> None:
+    rec = _rec(
+        'Chosen option: "one queue", because it is the simplest.\n\n'
+        "### Consequences\n\n* Good, because fewer moving parts\n* Bad, because one queue\n\n"
+        "### Rollout\n\n- Move the billing jobs first."
+    )
+    assert [c.text for c in units.constraints(rec)] == [
+        'Chosen option: "one queue", because it is the simplest.',
+        "Move the billing jobs first.",
+    ]
+
+
+def test_nothing_to_consolidate_is_refused(tmp_path: Path) -> None:
+    root = tmp_path / "docs" / "adr"
+    root.mkdir(parents=True)
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\nplugins:\n  - adr\n", encoding="utf-8")
+    for n, title in ((1, "Use queues"), (2, "Use tabs")):
+        (root / f"000{n}-{title.lower().replace(' ', '-')}.md").write_text(
+            f"# {n}. {title}\n\nDate: 2026-01-0{n}\n\n## Status\n\nAccepted\n\n"
+            f"## Context\n\nC.\n\n## Decision\n\n- {title}.\n",
+            encoding="utf-8",
+        )
+    code, _out, err = invoke("plan", "--mode", "consolidate", cwd=tmp_path)
+    assert code == 3
+    assert "nothing to consolidate: no group has two related records in effect" in err
+    assert "ADR-0001: unrelated" in err and "ADR-0002: unrelated" in err
+    assert not (tmp_path / ".mkdocs-adr" / "plans").exists()
 
 
 def test_a_record_without_decision_is_unresolved_and_stays_in_effect(tmp_path: Path) -> None:

@@ -300,7 +300,7 @@ def build(
         now = whatif.after(log, writes, today=today)
     if not made:
         alone = [a for g in found for a in g.left_alone]
-        raise UsageError(
+        raise RefusedError(
             "nothing to consolidate: no group has two related records in effect"
             + (" (" + "; ".join(f"{a.id}: {a.reason}" for a in alone[:6]) + ")" if alone else ""),
             fix="pick the records with --sources ID,ID, or group them otherwise (--group-by)",

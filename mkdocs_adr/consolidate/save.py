@@ -8,7 +8,9 @@ constraint: ``KEY: STATE``). A reviewer who answers "needs changes" edits them:
 - deleting an item makes it ``retired`` (give the reason in coverage.txt as
   ``KEY: retired: REASON``; without one the card says no reason was given);
 - ``KEY: unresolved`` in coverage.txt leaves the constraint where it is: its
-  record is then superseded only in part and stays in effect.
+  record is then superseded only in part and stays in effect;
+- ``KEY: retained`` in coverage.txt carries a retired or unresolved constraint again,
+  in its source's wording.
 
 :func:`restage_if_edited` turns those edits into coverage overrides and builds the
 next version of the plan from them (ADR-0048); the original staged bytes are
@@ -128,6 +130,8 @@ def edited_overrides(config: Config, plan: Plan) -> dict[str, Override]:
             out[key] = Override("retired", reason or out.get(key, Override("retired")).text)
         elif state == "unresolved":
             out[key] = Override("unresolved")
+        elif state == "retained" and key in out and out[key].state != "changed":
+            del out[key]  # carried again as its source says it
     return out
 
 

@@ -63,6 +63,10 @@ def why_not(log: Log, rec: Record) -> str | None:
         status = log.status_of(rec)
         if status in ("proposed", "draft"):
             return f"{status}: a proposal stays a proposal until it is accepted"
+        if status == "missing":
+            return "states no status, so it is not in effect"
+        if status == "unknown":
+            return f"its status {rec.raw_status!r} is not one mkdocs-adr reads as in effect"
         return f"{status}: not in effect (history)"
     if rec.style not in WRITABLE:
         return f"written in style '{rec.style}', which mkdocs-adr cannot change safely"

@@ -2,7 +2,8 @@
 
 A record's constraints are the items of its decision section
 (:func:`mkdocs_adr.parsing.sections.decision_of`): each top-level list item, and
-each paragraph outside a list, in order; headings and comments only organise them.
+each paragraph outside a list, in order; headings and comments only organise them, and
+sub-sections such as MADR's "### Consequences" state no constraint.
 Each has a key, ``ADR-0012#2`` (the second item of ADR-0012), that the coverage
 map and the replacement's text use (the replacement writes it as
 ``(from ADR-0012, item 2)`` after the item, which :func:`parse_items` reads back).
@@ -16,11 +17,23 @@ import re
 from dataclasses import dataclass
 
 from ..model import Record
+from ..parsing.markdown import heading_key
 from ..parsing.sections import decision_of
 
 _BULLET = re.compile(r"^(?:[-*+]|\d{1,3}[.)])[ \t]+")
 _MARKER = re.compile(r"\s*\(from ([^\s,()]+), item (\d+)\)\s*$")
 _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+#: Sub-sections of a decision section that state no constraint (MADR writes its
+#: consequences and confirmation under "## Decision Outcome").
+NOT_CONSTRAINTS = frozenset(
+    {
+        "consequences",
+        "positive consequences",
+        "negative consequences",
+        "confirmation",
+        "pros and cons",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -42,6 +55,7 @@ def _blocks(text: str) -> list[str]:
     out: list[str] = []
     current: list[str] = []
     fence = False
+    skipping = False  # inside a sub-section that states no constraint (MADR's Consequences)
 
     def flush() -> None:
         if current and any(line.strip() for line in current):
@@ -59,6 +73,9 @@ def _blocks(text: str) -> list[str]:
             continue
         if stripped.startswith("#"):
             flush()
+            skipping = heading_key(stripped.lstrip("#")) in NOT_CONSTRAINTS
+            continue
+        if skipping:
             continue
         if not stripped:
             if current and _BULLET.match(current[0]):
