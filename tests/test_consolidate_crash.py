@@ -92,6 +92,9 @@ def test_killed_at_every_step_then_resumed(
     status = run("status", plan_id, "--json", cwd=project)
     assert status.returncode == 0, status.stderr
     assert json.loads(status.stdout)["state"] == "interrupted"
+    if n == 0 and phase == "before":
+        again = run("plan", "--mode", "consolidate", "--dry-run", cwd=project)
+        assert again.returncode == 3 and "an interrupted plan" in again.stderr
     proc = run("plan", "--confirm", plan_id, cwd=project)
     assert proc.returncode == 0, (proc.stdout, proc.stderr)
     assert digest(project) == after

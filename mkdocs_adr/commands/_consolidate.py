@@ -40,6 +40,7 @@ def draft(
     confirm: Confirm,
 ) -> int:
     """Draft the plan; show it (``dry_run``), or save it and review it."""
+    consolidate.refuse_if_interrupted(config)
     built = consolidate.build(config, log, scope, today=today)
     if dry_run:
         if as_json:

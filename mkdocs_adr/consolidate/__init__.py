@@ -21,7 +21,13 @@ from __future__ import annotations
 from .coverage import Override, Row
 from .draft import DRAFT_KIND, KIND, KINDS, Built, Scope, build
 from .kind import PLAN_KINDS
-from .save import coverage_file, restage_if_edited, save, save_draft_only
+from .save import (
+    coverage_file,
+    refuse_if_interrupted,
+    restage_if_edited,
+    save,
+    save_draft_only,
+)
 from .scope import GROUP_BY
 
 __all__ = [
@@ -36,6 +42,7 @@ __all__ = [
     "Scope",
     "build",
     "coverage_file",
+    "refuse_if_interrupted",
     "restage_if_edited",
     "save",
     "save_draft_only",

@@ -25,16 +25,34 @@ from pathlib import Path
 from typing import Any
 
 from ..config import Config
+from ..errors import RefusedError
 from ..fsops import atomic_write
+from ..journal import read_journal
 from ..log import load
 from ..parsing.markdown import scan
 from ..parsing.sections import is_decision_heading
-from ..plans import Plan, plan_dir, save_plan
+from ..plans import Plan, list_plans, plan_dir, save_plan
 from .coverage import NO_REASON, Override, Row
 from .draft import Built, Scope, build
 
 COVERAGE = "coverage.txt"
 _LINE = re.compile(r"^\s*([^\s:#]+#\d+)\s*:\s*(retained|changed|retired|unresolved)\b\s*:?\s*(.*)$")
+
+
+def refuse_if_interrupted(config: Config) -> None:
+    """A plan of any kind left half-applied: what the log says now may be its half."""
+    found = [
+        p
+        for p in list_plans(config.work_path)
+        if read_journal(config.work_path, p.plan_id).state == "interrupted"
+    ]
+    if found:
+        raise RefusedError(
+            "an interrupted plan may have written only some of its files: "
+            + ", ".join(f"{p.plan_id} ({p.kind})" for p in found),
+            fix="finish it with `mkdocs-adr plan --confirm PLAN_ID` or undo it with "
+            "`mkdocs-adr plan --rollback PLAN_ID`, then plan the consolidation",
+        )
 
 
 def review_dir(config: Config, plan: Plan) -> Path:
