@@ -19,7 +19,7 @@ from mkdocs_adr.consolidate import units
 from mkdocs_adr.fsops import project_lock
 from mkdocs_adr.log import load
 from mkdocs_adr.model import Parsed, Record
-from mkdocs_adr.plans import list_plans
+from mkdocs_adr.plans import is_current, list_plans, load_plan
 
 from .archive_lab import invoke, json_of
 from .consolidate_lab import DOMAINS, LEFT_ALONE, SOURCES, make_log, rid
@@ -543,3 +543,35 @@ def test_a_failed_archive_never_undoes_the_acceptance(lab: Path, tmp_path: Path)
     assert recs["ADR-0061"].status == "accepted"
     assert {recs[rid(0, i)].status for i in SOURCES} == {"superseded"}
     assert (project / "docs/adr/payments/0001-base-rules-for-card-payments.md").is_file()
+
+
+def test_undoing_the_edits_makes_the_original_content_current_again(
+    lab: Path, tmp_path: Path
+) -> None:
+    project = fresh(lab, tmp_path)
+    data = plan_json(project, "--domain", "payments")
+    cov = project / data["review_dir"] / "coverage.txt"
+    cov.write_text(
+        cov.read_text(encoding="utf-8").replace(
+            "ADR-0003#2: retained -> ADR-0061", "ADR-0003#2: unresolved"
+        )
+    )
+    code, out, err = invoke("plan", "--confirm", data["plan_id"], "--json", cwd=project)
+    v2 = json_of(out)
+    assert code == 0 and v2["plan_version"] == 2, err
+    # the reviewer undoes the edit in version 2's copy: the content is version 1's again
+    cov2 = project / v2["review_dir"] / "coverage.txt"
+    cov2.write_text(
+        cov2.read_text(encoding="utf-8").replace("ADR-0003#2: unresolved", "ADR-0003#2: retained")
+    )
+    code, out, err = invoke("plan", "--confirm", v2["plan_id"], "--json", cwd=project)
+    v3 = json_of(out)
+    assert code == 0 and v3["plan_version"] == 3, err
+    config = load_from_mkdocs_yml(project / "mkdocs.yml")
+    from mkdocs_adr import consolidate
+
+    twin = consolidate.save_draft_only(config, load_plan(project / ".mkdocs-adr", v3["plan_id"]))
+    assert twin.plan_id == data["draft_plan_id"]  # the same proposals as version 1's twin
+    assert is_current(project / ".mkdocs-adr", twin)
+    code, out, err = invoke("plan", "--confirm", v3["plan_id"], cwd=project)
+    assert code == 0, (out, err)

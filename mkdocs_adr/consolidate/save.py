@@ -19,6 +19,7 @@ never touched, so what a plan id names never changes.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -31,7 +32,7 @@ from ..journal import read_journal
 from ..log import load
 from ..parsing.markdown import scan
 from ..parsing.sections import is_decision_heading
-from ..plans import Plan, list_plans, plan_dir, save_plan
+from ..plans import Plan, is_current, list_plans, plan_dir, save_plan
 from .coverage import NO_REASON, Override, Row
 from .draft import Built, Scope, build
 
@@ -80,9 +81,21 @@ def coverage_text(plan: Plan) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _newest(config: Config, plan: Plan) -> Plan:
+    """``plan`` as the newest version of its scope: a restage that comes back to the
+    content of an earlier version (edits undone) makes that content current again."""
+    if is_current(config.work_path, plan):
+        return plan
+    same = [p.version for p in list_plans(config.work_path) if p.scope_key() == plan.scope_key()]
+    plan.version = max(same) + 1
+    text = json.dumps(plan.to_json(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    atomic_write(plan_dir(config.work_path, plan.plan_id) / "plan.json", text.encode())
+    return plan
+
+
 def save(config: Config, built: Built) -> Plan:
     """Store the plan, its staged bytes and the review copies (never overwritten)."""
-    plan = save_plan(config.work_path, built.plan, built.staged)
+    plan = _newest(config, save_plan(config.work_path, built.plan, built.staged))
     folder = review_dir(config, plan)
     for name, data in sorted(built.copies.items()):
         target = folder / name
@@ -137,7 +150,8 @@ def edited_overrides(config: Config, plan: Plan) -> dict[str, Override]:
         lines = coverage_file(config, plan).read_text(encoding="utf-8").splitlines()
     except OSError:
         lines = []
-    known = {r.key for r in rows}
+    planned = {r.key: r.state for r in rows}
+    known = set(planned)
     for line in lines:
         m = _LINE.match(line)
         if m is None or m.group(1) not in known:
@@ -148,8 +162,8 @@ def edited_overrides(config: Config, plan: Plan) -> dict[str, Override]:
             out[key] = Override("retired", reason or out.get(key, Override("retired")).text)
         elif state == "unresolved":
             out[key] = Override("unresolved")
-        elif state == "retained" and key in out and out[key].state != "changed":
-            del out[key]  # carried again as its source says it
+        elif state == "retained" and planned[key] in ("retired", "unresolved"):
+            out.pop(key, None)  # the reviewer carries it again, as its source says it
     return out
 
 
