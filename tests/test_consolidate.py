@@ -575,3 +575,43 @@ def test_undoing_the_edits_makes_the_original_content_current_again(
     assert is_current(project / ".mkdocs-adr", twin)
     code, out, err = invoke("plan", "--confirm", v3["plan_id"], cwd=project)
     assert code == 0, (out, err)
+
+
+def test_sources_in_two_folders_keep_their_links_working(tmp_path: Path) -> None:
+    """--sources across domain folders: the replacement sits in the first source's folder,
+    and the relative links the other source's rules carry are rebased to it."""
+    adr = tmp_path / "docs" / "adr"
+    for folder in ("auth", "api"):
+        (adr / folder).mkdir(parents=True)
+    (tmp_path / "docs" / "runbook.md").write_text("# Runbook\n", encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: t\nnav:\n  - runbook.md\nplugins:\n  - adr\n", encoding="utf-8"
+    )
+    (adr / "auth/0001-issue-tokens-centrally.md").write_text(
+        "# 1. Issue tokens centrally\n\nDate: 2026-01-01\n\n## Status\n\nAccepted\n\n"
+        "Extended by [2. Check tokens at the gateway](../api/0002-check-tokens-at-the-gateway.md)"
+        "\n\n## Context\n\nC.\n\n## Decision\n\n- One issuer signs every token.\n",
+        encoding="utf-8",
+    )
+    (adr / "api/0002-check-tokens-at-the-gateway.md").write_text(
+        "# 2. Check tokens at the gateway\n\nDate: 2026-02-01\n\n## Status\n\nAccepted\n\n"
+        "Extends [1. Issue tokens centrally](../auth/0001-issue-tokens-centrally.md)\n\n"
+        "## Context\n\nC.\n\n## Decision\n\n"
+        "- The gateway rejects expired tokens ([runbook](../../runbook.md#tokens), "
+        "[why](0002-check-tokens-at-the-gateway.md#context)).\n"
+        "- Never follow [this](javascript:alert(1)).\n",
+        encoding="utf-8",
+    )
+    data = plan_json(tmp_path, "--sources", "ADR-0001,ADR-0002")
+    rep = data["replacements"][0]
+    assert rep["path"] == "docs/adr/auth/0003-issue-tokens-centrally-consolidated.md"
+    texts = {r["key"]: r["text"] for r in data["coverage"]}
+    assert (
+        texts["ADR-0002#1"] == "The gateway rejects expired tokens ([runbook]"
+        "(../../runbook.md#tokens), [why](../api/0002-check-tokens-at-the-gateway.md#context))."
+    )
+    assert texts["ADR-0002#2"] == "Never follow [this\\](javascript:alert(1))."
+    assert invoke("plan", "--confirm", data["plan_id"], cwd=tmp_path)[0] == 0
+    proc = run("check", "--json", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout
+    assert [p for p in json.loads(proc.stdout)["problems"] if p["severity"] != "info"] == []

@@ -22,7 +22,7 @@ from __future__ import annotations
 import datetime as dt
 import posixpath
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .. import summary, whatif
@@ -40,6 +40,8 @@ from ..log import Log
 from ..model import Severity
 from ..parsing.editable import UnsafeEdit
 from ..plans import Plan, Step
+from ..safetext import controls
+from ..summary.text import rebase_links
 from .archiving import authorized
 from .coverage import Override, Row, disposition, row, unresolved_body
 from .scope import NO_KEY, Group, groups
@@ -143,17 +145,16 @@ def _subject(group: Group) -> str:
 def _title(group: Group) -> str:
     subject = _subject(group)
     if subject.startswith("'"):
-        return f"{group.sources[0].title}, consolidated"
-    return f"Consolidated {subject} decisions"
+        title = f"{' '.join(group.sources[0].title.split())}, consolidated"
+    else:
+        title = f"Consolidated {subject} decisions"
+    return "Consolidated decisions" if controls(title) else title
 
 
-def _folder(config: Config, group: Group) -> str:
-    """The folder the replacement goes to: its sources' one folder, else their root."""
-    dirs = {posixpath.dirname(r.path) for r in group.sources}
-    if len(dirs) == 1:
-        return dirs.pop()
-    root = next(r for r in config.roots if r.path == group.root)
-    return config.rel(config.root_dir(root))
+def _folder(group: Group) -> str:
+    """The folder the replacement goes to: its sources' one folder, else its first
+    source's (a layered root keeps every record in a domain folder)."""
+    return posixpath.dirname(group.sources[0].path)
 
 
 def _href(source: str, target: str) -> str:
@@ -161,12 +162,16 @@ def _href(source: str, target: str) -> str:
 
 
 def _rows(
-    group: Group, where: str, overrides: Mapping[str, Override]
+    group: Group, where: str, path: str, overrides: Mapping[str, Override]
 ) -> tuple[list[Row], dict[str, Constraint]]:
+    """The coverage rows of ``group``'s sources; each constraint as the replacement at
+    ``path`` carries it (relative links rebased to its folder, unsafe ones defused)."""
     rows: list[Row] = []
     by_key: dict[str, Constraint] = {}
+    here = posixpath.dirname(path)
     for rec in group.sources:
-        found = constraints(rec)
+        there = posixpath.relpath(posixpath.dirname(rec.path) or ".", here or ".")
+        found = [replace(c, text=rebase_links(c.text, there)) for c in constraints(rec)]
         if not found:
             rows.append(unresolved_body(rec.id, rec.path))
         for c in found:
@@ -205,7 +210,7 @@ def _make(
 ) -> tuple[Made, Side] | None:
     """The replacement of ``group`` (numbered on ``now``), or None with reasons recorded."""
     root = next(r for r in config.roots if r.path == group.root)
-    folder = config.project_dir / _folder(config, group)
+    folder = config.project_dir / _folder(group)
     choice = style.choose(config, log, root, folder, work, style=None, template=None)
     if choice is None:
         return None
@@ -215,7 +220,7 @@ def _make(
     if (folder / named.file).exists():
         work.reasons.append(Reason(f"{path} already exists; nothing is overwritten"))
         return None
-    rows, by_key = _rows(group, named.id, overrides)
+    rows, by_key = _rows(group, named.id, path, overrides)
     dispositions = {
         rec.id: disposition([r for r in rows if r.record == rec.id]) for rec in group.sources
     }

@@ -130,9 +130,14 @@ def groups(
                     "in effect in this group, so it is already clear on its own",
                 )
             )
-        group.sources = [r for r in group.sources if r not in alone]
+        group.sources = sorted((r for r in group.sources if r not in alone), key=_order)
         out.append(group)
     return out
+
+
+def _order(rec: Record) -> tuple[int, str]:
+    """Sources in number order (dated records, numberless, by path after them)."""
+    return (rec.number if rec.number is not None else 1 << 30, rec.path)
 
 
 def _first(item: tuple[tuple[str, str], Group]) -> tuple[str, int, str]:
@@ -164,4 +169,4 @@ def _named(log: Log, text: str) -> Group:
         errors.append("consolidating needs at least two records in effect")
     if errors:
         raise UsageError("--sources: " + "; ".join(errors), fix="see `mkdocs-adr plan`")
-    return Group("selected", chosen[0].root, sorted(chosen, key=lambda r: r.path))
+    return Group("selected", chosen[0].root, sorted(chosen, key=_order))
