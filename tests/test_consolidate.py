@@ -89,6 +89,16 @@ def test_sixty_records_consolidate_per_domain_with_a_full_coverage_map(
     before = tree(project)
     data = plan_json(project, "--dry-run")
     assert tree(project) == before and not (project / ".mkdocs-adr").exists()
+    assert set(data) == {
+        "schema", "version", "plan_id", "plan_version", "kind", "mode", "dry_run", "saved",
+        "scope", "fingerprint", "replacements", "coverage", "needs_acceptance", "left_alone",
+        "current", "index", "archive", "notes", "problems_added", "writes", "review_dir",
+        "blocking", "next",
+    }  # fmt: skip
+    assert data["schema"] == "mkdocs-adr/consolidate-plan" and data["archive"] is None
+    assert set(data["coverage"][0]) == {
+        "key", "record", "item", "path", "text", "state", "where", "new_text", "reason"
+    }  # fmt: skip
     reps = data["replacements"]
     assert [r["group"] for r in reps] == list(DOMAINS)
     assert [r["id"] for r in reps] == ["ADR-0061", "ADR-0062", "ADR-0063"]
@@ -124,6 +134,8 @@ def test_accepting_supersedes_the_sources_and_publishes_current(lab: Path, tmp_p
     project = fresh(lab, tmp_path)
     data = plan_json(project)
     plan_id = data["plan_id"]
+    assert data["saved"] is True and data["plan_version"] == 1
+    assert data["draft_plan_id"].startswith("consolidate-draft-")
     folder = project / data["review_dir"]
     text = (folder / "0061-consolidated-payments-decisions.md").read_text(encoding="utf-8")
     assert (
