@@ -627,3 +627,22 @@ def test_sources_in_two_folders_keep_their_links_working(tmp_path: Path) -> None
     proc = run("check", "--json", cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout
     assert [p for p in json.loads(proc.stdout)["problems"] if p["severity"] != "info"] == []
+
+
+def test_an_archive_that_did_not_run_runs_on_the_next_confirm(lab: Path, tmp_path: Path) -> None:
+    from mkdocs_adr import apply
+
+    project = fresh(lab, tmp_path)
+    data = plan_json(project, "--domain", "search", "--archive")
+    # the acceptance applied, the process gone before the archive plan was made
+    receipt = apply.confirm(load_from_mkdocs_yml(project / "mkdocs.yml"), data["plan_id"])
+    assert receipt.outcome == "success"
+    assert (project / "docs/adr/search/0041-base-rules-for-the-search-index.md").is_file()
+    proc = run("plan", "--confirm", data["plan_id"], cwd=project)
+    assert proc.returncode == 0, (proc.stdout, proc.stderr)
+    assert "was applied already; its authorized archive plan:" in proc.stdout
+    assert "  archive: applied (plan archive-" in proc.stdout
+    assert (project / "docs/adr/archive/search/0041-base-rules-for-the-search-index.md").is_file()
+    # once moved, the plan is applied in every part: a further confirm is refused
+    proc = run("plan", "--confirm", data["plan_id"], cwd=project)
+    assert proc.returncode == 3 and "was already applied" in proc.stderr

@@ -20,7 +20,7 @@ from ..consolidate.card import card, card_json, needs_acceptance
 from ..errors import AdrError, Refused
 from ..fsops import sha256_file
 from ..journal import Receipt, read_journal
-from ..log import Log
+from ..log import Log, load
 from ..paths import inside_project
 from ..plans import Plan
 from . import _review
@@ -166,12 +166,13 @@ def restaged(config: Config, plan: Plan, *, as_json: bool) -> bool:
 
 
 def archive_pending(config: Config, plan: Plan) -> bool:
-    """An applied consolidation whose authorized archive plan has not run yet."""
-    return (
-        plan.kind == consolidate.KIND
-        and bool(ids_of(plan))
-        and read_journal(config.work_path, plan.plan_id).committed
-    )
+    """An applied consolidation whose authorized moves are not all made yet."""
+    if plan.kind != consolidate.KIND or not ids_of(plan):
+        return False
+    if not read_journal(config.work_path, plan.plan_id).committed:
+        return False
+    log = load(config)
+    return any((rec := log.get(rid)) is not None and not rec.archived for rid in ids_of(plan))
 
 
 def archive_after(config: Config, plan: Plan) -> dict[str, Any] | None:

@@ -88,7 +88,12 @@ def card(config: Config, plan: Plan, *, saved: bool, restaged_from: str | None =
         )
     else:
         out.append("CURRENT     not published (nothing it would state is accepted yet)")
-    out.append("INDEX       " + (", ".join(index) if index else "unchanged"))
+    reps = review.get("replacements") or []
+    moved = sum(1 for rep in reps for src in rep["sources"] if src["disposition"] == "superseded")
+    change = f"{len(reps)} new record{'s' if len(reps) != 1 else ''}" + (
+        f", {moved} become superseded" if accept else ""
+    )
+    out.append("INDEX       " + (f"{', '.join(index)} ({change})" if index else "unchanged"))
     for note in review.get("notes") or []:
         out.append(f"note        {note}")
     alone = review.get("left_alone") or []
