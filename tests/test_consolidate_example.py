@@ -8,6 +8,8 @@ import re
 import shutil
 from pathlib import Path
 
+import pytest
+
 from .archive_lab import invoke, json_of
 from .conftest import REPO
 
@@ -94,3 +96,36 @@ def test_the_guide_shows_what_the_tool_does(tmp_path: Path) -> None:
     assert code == 0, (out, err)
     code, out, err = invoke("context", "ADR-0003", cwd=project)
     assert "Succession: ADR-0003 is superseded; current successor ADR-0007" in out
+
+
+@pytest.mark.skipif(shutil.which("adr") is None, reason="adr-tools is not installed")
+def test_adr_tools_reads_the_consolidated_log(tmp_path: Path) -> None:
+    """The real adr-tools lists the replacement and draws its supersessions from it."""
+    import subprocess
+
+    project = shutil.copytree(EXAMPLE, tmp_path / "harbor")
+    code, out, err = invoke(
+        "plan", "--mode", "consolidate", "--today", "2026-12-01", "--json", cwd=project
+    )
+    assert code == 0, err
+    assert invoke("plan", "--confirm", json_of(out)["plan_id"], cwd=project)[0] == 0
+    (project / ".adr-dir").write_text("docs/adr\n", encoding="utf-8")
+
+    def adr(*args: str) -> str:
+        proc = subprocess.run(
+            ["adr", *args], cwd=project, capture_output=True, text=True, timeout=60, check=False
+        )
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout
+
+    toc = adr("generate", "toc")
+    assert (
+        "* [7. Store bookings in PostgreSQL, consolidated]"
+        "(0007-store-bookings-in-postgresql-consolidated.md)" in toc
+    )
+    edges = {
+        line.strip()
+        for line in adr("generate", "graph").splitlines()
+        if line.strip().startswith("_7 -> ") and "label" in line
+    }
+    assert edges == {f'_7 -> _{n} [label="Supersedes", weight=0]' for n in (2, 3, 4, 5)}
