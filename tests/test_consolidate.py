@@ -646,3 +646,44 @@ def test_an_archive_that_did_not_run_runs_on_the_next_confirm(lab: Path, tmp_pat
     # once moved, the plan is applied in every part: a further confirm is refused
     proc = run("plan", "--confirm", data["plan_id"], cwd=project)
     assert proc.returncode == 3 and "was already applied" in proc.stderr
+
+
+@pytest.mark.parametrize(("typed", "accepted"), [("\naccept\n", True), ("\nyes\n", False)])
+def test_needs_changes_at_the_terminal_restages_and_asks_for_explicit_acceptance(
+    lab: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, typed: str, accepted: bool
+) -> None:
+    from mkdocs_adr.commands import _consolidate, _review
+
+    project = fresh(lab, tmp_path)
+    monkeypatch.setattr(_consolidate, "is_terminal", lambda: True)
+    cards: list[str] = []
+
+    def answer(card: str, *, can_apply: bool, apply_label: str = "publish") -> str:
+        cards.append(card)
+        if len(cards) == 1:  # the reviewer drops a rule from the draft, then says so
+            folder = next(
+                p for p in (project / ".mkdocs-adr/plans").iterdir() if "draft" not in p.name
+            )
+            draft = folder / "review/0061-consolidated-payments-decisions.md"
+            text = draft.read_text(encoding="utf-8")
+            drop = "- Refunds are kept for seven years. (from ADR-0001, item 3)\n"
+            draft.write_text(text.replace(drop, ""), encoding="utf-8")
+            return "changes"
+        return "apply"
+
+    monkeypatch.setattr(_review, "ask", answer)
+    code, out, err = invoke(
+        "plan", "--mode", "consolidate", "--domain", "payments", "--today", TODAY,
+        cwd=project, input=typed,
+    )  # fmt: skip
+    assert code == 0, err
+    assert len(cards) == 2 and "(version 2)" in cards[1]
+    assert "RETIRED ADR-0001#3: Refunds are kept for seven years." in cards[1]
+    assert "The plan changes or retires 1 constraint (listed above)" in out
+    rec = records(project).get("ADR-0061")
+    if accepted:
+        assert rec is not None and rec.status == "accepted"
+        text = (project / rec.path).read_text(encoding="utf-8")
+        assert "- Retired: ADR-0001, item 3 (Refunds are kept for seven years.)" in text
+    else:
+        assert rec is None and "Cancelled: nothing was written to the log" in out

@@ -128,7 +128,8 @@ def _accepts_changes(plan: Plan) -> bool:
         return True
     try:
         raw = click.prompt(
-            f"The plan changes or retires {len(changes)} constraints (listed above). "
+            f"The plan changes or retires {len(changes)} "
+            f"constraint{'s' if len(changes) != 1 else ''} (listed above). "
             "Type 'accept' to accept them",
             default="",
             show_default=False,
