@@ -100,12 +100,14 @@ def plan_command(
     mkdocs-adr plan                                 read-only analysis of the whole log
     mkdocs-adr plan --mode summary [--domain D | --sources ID,ID] [--dry-run]
     mkdocs-adr plan --mode consolidate [--domain D | --sources ID,ID]
-                    [--group-by domain|tag|component] [--dry-run]
+                    [--group-by domain|tag|component] [--archive] [--dry-run]
     mkdocs-adr plan --confirm PLAN_ID               apply a reviewed plan (any kind)
     mkdocs-adr plan --rollback PLAN_ID              undo an interrupted plan
 
     A summary draft goes to the work dir; on a terminal a review card asks
-    whether to publish it, otherwise `--confirm PLAN_ID` publishes it. Exit 1
+    whether to publish it, otherwise `--confirm PLAN_ID` publishes it. A
+    consolidation drafts one replacement record per group with a coverage map;
+    its card asks to accept, save the draft only, change or cancel. Exit 1
     when a problem reaches --fail-on, 2 on a usage error, 3 when refused.
     """
     _check_combinations(mode, domain, sources, archive_, adopt, confirm, rollback, dry_run)
