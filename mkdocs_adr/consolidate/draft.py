@@ -274,6 +274,42 @@ def _relate(work: Work, made: Made, new: Side) -> None:
             relate.link(work, new, PARTIAL_VERB, old, PARTIAL_INVERSE)
 
 
+@dataclass
+class _Views:
+    """What the plan writes of the derived views: CURRENT (accepted plans) and INDEX."""
+
+    steps: list[Step] = field(default_factory=list)
+    staged: dict[str, bytes] = field(default_factory=dict)
+    blocking: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    review: dict[str, Any] | None = None  # the summary review, for the check after applying
+    copies: dict[str, bytes] = field(default_factory=dict)
+
+
+def _views(config: Config, after: Log, *, accept: bool) -> _Views:
+    """The summary draft of the log after acceptance: its CURRENT, manifest and INDEX
+    steps; a draft-only plan keeps the INDEX alone (nothing it states is accepted yet)."""
+    out = _Views()
+    try:
+        drafted = summary.draft(config, after)
+    except (RefusedError, UsageError) as exc:
+        out.notes.append(f"CURRENT is not part of this plan: {exc.message}")
+        return out
+    for step in drafted.plan.steps:
+        if not accept and step.part != "index":
+            continue
+        out.steps.append(step)
+        if step.after is not None:
+            out.staged[step.after] = drafted.staged[step.after]
+    if accept:
+        out.blocking = [f"CURRENT: {b}" for b in drafted.plan.blocking]
+        out.review = drafted.plan.review
+        for d in drafted.roots:
+            name = "CURRENT.md" if len(drafted.roots) == 1 else d.pub.current_rel
+            out.copies[name] = d.text.encode("utf-8")
+    return out
+
+
 def build(
     config: Config,
     log: Log,
@@ -339,28 +375,13 @@ def build(
         staged[digest] = data
         before = None if original is None else sha256_bytes(original)
         steps.append(Step("write", path, before, digest, part="decisions"))
-    notes = list(work.notes)
-    current_review: dict[str, Any] | None = None
-    copies: dict[str, bytes] = {}
-    try:
-        drafted = summary.draft(config, after)
-    except (RefusedError, UsageError) as exc:
-        drafted = None
-        notes.append(f"CURRENT is not part of this plan: {exc.message}")
-    if drafted is not None:
-        for step in drafted.plan.steps:
-            if not accept and step.part != "index":
-                continue  # a draft publishes no CURRENT: nothing it states is accepted yet
-            steps.append(step)
-            if step.after is not None:
-                staged[step.after] = drafted.staged[step.after]
-        blocking += [f"CURRENT: {b}" for b in drafted.plan.blocking] if accept else []
-        if accept:
-            current_review = drafted.plan.review
-            for d in drafted.roots:
-                copies["CURRENT.md" if len(drafted.roots) == 1 else d.pub.current_rel] = (
-                    d.text.encode("utf-8")
-                )
+    views = _views(config, after, accept=accept)
+    steps += views.steps
+    staged.update(views.staged)
+    blocking += views.blocking
+    notes = [*work.notes, *views.notes]
+    current_review = views.review
+    copies = dict(views.copies)
     written = {s.path for s in steps}
     inputs = {
         rec.path: sha256_file(config.project_dir / rec.path)
