@@ -199,9 +199,14 @@ def test_save_draft_only_leaves_every_old_record_in_effect(lab: Path, tmp_path: 
         old = log.get(rid(0, i))
         assert old is not None and old.status == "accepted" and log.in_effect(old)
     assert not (project / "docs/adr/CURRENT.md").exists()
+    assert run("check", cwd=project).returncode == 0
     # the proposal can be accepted later, which then supersedes the sources
     code, out, err = invoke("accept", "ADR-0061", "--json", cwd=project)
     assert code == 0, err
+    assert invoke("plan", "--confirm", json_of(out)["plan_id"], cwd=project)[0] == 0
+    recs = records(project)
+    assert recs["ADR-0061"].status == "accepted"
+    assert {recs[rid(0, i)].status for i in SOURCES} == {"superseded"}
 
 
 # --------------------------------------------------------------------- reviewer edits
