@@ -692,3 +692,32 @@ def test_needs_changes_at_the_terminal_restages_and_asks_for_explicit_acceptance
         assert "- Retired: ADR-0001, item 3 (Refunds are kept for seven years.)" in text
     else:
         assert rec is None and "Cancelled: nothing was written to the log" in out
+
+
+def test_hostile_text_is_neither_written_raw_nor_printed_raw(tmp_path: Path) -> None:
+    root = tmp_path / "docs" / "adr"
+    root.mkdir(parents=True)
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\nplugins:\n  - adr\n", encoding="utf-8")
+    (root / "0001-use-queues.md").write_text(
+        "# 1. Use queues \x1b[31mnow\x1b[0m\n\nDate: 2026-01-01\n\n## Status\n\nAccepted\n\n"
+        "Amended by [2. Bound the queues](0002-bound-the-queues.md)\n\n"
+        "## Context\n\nC.\n\n## Decision\n\n"
+        "- Every service talks \x1b]0;pwned\x07through a queue.\n",
+        encoding="utf-8",
+    )
+    (root / "0002-bound-the-queues.md").write_text(
+        "# 2. Bound the queues\n\nDate: 2026-02-01\n\n## Status\n\nAccepted\n\n"
+        "Amends [1. Use queues now](0001-use-queues.md)\n\n## Context\n\nC.\n\n"
+        "## Decision\n\n- Queues hold at most 10k messages.\n",
+        encoding="utf-8",
+    )
+    proc = run("plan", "--mode", "consolidate", "--today", TODAY, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "\x1b" not in proc.stdout and "\x07" not in proc.stdout
+    data = plan_json(tmp_path, "--dry-run")
+    rep = data["replacements"][0]
+    assert rep["title"] == "Consolidated decisions"  # the first source's title holds controls
+    assert {r["text"] for r in data["coverage"]} == {
+        "Every service talks through a queue.",
+        "Queues hold at most 10k messages.",
+    }

@@ -40,7 +40,7 @@ from ..log import Log
 from ..model import Severity
 from ..parsing.editable import UnsafeEdit
 from ..plans import Plan, Step
-from ..safetext import controls
+from ..safetext import controls, plain
 from ..summary.text import rebase_links
 from .archiving import authorized
 from .coverage import Override, Row, disposition, row, unresolved_body
@@ -165,13 +165,14 @@ def _rows(
     group: Group, where: str, path: str, overrides: Mapping[str, Override]
 ) -> tuple[list[Row], dict[str, Constraint]]:
     """The coverage rows of ``group``'s sources; each constraint as the replacement at
-    ``path`` carries it (relative links rebased to its folder, unsafe ones defused)."""
+    ``path`` carries it (relative links rebased to its folder, unsafe ones defused,
+    control characters left out: no writer puts them into a record file)."""
     rows: list[Row] = []
     by_key: dict[str, Constraint] = {}
     here = posixpath.dirname(path)
     for rec in group.sources:
         there = posixpath.relpath(posixpath.dirname(rec.path) or ".", here or ".")
-        found = [replace(c, text=rebase_links(c.text, there)) for c in constraints(rec)]
+        found = [replace(c, text=plain(rebase_links(c.text, there))) for c in constraints(rec)]
         if not found:
             rows.append(unresolved_body(rec.id, rec.path))
         for c in found:
@@ -235,7 +236,8 @@ def _make(
             headings=work.headings,
             subject=_subject(group),
             sources=[
-                (r.id, r.title, dispositions[r.id], _href(path, r.path)) for r in group.sources
+                (r.id, plain(r.title), dispositions[r.id], _href(path, r.path))
+                for r in group.sources
             ],
             rows=rows,
             by_key=by_key,
