@@ -121,3 +121,34 @@ def test_killed_then_rolled_back_only_while_the_decision_is_incomplete(
     else:
         assert proc.returncode == 0, proc.stderr
         assert digest(project) == before
+
+
+def test_killed_inside_the_archive_plan_keeps_the_acceptance(tmp_path: Path) -> None:
+    """The crash switch counts the steps of each plan: past the consolidation's last step it
+    kills the archive plan that follows the acceptance; the acceptance stands, the archive
+    plan is interrupted, and confirming it finishes the moves."""
+    project = make_log(tmp_path / "p")
+    proc = run(
+        "plan", "--mode", "consolidate", "--sources", "ADR-0001,ADR-0002,ADR-0003",
+        "--archive", "--today", TODAY, "--json", cwd=project,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    plan_id = json.loads(proc.stdout)["plan_id"]
+    steps = _steps(project, plan_id)
+    proc = run("plan", "--confirm", plan_id, cwd=project, env={journal.CRASH_ENV: str(steps)})
+    assert proc.returncode == journal.CRASH_EXIT, (proc.stdout, proc.stderr)
+    log = load(load_from_mkdocs_yml(project / "mkdocs.yml"))
+    assert {
+        log.status_of(r) for r in log.records if r.id in ("ADR-0001", "ADR-0002", "ADR-0003")
+    } == {"superseded"}
+    status = json.loads(run("status", "--json", cwd=project).stdout)
+    states = {p["kind"]: p["state"] for p in status["plans"]}
+    assert states["consolidate"] == "applied" and states["archive"] == "interrupted"
+    archive_id = next(p["plan_id"] for p in status["plans"] if p["kind"] == "archive")
+    # confirming the consolidation again resumes the archive plan it authorized
+    proc = run("plan", "--confirm", plan_id, cwd=project)
+    assert proc.returncode == 0, (proc.stdout, proc.stderr)
+    assert f"  archive: applied (plan {archive_id})" in proc.stdout
+    for name in ("0001-base-rules-for-card-payments.md", "0002-rule-1-for-card-payments.md"):
+        assert (project / "docs/adr/archive/payments" / name).is_file()
+    assert run("check", cwd=project).returncode == 0

@@ -22,7 +22,7 @@ from ..fsops import sha256_file
 from ..journal import Receipt, read_journal
 from ..log import Log, load
 from ..paths import inside_project
-from ..plans import Plan
+from ..plans import Plan, list_plans
 from . import _review
 from ._common import EXIT_OK, EXIT_PROBLEMS, echo, emit_json, is_terminal
 
@@ -166,12 +166,27 @@ def restaged(config: Config, plan: Plan, *, as_json: bool) -> bool:
     return True
 
 
+def _interrupted_archive(config: Config, plan: Plan) -> Plan | None:
+    """The archive plan of ``plan``'s authorized moves that was begun and interrupted."""
+    ids = sorted(ids_of(plan))
+    for other in list_plans(config.work_path):
+        if (
+            other.kind == "archive"
+            and sorted(str(i) for i in other.scope.get("ids") or []) == ids
+            and read_journal(config.work_path, other.plan_id).state == "interrupted"
+        ):
+            return other
+    return None
+
+
 def archive_pending(config: Config, plan: Plan) -> bool:
     """An applied consolidation whose authorized moves are not all made yet."""
     if plan.kind != consolidate.KIND or not ids_of(plan):
         return False
     if not read_journal(config.work_path, plan.plan_id).committed:
         return False
+    if _interrupted_archive(config, plan) is not None:
+        return True
     log = load(config)
     return any((rec := log.get(rid)) is not None and not rec.archived for rid in ids_of(plan))
 
@@ -180,7 +195,8 @@ def archive_after(config: Config, plan: Plan) -> dict[str, Any] | None:
     """Plan and apply the authorized archive moves; its failure leaves the acceptance."""
     if plan.kind != consolidate.KIND or not ids_of(plan):
         return None
-    moves, why = plan_after(config, plan)
+    resumed = _interrupted_archive(config, plan)
+    moves, why = (resumed, "") if resumed is not None else plan_after(config, plan)
     if moves is None:
         return {"state": "not-applied", "plan_id": None, "problems": [why]}
     try:
