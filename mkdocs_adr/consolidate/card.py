@@ -106,6 +106,10 @@ def card(config: Config, plan: Plan, *, saved: bool, restaged_from: str | None =
     if saved:
         out.append(f"Review      {folder}/review/ (the new records, CURRENT.md, coverage.txt)")
     out.append("")
+    added = review.get("problems_added") or []
+    if added:
+        out.append("Problems the change would bring:")
+        out += [f"  {p['code']} {p['severity']}: {p['message']}" for p in added[:8]]
     if plan.blocking:
         out.append("Blocking problems (accepting is disabled; the draft can be saved):")
         out.extend(f"  - {b}" for b in plan.blocking)
