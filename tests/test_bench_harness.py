@@ -1,0 +1,288 @@
+"""The bench harness' summary (``benchmarks/run.py``): targets judged, rows of today's
+modules mapped to issue 15's table, and log4brains' "not measured" when npm is absent.
+
+No time is measured here: the rows are written by hand in the shapes the modules return.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benchmarks import bench_log4brains, run
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _by_id(lines: list[dict[str, Any]], summary: str) -> list[dict[str, Any]]:
+    return [line for line in lines if line["id"] == summary]
+
+
+@pytest.mark.parametrize(
+    ("value", "target", "verdict"),
+    [
+        (1.05, "<= 1.10", "pass"),
+        (1.10, "<= 1.10", "pass"),
+        (1.11, "<= 1.10", "FAIL"),
+        (0.5, "< 0.5", "FAIL"),
+        (0.49, "< 0.5", "pass"),
+        (21.2, ">= 20", "pass"),
+        (19.9, ">= 20", "FAIL"),
+        (5.5, "ratio <= 5 at 10,000 records", "FAIL"),
+        (4.0, "ratio <= 5 at 10,000 records", "pass"),
+        (0.2, 0.15, "FAIL"),
+        (7.0, "≤ 7", "pass"),
+        (None, "<= 3", "no figure"),
+        (1.0, "fast", "no target"),
+    ],
+)
+def test_judge_reads_the_target_and_compares(value: Any, target: Any, verdict: str) -> None:
+    assert run.judge(value, target) == verdict
+
+
+def test_contract_rows_fill_their_summary_row_and_keep_their_own_figures() -> None:
+    rows = [
+        {
+            "name": "plan, 10000 records, warm",
+            "summary": "plan-warm",
+            "target": "<= 3",
+            "ratio": 3.4,
+            "measured": "plan 1.36 s CPU",
+            "baseline": "read + sha256 0.40 s CPU",
+            "peak_mib": 180.4,
+            "baseline_peak_mib": 40.2,
+            "peak_how": "rusage",
+            "module": "bench_plan",
+        },
+        {
+            "name": "context ADR-0042, warm",
+            "summary": "context-warm",
+            "metric": "seconds",
+            "seconds": 0.31,
+            "baseline": "plan 1.4 s",
+            "module": "bench_retrieval",
+        },
+    ]
+    lines = run.summary_rows(rows, {"bench_retrieval": {"self_mib": 96.0, "children_mib": 0.0}})
+    (warm,) = _by_id(lines, "plan-warm")
+    assert warm["measured"] == "3.4x (plan 1.36 s CPU)"
+    assert warm["same-run baseline"] == "read + sha256 0.40 s CPU"
+    assert (warm["target"], warm["result"]) == ("<= 3", "FAIL")
+    assert warm["peak MiB"] == "180 (baseline 40) [rusage]"
+    (context,) = _by_id(lines, "context-warm")
+    # no target of its own: the issue's "< 0.5" seconds from SUMMARY
+    assert (context["measured"], context["target"], context["result"]) == (
+        "0.31 s",
+        "< 0.5",
+        "pass",
+    )
+    assert context["peak MiB"] == "96 [process, module]"
+    # every summary id is there, in the issue's order; unanswered ones say so
+    ids = [line["id"] for line in lines]
+    assert ids == list(run.SUMMARY_IDS)
+    (serve,) = _by_id(lines, "serve-rebuild")
+    assert serve["result"] == "not measured"
+    assert serve["measured"] == "not measured: no row from any module"
+
+
+# Rows exactly in the shapes bench_site, bench_plan, bench_retrieval, bench_serve and
+# bench_graph return them on main today.
+LEGACY: list[dict[str, Any]] = [
+    {
+        "benchmark": "site: nav auto vs full, build time (ratio)",
+        "value": 0.151,
+        "target": 0.15,
+        "ok": False,
+        "details": {"auto_cpu_s": 9.1, "full_cpu_s": 60.3, "records": 1000},
+        "module": "bench_site",
+    },
+    {
+        "benchmark": "site: plugin overhead, nav auto vs same pages without plugin (ratio)",
+        "value": 1.23,
+        "target": 1.25,
+        "ok": True,
+        "details": {"plugin_cpu_s": 9.1, "bare_cpu_s": 7.4, "records": 1000},
+        "module": "bench_site",
+    },
+    {
+        "benchmark": "site: plugin overhead, nav full vs same pages without plugin (ratio)",
+        "value": 1.2,
+        "target": 1.25,
+        "ok": True,
+        "details": {"plugin_cpu_s": 60.3, "bare_cpu_s": 50.25, "records": 1000},
+        "module": "bench_site",
+    },
+    {
+        "bench": "plan",
+        "records": 1000,
+        "baseline_s": 0.03,
+        "plan_s": 0.3,
+        "ratio": 10.0,
+        "target": "ratio <= 5 at 10,000 records",
+        "module": "bench_plan",
+    },
+    {
+        "bench": "plan",
+        "records": 10000,
+        "baseline_s": 0.41,
+        "plan_s": 4.1,
+        "ratio": 10.0,
+        "baseline_peak_mib": 1.5,
+        "plan_peak_mib": 210.0,
+        "target": "ratio <= 5 at 10,000 records",
+        "module": "bench_plan",
+    },
+    {"name": "plan (10000 records, baseline)", "seconds": 4.2, "ratio_to_plan": 1.0},
+    {"name": "context ADR-0007", "seconds": 1.55, "ratio_to_plan": 0.37},
+    {"name": "context ADR-0007 [engine only, log loaded]", "seconds": 0.02},
+    {"name": "find --path src/payments/ledger/entries.py", "seconds": 0.45},
+    {"name": "find --path src/payments/ledger/entries.py --topic 'x'", "seconds": 1.6},
+    {
+        "bench": "serve-rebuild",
+        "records": 1000,
+        "full_load_cpu_s": 0.4,
+        "rebuild_load_cpu_s": 0.128,
+        "ratio": 0.32,
+        "target": "ratio <= 0.10 (plugin log work, one record touched)",
+        "module": "bench_serve",
+    },
+    {
+        "name": "graph generated",
+        "records": 1000,
+        "edges": 216,
+        "crossings_naive": 0,
+        "crossings": 0,
+    },
+    {
+        "name": "graph woven",
+        "records": 1000,
+        "edges": 1122,
+        "crossings_naive": 200,
+        "crossings": 50,
+    },
+    {"bench": "hostile", "record": "brackets", "ratio": 4.4, "target": "ratio <= 20"},
+]
+
+
+def test_rows_of_todays_modules_map_to_the_issue_table_with_the_issue_targets() -> None:
+    lines = run.summary_rows(LEGACY)
+    (overhead,) = _by_id(lines, "plugin-overhead")
+    # the module's own target is 1.25; the summary judges by the issue's 1.10
+    assert (overhead["measured"], overhead["target"], overhead["result"]) == (
+        "1.23x (plugin 9.1 s CPU)",
+        "<= 1.10",
+        "FAIL",
+    )
+    assert overhead["same-run baseline"] == "same pages, no plugin 7.4 s CPU"
+    (naive,) = _by_id(lines, "site-vs-naive")
+    # nav auto's CPU over the naive build (nav full, no plugin): 9.1 / 50.25
+    assert naive["measured"] == "0.181x (nav: auto 9.1 s CPU)"
+    assert naive["result"] == "FAIL"
+    (cold,) = _by_id(lines, "plan-cold")
+    assert cold["row"] == "plan, 10000 records"
+    assert (cold["measured"], cold["result"]) == ("10x (plan 4.1 s)", "FAIL")
+    assert cold["peak MiB"] == "210 (baseline 2) [tracemalloc]"
+    (context,) = _by_id(lines, "context-warm")
+    assert (context["measured"], context["result"]) == ("1.55 s", "FAIL")
+    assert context["same-run baseline"] == "plan 4.2 s (load + report)"
+    (find,) = _by_id(lines, "find-warm")
+    assert (find["row"], find["result"]) == ("find --path src/payments/ledger/entries.py", "pass")
+    (serve,) = _by_id(lines, "serve-rebuild")
+    assert (serve["measured"], serve["result"]) == ("0.32x (rebuild 0.128 s CPU)", "FAIL")
+    graphs = _by_id(lines, "graph-crossings")
+    assert [(g["measured"], g["result"]) for g in graphs] == [
+        ("0x (0 crossings)", "pass"),
+        ("0.25x (50 crossings)", "pass"),
+    ]
+    assert _by_id(lines, "plan-warm")[0]["result"] == "not measured"
+    # rows the mapping used are not listed twice; other rows with a target follow
+    rest = [line["row"] for line in lines if line["id"] not in run.SUMMARY_IDS]
+    assert rest == [
+        "site: nav auto vs full, build time (ratio)",
+        "site: plugin overhead, nav full vs same pages without plugin (ratio)",
+        "plan, 1000 records",
+        "hostile brackets",
+    ]
+
+
+def test_a_contract_row_replaces_the_mapping_for_its_id_only() -> None:
+    new = {
+        "name": "serve rebuild, whole plugin work",
+        "summary": "serve-rebuild",
+        "ratio": 0.08,
+        "target": "<= 0.10",
+        "module": "bench_serve",
+    }
+    lines = run.summary_rows([*LEGACY, new])
+    (serve,) = _by_id(lines, "serve-rebuild")
+    assert (serve["row"], serve["result"]) == ("serve rebuild, whole plugin work", "pass")
+    assert _by_id(lines, "plugin-overhead")[0]["measured"].startswith("1.23x")
+
+
+def test_log4brains_is_not_measured_without_npm_and_says_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    node = shutil.which("node")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    if node:  # node alone, so the reason is npm's absence
+        (bin_dir / "node").symlink_to(node)
+    monkeypatch.setenv("PATH", str(bin_dir))
+    rows = bench_log4brains.run(tmp_path / "work", records=5, enabled=True)
+    reason = "npm not found on PATH" if node else "node not found on PATH"
+    assert [r["not_measured"] for r in rows] == [reason, reason]
+    assert not (tmp_path / "work" / "l4b-5").exists()  # nothing built for nothing
+    (line, _wall) = _by_id(run.summary_rows(rows), "log4brains")
+    assert line["measured"] == f"not measured: {reason}"
+    assert (line["target"], line["result"]) == (">= 20", "not measured")
+
+
+def test_log4brains_is_only_measured_when_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(bench_log4brains.ENV, raising=False)
+    rows = bench_log4brains.run(tmp_path)
+    assert rows[0]["not_measured"].startswith("not requested")
+    monkeypatch.setenv(bench_log4brains.ENV, "1")
+    assert bench_log4brains.requested()
+    monkeypatch.setenv(bench_log4brains.ENV, "0")
+    assert not bench_log4brains.requested()
+
+
+def test_log4brains_layout_is_flat_with_slug_links(tmp_path: Path) -> None:
+    project = bench_log4brains.layout(tmp_path, 12)
+    adr = project / "docs" / "adr"
+    files = sorted(p.name for p in adr.iterdir())
+    assert len(files) == 12 and all(name[:4].isdigit() for name in files)
+    assert "adrFolder: ./docs/adr" in (project / ".log4brains.yml").read_text(encoding="utf-8")
+    stems = {name[:-3] for name in files}
+    for name in files:
+        text = (adr / name).read_text(encoding="utf-8")
+        for match in bench_log4brains.LINK.finditer(text):
+            # every link to a record is [<slug>](<slug>.md) of a file in the folder
+            target = match.group(0).split("](")[1][:-4]
+            assert target in stems
+            assert match.group(0) == f"[{target}]({target}.md)"
+
+
+def test_the_cli_prints_the_summary_of_saved_rows_and_check_fails_on_a_fail(
+    tmp_path: Path,
+) -> None:
+    saved = tmp_path / "rows.json"
+    saved.write_text(json.dumps({"rows": LEGACY, "peaks": {}, "quick": True}), encoding="utf-8")
+    cmd = [sys.executable, str(ROOT / "benchmarks" / "run.py"), "--from-json", str(saved)]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    shown = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
+    assert shown.returncode == 0, shown.stderr
+    assert "== summary (--quick: reduced sizes, not the issue's figures)" in shown.stdout
+    assert "plugin-overhead" in shown.stdout
+    assert shown.stdout.rstrip().endswith("5 pass, 7 FAIL, 2 not measured")
+    checked = subprocess.run([*cmd, "--check"], capture_output=True, text=True, env=env)
+    assert checked.returncode == 1
