@@ -182,7 +182,7 @@ def run(
     """Both builds, ``repeat`` times for log4brains (it takes minutes at 1,000 records)
     and at least twice for ours; each side keeps its fastest run."""
     if not (requested() if enabled is None else enabled):
-        return _not_measured(f"not requested (run.py --log4brains or {ENV}=1)", records)
+        return _not_measured(f"not requested (--log4brains or {ENV}=1)", records)
     workdir = Path(workdir)
     workdir.mkdir(parents=True, exist_ok=True)
     command, how = find_log4brains(workdir)

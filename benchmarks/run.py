@@ -192,6 +192,7 @@ def legacy_rows(rows: list[Row]) -> list[Row]:
         add(
             "site-vs-naive",
             auto,
+            name="site: nav auto vs naive build (nav full, no plugin)",
             ratio=round(mine / naive, 3),
             measured=f"nav: auto {mine} s CPU",
             baseline=f"naive build {naive} s CPU",
@@ -221,6 +222,7 @@ def legacy_rows(rows: list[Row]) -> list[Row]:
             baseline_peak_mib=biggest.get("baseline_peak_mib"),
             peak_how="tracemalloc",
             note="bench_plan: in-process, best of 3, no parse cache (not whole processes)",
+            sources=[id(r) for r in plans],  # the smaller sizes are not the target's
         )
     plan_base = next(
         (r for r in rows if _name(r).startswith("plan (") and "baseline" in _name(r)), None
@@ -332,7 +334,7 @@ def summary_rows(rows: list[Row], peaks: dict[str, dict[str, float]] | None = No
     peaks = peaks or {}
     legacy = legacy_rows(rows)
     answers = [r for r in rows if r.get("summary") in SUMMARY_IDS] + legacy
-    consumed = {r["source"] for r in legacy} - {id(r) for r in rows if "full" in _name(r)}
+    consumed = {r["source"] for r in legacy} | {s for r in legacy for s in r.get("sources", ())}
     out: list[Row] = []
     for summary, what, default in SUMMARY:
         mine = [r for r in answers if r.get("summary") == summary]
@@ -346,13 +348,25 @@ def summary_rows(rows: list[Row], peaks: dict[str, dict[str, float]] | None = No
 
 
 def render_summary(rows: list[Row], peaks: dict[str, dict[str, float]], *, quick: bool) -> str:
+    """The summary table, its notes below it (numbered), and the count of verdicts."""
     lines = summary_rows(rows, peaks)
-    failed = sum(1 for r in lines if r["result"] == "FAIL")
+    notes: list[str] = []
+    shown = []
+    for line in lines:
+        line = dict(line)
+        note = line.pop("note")
+        if note:
+            if note not in notes:
+                notes.append(note)
+            line["row"] = f"{line['row']} [{notes.index(note) + 1}]"
+        shown.append(line)
+    counts = {v: sum(1 for r in lines if r["result"] == v) for v in ("pass", "FAIL")}
     missing = sum(1 for r in lines if r["result"] == "not measured")
-    passed = sum(1 for r in lines if r["result"] == "pass")
     head = "== summary" + (" (--quick: reduced sizes, not the issue's figures)" if quick else "")
-    tail = f"{passed} pass, {failed} FAIL, {missing} not measured"
-    return f"{head}\n{table(lines)}\n{tail}"
+    body = [head, table(shown)]
+    body += [f"[{i}] {note}" for i, note in enumerate(notes, 1)]
+    body.append(f"{counts['pass']} pass, {counts['FAIL']} FAIL, {missing} not measured")
+    return "\n".join(body)
 
 
 # ------------------------------------------------------------------ running the modules

@@ -182,6 +182,7 @@ def test_rows_of_todays_modules_map_to_the_issue_table_with_the_issue_targets() 
     )
     assert overhead["same-run baseline"] == "same pages, no plugin 7.4 s CPU"
     (naive,) = _by_id(lines, "site-vs-naive")
+    assert naive["row"] == "site: nav auto vs naive build (nav full, no plugin)"
     # nav auto's CPU over the naive build (nav full, no plugin): 9.1 / 50.25
     assert naive["measured"] == "0.181x (nav: auto 9.1 s CPU)"
     assert naive["result"] == "FAIL"
@@ -202,12 +203,12 @@ def test_rows_of_todays_modules_map_to_the_issue_table_with_the_issue_targets() 
         ("0.25x (50 crossings)", "pass"),
     ]
     assert _by_id(lines, "plan-warm")[0]["result"] == "not measured"
-    # rows the mapping used are not listed twice; other rows with a target follow
+    # rows the mapping used are not listed twice (nor plan's smaller sizes: the target is
+    # at 10,000 records); other rows with a target follow
     rest = [line["row"] for line in lines if line["id"] not in run.SUMMARY_IDS]
     assert rest == [
         "site: nav auto vs full, build time (ratio)",
         "site: plugin overhead, nav full vs same pages without plugin (ratio)",
-        "plan, 1000 records",
         "hostile brackets",
     ]
 
@@ -283,6 +284,21 @@ def test_the_cli_prints_the_summary_of_saved_rows_and_check_fails_on_a_fail(
     assert shown.returncode == 0, shown.stderr
     assert "== summary (--quick: reduced sizes, not the issue's figures)" in shown.stdout
     assert "plugin-overhead" in shown.stdout
-    assert shown.stdout.rstrip().endswith("5 pass, 7 FAIL, 2 not measured")
+    # notes go below the table, numbered from the row they belong to
+    assert "(plugin 9.1 s CPU)" in shown.stdout
+    assert "plugin overhead, nav auto vs same pages without plugin (ratio) [1]" in shown.stdout
+    assert "\n[1] bench_site, 1000 records; its own target 1.25\n" in shown.stdout
+    assert shown.stdout.rstrip().endswith("5 pass, 6 FAIL, 2 not measured")
     checked = subprocess.run([*cmd, "--check"], capture_output=True, text=True, env=env)
     assert checked.returncode == 1
+
+
+def test_without_the_naive_build_the_site_row_says_its_baseline_has_the_plugin() -> None:
+    rows = [r for r in LEGACY if "nav full" not in str(r.get("benchmark"))]
+    lines = run.summary_rows(rows)
+    (naive,) = _by_id(lines, "site-vs-naive")
+    assert naive["row"] == "site: nav auto vs full, build time (ratio)"
+    assert (naive["measured"], naive["result"]) == ("0.151x (nav: auto 9.1 s CPU)", "FAIL")
+    assert naive["same-run baseline"] == "nav: full with the plugin 60.3 s CPU"
+    assert naive["note"].startswith("naive build not measured")
+    assert [line["row"] for line in lines if line["id"] == "bench_site"] == []
