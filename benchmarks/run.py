@@ -339,7 +339,8 @@ def summary_rows(rows: list[Row], peaks: dict[str, dict[str, float]] | None = No
     for summary, what, default in SUMMARY:
         mine = [r for r in answers if r.get("summary") == summary]
         if not mine:
-            mine = [{"name": what, "summary": summary, "not_measured": "no row from any module"}]
+            missing = "no row from the modules that ran"
+            mine = [{"name": what, "summary": summary, "not_measured": missing}]
         out.extend(_line(r, default, peaks, what) for r in mine)
     for row in rows:
         if "target" in row and row.get("summary") not in SUMMARY_IDS and id(row) not in consumed:

@@ -89,7 +89,7 @@ def test_contract_rows_fill_their_summary_row_and_keep_their_own_figures() -> No
     assert ids == list(run.SUMMARY_IDS)
     (serve,) = _by_id(lines, "serve-rebuild")
     assert serve["result"] == "not measured"
-    assert serve["measured"] == "not measured: no row from any module"
+    assert serve["measured"] == "not measured: no row from the modules that ran"
 
 
 # Rows exactly in the shapes bench_site, bench_plan, bench_retrieval, bench_serve and
