@@ -159,6 +159,49 @@ def _details(row: Row) -> dict[str, Any]:
     return details if isinstance(details, dict) else {}
 
 
+def _retrieval(rows: list[Row], add: Callable[..., None]) -> None:
+    """``context ID`` and ``find --path`` rows of bench_retrieval: its whole-process
+    rows (``process: ... (warm)``) when it has them, else its in-process ones."""
+    procs = [r for r in rows if _name(r).startswith("process: ")]
+    base = next((r for r in procs if "baseline" in _name(r)), None)
+    for summary, pattern in (
+        ("context-warm", r"process: context \S+ \(warm\)"),
+        ("find-warm", r"process: find --path \S+ \(warm\)"),
+    ):
+        for hit in (r for r in procs if re.fullmatch(pattern, _name(r)) and "seconds" in r):
+            add(
+                summary,
+                hit,
+                metric="seconds",
+                seconds=hit["seconds"],
+                unit="s",
+                measured=f"CPU; {hit.get('wall_s')} s wall",
+                baseline=f"read + sha256 {base['seconds']} s CPU" if base else "",
+                note="bench_retrieval: whole process, parse cache warm",
+            )
+    if procs:
+        return
+    plan_base = next(
+        (r for r in rows if _name(r).startswith("plan (") and "baseline" in _name(r)), None
+    )
+    base_text = f"plan {plan_base['seconds']} s (load + report)" if plan_base else ""
+    for summary, pattern in (
+        ("context-warm", r"context \S+"),
+        ("find-warm", r"find --path \S+"),
+    ):
+        found = next((r for r in rows if re.fullmatch(pattern, _name(r)) and "seconds" in r), None)
+        if found:
+            add(
+                summary,
+                found,
+                metric="seconds",
+                seconds=found["seconds"],
+                unit="s",
+                baseline=base_text,
+                note="bench_retrieval: in-process load + answer, no parse cache (a cold call)",
+            )
+
+
 def legacy_rows(rows: list[Row]) -> list[Row]:
     """Summary rows read from the rows today's modules return (their names and keys),
     for every summary id that no row names with ``summary`` yet. The mapping steps
@@ -209,7 +252,28 @@ def legacy_rows(rows: list[Row]) -> list[Row]:
             note="naive build not measured (bench_site full=False): baseline has the plugin",
         )
     plans = [r for r in rows if r.get("bench") == "plan" and isinstance(r.get("records"), int)]
-    if plans:
+    # whole-process rows (bench_plan's "process" rows, as in the cache work of issue 15)
+    procs = {_name(r): r for r in rows if r.get("bench") == "process"}
+    proc_base = next((r for n, r in procs.items() if n.startswith("read+sha256 process")), None)
+    for summary, wanted in (
+        ("plan-cold", "plan cold (empty cache)"),
+        ("plan-warm", "plan warm (nothing changed)"),
+    ):
+        hit = procs.get(wanted)
+        if hit and proc_base:
+            add(
+                summary,
+                hit,
+                name=f"process: {wanted}",
+                metric="cpu_ratio",
+                cpu_ratio=hit.get("cpu_ratio"),
+                unit="x",
+                measured=f"plan {hit.get('cpu_s')} s CPU, {hit.get('wall_s')} s wall",
+                baseline=f"read + sha256 {proc_base.get('cpu_s')} s CPU",
+                note=f"bench_plan: whole processes, CPU ratio; wall ratio {hit.get('wall_ratio')}",
+                sources=[id(r) for r in plans if r["records"] < 10_000],
+            )
+    if plans and "plan cold (empty cache)" not in procs:
         biggest = max(plans, key=lambda r: r["records"])
         add(
             "plan-cold",
@@ -224,35 +288,19 @@ def legacy_rows(rows: list[Row]) -> list[Row]:
             note="bench_plan: in-process, best of 3, no parse cache (not whole processes)",
             sources=[id(r) for r in plans],  # the smaller sizes are not the target's
         )
-    plan_base = next(
-        (r for r in rows if _name(r).startswith("plan (") and "baseline" in _name(r)), None
-    )
-    base_text = f"plan {plan_base['seconds']} s (load + report)" if plan_base else ""
-    for summary, pattern in (
-        ("context-warm", r"context \S+"),
-        ("find-warm", r"find --path \S+"),
-    ):
-        hit = next((r for r in rows if re.fullmatch(pattern, _name(r)) and "seconds" in r), None)
-        if hit:
-            add(
-                summary,
-                hit,
-                metric="seconds",
-                seconds=hit["seconds"],
-                unit="s",
-                baseline=base_text,
-                note="bench_retrieval: in-process load + answer, no parse cache (a cold call)",
-            )
-    serve = next((r for r in rows if r.get("bench") == "serve-rebuild"), None)
-    if serve:
+    _retrieval(rows, add)
+    for serve in (r for r in rows if str(r.get("bench", "")).startswith("serve-rebuild")):
+        how = "hooks" if "rebuild_plugin_cpu_s" in serve else "log load"
+        rebuild = serve.get("rebuild_plugin_cpu_s", serve.get("rebuild_load_cpu_s"))
+        full_build = serve.get("full_plugin_cpu_s", serve.get("full_load_cpu_s"))
         add(
             "serve-rebuild",
             serve,
-            name=f"serve rebuild, {serve.get('records')} records",
+            name=f"{serve['bench']}, {serve.get('records')} records",
             ratio=serve.get("ratio"),
-            measured=f"rebuild {serve.get('rebuild_load_cpu_s')} s CPU",
-            baseline=f"full load {serve.get('full_load_cpu_s')} s CPU",
-            note="bench_serve: the plugin's log load only, in-process",
+            measured=f"rebuild {rebuild} s CPU",
+            baseline=f"full build {full_build} s CPU",
+            note=f"bench_serve: the plugin's {how} only, in-process",
         )
     for graph in (r for r in rows if _name(r).startswith("graph ") and "crossings" in r):
         naive, now = graph.get("crossings_naive"), graph.get("crossings")
@@ -294,12 +342,16 @@ def _peak(row: Row, peaks: dict[str, dict[str, float]]) -> str:
 
 
 def _normalise(row: Row) -> Row:
-    """A row of the old shape (``value`` for the figure, as bench_site's) as a contract row."""
+    """A row of an older shape as a contract row: the figure is ``value`` (bench_site's
+    rows), or the key a prose target starts with (``"cpu_ratio <= 6"``)."""
     if "metric" in row or figure(row) is not None:
         return row
     value = row.get("value")
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return {**row, "ratio": value}
+    named = re.match(r"\s*([A-Za-z_]\w*)\s*(?:<=|>=|<|>)", str(row.get("target", "")))
+    if named and isinstance(row.get(named.group(1)), (int, float)):
+        return {**row, "metric": named.group(1), "unit": "x" if "ratio" in named.group(1) else ""}
     return row
 
 
@@ -343,7 +395,7 @@ def summary_rows(rows: list[Row], peaks: dict[str, dict[str, float]] | None = No
             mine = [{"name": what, "summary": summary, "not_measured": missing}]
         out.extend(_line(r, default, peaks, what) for r in mine)
     for row in rows:
-        if "target" in row and row.get("summary") not in SUMMARY_IDS and id(row) not in consumed:
+        if row.get("target") and row.get("summary") not in SUMMARY_IDS and id(row) not in consumed:
             out.append(_line(_normalise(row), None, peaks, _name(row)))
     return out
 

@@ -302,3 +302,112 @@ def test_without_the_naive_build_the_site_row_says_its_baseline_has_the_plugin()
     assert naive["same-run baseline"] == "nav: full with the plugin 60.3 s CPU"
     assert naive["note"].startswith("naive build not measured")
     assert [line["row"] for line in lines if line["id"] == "bench_site"] == []
+
+
+# Whole-process rows in the shapes the parse-cache work returns (bench_plan's "process"
+# rows, bench_retrieval's "process: ..." rows) and the serve rows with the plugin's hooks.
+PROCESS: list[dict[str, Any]] = [
+    {"bench": "plan", "records": 100, "ratio": 9.0, "target": "ratio <= 5 at 10,000 records"},
+    {"bench": "plan", "records": 10000, "ratio": 9.5, "target": "ratio <= 5 at 10,000 records"},
+    {
+        "bench": "process",
+        "name": "read+sha256 process (10000 records, baseline)",
+        "cpu_s": 0.2,
+        "wall_s": 0.25,
+        "cpu_ratio": 1.0,
+        "wall_ratio": 1.0,
+        "target": "",
+    },
+    {
+        "bench": "process",
+        "name": "plan cold (empty cache)",
+        "cpu_s": 1.3,
+        "wall_s": 1.1,
+        "cpu_ratio": 6.5,
+        "wall_ratio": 4.4,
+        "target": "cpu_ratio <= 6",
+    },
+    {
+        "bench": "process",
+        "name": "plan warm (nothing changed)",
+        "cpu_s": 0.5,
+        "wall_s": 0.55,
+        "cpu_ratio": 2.5,
+        "wall_ratio": 2.2,
+        "target": "cpu_ratio <= 3",
+    },
+    {
+        "bench": "process",
+        "name": "plan --json warm (nothing changed)",
+        "cpu_s": 0.7,
+        "wall_s": 0.75,
+        "cpu_ratio": 3.5,
+        "wall_ratio": 3.0,
+        "target": "cpu_ratio <= 3",
+    },
+    {"name": "process: read+sha256 process (baseline)", "seconds": 0.2, "target": ""},
+    {
+        "name": "process: context ADR-0013 (warm)",
+        "seconds": 0.42,
+        "wall_s": 0.45,
+        "target": "< 0.5 s (cpu and wall)",
+    },
+    {
+        "name": "process: find --path src/a.py (warm)",
+        "seconds": 0.52,
+        "wall_s": 0.5,
+        "target": "< 0.5 s (cpu and wall)",
+    },
+    {"name": "context ADR-0013", "seconds": 2.0},
+    {
+        "bench": "serve-rebuild",
+        "records": 1000,
+        "full_plugin_cpu_s": 2.0,
+        "rebuild_plugin_cpu_s": 0.3,
+        "ratio": 0.15,
+        "target": "ratio <= 0.10 (plugin work, one record edited)",
+    },
+    {
+        "bench": "serve-rebuild --dirty",
+        "records": 1000,
+        "full_plugin_cpu_s": 2.0,
+        "rebuild_plugin_cpu_s": 0.1,
+        "ratio": 0.05,
+        "target": "ratio <= 0.10 (plugin work, one record edited)",
+    },
+]
+
+
+def test_whole_process_rows_answer_plan_context_and_find_before_the_in_process_ones() -> None:
+    lines = run.summary_rows(PROCESS)
+    (cold,) = _by_id(lines, "plan-cold")
+    assert cold["row"] == "process: plan cold (empty cache)"
+    assert (cold["measured"], cold["result"]) == ("6.5x (plan 1.3 s CPU, 1.1 s wall)", "FAIL")
+    assert cold["same-run baseline"] == "read + sha256 0.2 s CPU"
+    (warm,) = _by_id(lines, "plan-warm")
+    assert (warm["measured"], warm["target"], warm["result"]) == (
+        "2.5x (plan 0.5 s CPU, 0.55 s wall)",
+        "<= 3",
+        "pass",
+    )
+    (context,) = _by_id(lines, "context-warm")
+    assert (context["row"], context["measured"], context["result"]) == (
+        "process: context ADR-0013 (warm)",
+        "0.42 s (CPU; 0.45 s wall)",
+        "pass",
+    )
+    (find,) = _by_id(lines, "find-warm")
+    assert (find["measured"], find["result"]) == ("0.52 s (CPU; 0.5 s wall)", "FAIL")
+    serve = _by_id(lines, "serve-rebuild")
+    assert [(s["row"], s["result"]) for s in serve] == [
+        ("serve-rebuild, 1000 records", "FAIL"),
+        ("serve-rebuild --dirty, 1000 records", "pass"),
+    ]
+    assert serve[1]["same-run baseline"] == "full build 2.0 s CPU"
+    # the rest: the in-process 10,000 row under its own target, and plan --json read
+    # through the key its target names
+    rest = [(r["row"], r["measured"], r["result"]) for r in lines if r["id"] not in run.SUMMARY_IDS]
+    assert rest == [
+        ("plan, 10000 records", "9.5x", "FAIL"),
+        ("plan --json warm (nothing changed)", "3.5x", "FAIL"),
+    ]
