@@ -28,6 +28,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -67,13 +68,15 @@ def timed_process(
     (children included, as ``wait4`` reports them), peak RSS in MiB, and its output."""
     with tempfile.TemporaryFile() as out:
         start = time.perf_counter()
-        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            cmd, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
         while True:
             pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
             if pid:
                 break
             if time.perf_counter() - start > timeout:
-                proc.kill()
+                os.killpg(proc.pid, signal.SIGKILL)  # the whole tree: node's workers too
                 pid, status, usage = os.wait4(proc.pid, 0)
                 status = -1
                 break

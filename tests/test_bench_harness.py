@@ -411,3 +411,15 @@ def test_whole_process_rows_answer_plan_context_and_find_before_the_in_process_o
         ("plan, 10000 records", "9.5x", "FAIL"),
         ("plan --json warm (nothing changed)", "3.5x", "FAIL"),
     ]
+
+
+def test_timed_process_reports_exit_output_peak_and_kills_on_timeout(tmp_path: Path) -> None:
+    fill = "x = b'x' * (96 * 2**20); print('filled'); raise SystemExit(3)"
+    got = bench_log4brains.timed_process([sys.executable, "-c", fill], cwd=tmp_path, timeout=60)
+    assert (got["rc"], got["timed_out"], got["output"].strip()) == (3, False, "filled")
+    assert got["peak_mib"] >= 96  # the child's own resident set, not this process'
+    assert got["cpu"] > 0 and got["wall"] > 0
+    slow = [sys.executable, "-c", "import time; time.sleep(30)"]
+    stopped = bench_log4brains.timed_process(slow, cwd=tmp_path, timeout=0.5)
+    assert (stopped["rc"], stopped["timed_out"]) == (-1, True)
+    assert stopped["wall"] < 10
