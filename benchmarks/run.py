@@ -325,7 +325,7 @@ def _fmt(value: float | None, unit: str) -> str:
         return "-"
     if math.isinf(value):
         return "inf"
-    return f"{value:.3g} s" if unit == "s" else f"{value:.3g}{unit}"
+    return f"{value:.4g} s" if unit == "s" else f"{value:.4g}{unit}"
 
 
 def _peak(row: Row, peaks: dict[str, dict[str, float]]) -> str:

@@ -423,3 +423,9 @@ def test_timed_process_reports_exit_output_peak_and_kills_on_timeout(tmp_path: P
     stopped = bench_log4brains.timed_process(slow, cwd=tmp_path, timeout=0.5)
     assert (stopped["rc"], stopped["timed_out"]) == (-1, True)
     assert stopped["wall"] < 10
+
+
+def test_a_figure_just_short_of_its_target_does_not_print_as_the_target() -> None:
+    row = {"name": "l4b", "summary": "log4brains", "ratio": 19.96, "target": ">= 20"}
+    (line, *_) = _by_id(run.summary_rows([row]), "log4brains")
+    assert (line["measured"], line["result"]) == ("19.96x", "FAIL")
