@@ -63,7 +63,12 @@ def docs(session: nox.Session) -> None:
 
 @nox.session
 def bench(session: nox.Session) -> None:
-    """Benchmarks against same-run baselines (SPEC 11); not part of the default run."""
+    """Benchmarks against same-run baselines (SPEC 11, issue 15); not part of the default run.
+
+    Ends with one summary table (benchmarks/README.md). ``-- --quick`` for a smoke run
+    with smaller sizes, ``-- --log4brains`` to also build with log4brains (installed from
+    npm into the work folder), ``-- --check`` to exit 1 when a row fails its target.
+    """
     session.install("-e", ".[material]")
     session.run("python", "benchmarks/run.py", *session.posargs)
 

@@ -1,7 +1,7 @@
 """Record text made fit to sit inside CURRENT.md, and the markers around each source.
 
-Pure string work, except :func:`decision_text`, which reads the record file for
-the Decision section with its sub-sections (the parse keeps only its lead).
+Pure string work. Which section is a record's Decision is
+:func:`~mkdocs_adr.parsing.sections.decision_of`'s rule.
 """
 
 from __future__ import annotations
@@ -14,24 +14,10 @@ from urllib.parse import quote
 from ..config import Config
 from ..freshness import root_relative
 from ..model import Record, RootInfo, Unit
-from ..parsing.markdown import scan
-from ..parsing.sections import section_of
+from ..parsing.sections import decision_of
 from ..safetext import plain, relative_href, unsafe_href
 from ..views.index import md_text
 
-DECISION_HEADINGS = (
-    "Decision",
-    "Decision Outcome",
-    "Decisions",
-    "决策",
-    "決策",
-    "决定",
-    "決定",
-    "Entscheidung",
-    "Décision",
-    "Decisión",
-    "Decisão",
-)
 #: How many characters of a decision (and of a proposal) CURRENT.md quotes.
 MAX_DECISION = 1200
 MAX_PROPOSAL = 600
@@ -152,20 +138,6 @@ def strip_status_line(text: str, headings: Iterable[str]) -> str:
     return "\n".join(lines).strip("\n")
 
 
-def _full_section(config: Config, rec: Record) -> str | None:
-    """The Decision section with its sub-sections (the parse keeps only its lead)."""
-    try:
-        text = (config.project_dir / rec.path).read_bytes().decode("utf-8-sig", "replace")
-    except OSError:
-        return None
-    doc = scan(text.replace("\r\n", "\n"))
-    wanted = {h.lower() for h in DECISION_HEADINGS}
-    for sec in doc.sections(level=2):
-        if sec.name.strip().lower() in wanted:
-            return doc.section_text(sec, stop_at_subheading=False)
-    return None
-
-
 def decision_text(
     config: Config, rec: Record, unit: Unit | None, root: RootInfo, limit: int
 ) -> tuple[str, bool]:
@@ -173,7 +145,7 @@ def decision_text(
     if unit is not None:
         raw = strip_status_line(unit.text, config.status_headings)
     else:
-        raw = _full_section(config, rec) or section_of(rec.parsed, *DECISION_HEADINGS) or ""
+        raw = decision_of(rec.parsed) or ""
     if not raw.strip():
         return "", False
     from_dir = posixpath.dirname(root_relative(root, rec.path))
