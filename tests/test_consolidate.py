@@ -721,3 +721,26 @@ def test_hostile_text_is_neither_written_raw_nor_printed_raw(tmp_path: Path) -> 
         "Every service talks through a queue.",
         "Queues hold at most 10k messages.",
     }
+
+
+def test_two_confirms_started_together_apply_once(lab: Path, tmp_path: Path) -> None:
+    project = fresh(lab, tmp_path)
+    data = plan_json(project, "--domain", "identity")
+    env = {k: v for k, v in os.environ.items() if k != "MKDOCS_ADR_CRASH_AT"}
+    cmd = [sys.executable, "-m", "mkdocs_adr", "plan", "--confirm", data["plan_id"]]
+    procs = [
+        subprocess.Popen(cmd, cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        for _ in range(2)
+    ]
+    results = []
+    for p in procs:
+        _out, err = p.communicate(timeout=180)
+        results.append((p.returncode, err.decode()))
+    codes = sorted(code for code, _err in results)
+    assert codes == [0, 3], results
+    refused = next(err for code, err in results if code == 3)
+    assert "lock is held" in refused or "was already applied" in refused
+    recs = records(project)
+    assert recs["ADR-0061"].status == "accepted"
+    assert {recs[rid(1, i)].status for i in SOURCES} == {"superseded"}
+    assert run("check", cwd=project).returncode == 0
