@@ -497,9 +497,45 @@ def test_a_record_without_decision_is_unresolved_and_stays_in_effect(tmp_path: P
     assert rows == {"ADR-0001#1": "retained", "ADR-0002#0": "unresolved"}
     disp = {s["id"]: s["disposition"] for s in data["replacements"][0]["sources"]}
     assert disp == {"ADR-0001": "superseded", "ADR-0002": "left-in-effect"}
-    assert invoke("plan", "--confirm", data["plan_id"], cwd=tmp_path)[0] == 0
+    code, out, err = invoke("plan", "--confirm", data["plan_id"], cwd=tmp_path)
+    assert code == 0 and "Applied plan" in out, (out, err)  # no edit: nothing to restage
     recs = records(tmp_path)
     assert recs["ADR-0001"].status == "superseded" and recs["ADR-0002"].status == "accepted"
+
+
+def test_a_record_without_decision_can_be_retired_by_the_reviewer(tmp_path: Path) -> None:
+    root = tmp_path / "docs" / "adr"
+    root.mkdir(parents=True)
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\nplugins:\n  - adr\n", encoding="utf-8")
+    (root / "0001-use-queues.md").write_text(
+        "# 1. Use queues\n\nDate: 2026-01-01\n\n## Status\n\nAccepted\n\n"
+        "Amended by [2. Bound the queues](0002-bound-the-queues.md)\n\n"
+        "## Context\n\nLoad spikes.\n\n## Decision\n\n- Every service talks through a queue.\n",
+        encoding="utf-8",
+    )
+    (root / "0002-bound-the-queues.md").write_text(
+        "# 2. Bound the queues\n\nDate: 2026-02-01\n\n## Status\n\nAccepted\n\n"
+        "Amends [1. Use queues](0001-use-queues.md)\n\n## Context\n\nQueues grew.\n",
+        encoding="utf-8",
+    )
+    data = plan_json(tmp_path)
+    cov = tmp_path / data["review_dir"] / "coverage.txt"
+    cov.write_text(
+        cov.read_text(encoding="utf-8").replace(
+            "ADR-0002#0: unresolved", "ADR-0002#0: retired: it never said what to bound"
+        ),
+        encoding="utf-8",
+    )
+    code, out, err = invoke("plan", "--confirm", data["plan_id"], "--json", cwd=tmp_path)
+    assert code == 0, err
+    v2 = json_of(out)
+    disp = {s["id"]: s["disposition"] for s in v2["replacements"][0]["sources"]}
+    assert disp == {"ADR-0001": "superseded", "ADR-0002": "superseded"}
+    assert invoke("plan", "--confirm", v2["plan_id"], cwd=tmp_path)[0] == 0
+    recs = records(tmp_path)
+    assert recs["ADR-0002"].status == "superseded"
+    text = (tmp_path / recs["ADR-0003"].path).read_text(encoding="utf-8")
+    assert "- Retired: ADR-0002, its whole record: it never said what to bound" in text
 
 
 def test_refusals_name_every_reason(lab: Path, tmp_path: Path) -> None:

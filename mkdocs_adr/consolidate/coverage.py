@@ -104,11 +104,14 @@ def row(c: Constraint, where: str, override: Override | None) -> Row:
     return Row(c.key, c.record, c.item, c.path, c.text, "unresolved", None)
 
 
-def unresolved_body(rec_id: str, path: str) -> Row:
-    """The one row of a source whose decision states no item: nothing can carry it."""
-    return Row(
-        f"{rec_id}#0", rec_id, 0, path, "(the record has no decision section)", "unresolved", None
-    )
+def unresolved_body(rec_id: str, path: str, override: Override | None = None) -> Row:
+    """The one row of a source whose decision states no item: nothing can carry it, so it
+    is unresolved unless the reviewer retires it (``KEY#0: retired: REASON``)."""
+    text = "(the record has no decision section)"
+    if override is not None and override.state == "retired":
+        reason = override.text or NO_REASON
+        return Row(f"{rec_id}#0", rec_id, 0, path, text, "retired", None, reason=reason)
+    return Row(f"{rec_id}#0", rec_id, 0, path, text, "unresolved", None)
 
 
 def disposition(rows: list[Row]) -> str:

@@ -174,7 +174,7 @@ def _rows(
         there = posixpath.relpath(posixpath.dirname(rec.path) or ".", here or ".")
         found = [replace(c, text=plain(rebase_links(c.text, there))) for c in constraints(rec)]
         if not found:
-            rows.append(unresolved_body(rec.id, rec.path))
+            rows.append(unresolved_body(rec.id, rec.path, overrides.get(f"{rec.id}#0")))
         for c in found:
             by_key[c.key] = c
             rows.append(row(c, where, overrides.get(c.key)))
@@ -186,7 +186,8 @@ def _notes_of(rows: list[Row]) -> list[str]:
     out = []
     for r in rows:
         if r.state == "retired":
-            out.append(f"- Retired: {r.record}, item {r.item} ({_one_line(r.text)}): {r.reason}")
+            what = f"item {r.item} ({_one_line(r.text)})" if r.item else "its whole record"
+            out.append(f"- Retired: {r.record}, {what}: {r.reason}")
         elif r.state == "unresolved" and r.item:
             out.append(
                 f"- Not settled here: {r.record}, item {r.item} ({_one_line(r.text)}) stays "

@@ -160,7 +160,7 @@ def edited_overrides(config: Config, plan: Plan) -> dict[str, Override]:
         if state == "retired":
             reason = "" if rest.startswith("->") or rest == NO_REASON else rest
             out[key] = Override("retired", reason or out.get(key, Override("retired")).text)
-        elif state == "unresolved":
+        elif state == "unresolved" and planned[key] != "unresolved":
             out[key] = Override("unresolved")
         elif state == "retained" and planned[key] in ("retired", "unresolved"):
             out.pop(key, None)  # the reviewer carries it again, as its source says it
