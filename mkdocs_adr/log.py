@@ -20,6 +20,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import cache as disk_cache
 from . import checks
 from .config import Config
 from .discovery import Found, discover
@@ -176,7 +177,7 @@ def _load(config: Config, cache: ParseCache | None, today: dt.date | None) -> Lo
             intake.append(checks.unreadable(item.path, exc))
             continue
         read.append((item, text_hash(data), data))
-    parsed_by_key = _parse_all(read, options, cache)
+    parsed_by_key = _parse_all(config, read, options, cache)
     records = [
         identify(item, parsed_by_key[(digest, item.path)], digest, prefixes[item.root.path])
         for item, digest, _data in read
@@ -189,9 +190,14 @@ def _load(config: Config, cache: ParseCache | None, today: dt.date | None) -> Lo
 
 
 def _parse_all(
-    read: list[tuple[Found, str, bytes]], options: ParseOptions, cache: ParseCache | None
+    config: Config,
+    read: list[tuple[Found, str, bytes]],
+    options: ParseOptions,
+    cache: ParseCache | None,
 ) -> dict[tuple[str, str], Parsed]:
-    """Each file parsed once, by (content hash, path); through ``cache`` when given."""
+    """Each file parsed once, by (content hash, path): through ``cache`` when given,
+    and through the disk cache (:mod:`mkdocs_adr.cache`) when ``cache`` is empty (a
+    first build; later serve rebuilds find all but the edited files in ``cache``)."""
     # keyed without the options, which are the same for every file here
     parsed_by_key: dict[tuple[str, str], Parsed] = {}
     misses: dict[tuple[str, str], bytes] = {}
@@ -204,11 +210,28 @@ def _parse_all(
             misses[key] = data
         else:
             parsed_by_key[key] = hit
+    pack = None
+    disk_keys: dict[tuple[str, str], tuple[str, str]] = {}
+    if misses and (cache is None or not len(cache)) and disk_cache.enabled():
+        pack = disk_cache.Pack(config.project_dir, options)
+        pack.load()
+        disk_keys = {
+            key: (disk_cache.file_key(key[0], data), key[1]) for key, data in misses.items()
+        }
+        for key, disk_key in disk_keys.items():
+            hit = pack.get(disk_key)
+            if hit is not None:
+                parsed_by_key[key] = hit
+                del misses[key]
+                if cache is not None:
+                    cache.put((*key, options), hit)
     jobs = [(data, path) for (_digest, path), data in misses.items()]
     for key, parsed in zip(misses, parse_many(jobs, options), strict=True):
         parsed_by_key[key] = parsed
         if cache is not None:
             cache.put((*key, options), parsed)
+    if pack is not None and (misses or len(pack.entries) != len(disk_keys)):
+        pack.save({disk_keys[key]: parsed_by_key[key] for key in disk_keys})
     return parsed_by_key
 
 
