@@ -32,6 +32,7 @@ import contextlib
 import dataclasses
 import functools
 import hashlib
+import io
 import json
 import os
 import pickle
@@ -39,9 +40,11 @@ import sys
 import zlib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 from .fsops import atomic_write
-from .model import Parsed
+from .graph import Edge
+from .model import Parsed, Problem, Record, Relation, Unit
 from .parsing import ParseOptions
 
 #: The environment variable that turns the cache off (any value but ``""``/``0``).
@@ -134,7 +137,8 @@ def file_key(digest: str, data: bytes) -> str:
 
 class Pack:
     """The parsed records of one project and parse options, as a run found them on
-    disk; :meth:`save` writes back exactly the entries this run used."""
+    disk, and the analysed log of the last run that parsed nothing (with the key of
+    its inputs); :meth:`save` writes back exactly the entries this run used."""
 
     def __init__(self, project_dir: Path, options: ParseOptions) -> None:
         ident = json.dumps([str(project_dir), options_key(options)], sort_keys=True)
@@ -142,32 +146,35 @@ class Pack:
         name = hashlib.sha256(ident.encode()).hexdigest()[:32]
         self.path = directory() / f"parse-{name}.pack"
         self.entries: dict[Key, Parsed] = {}
-        self.loaded = False
+        #: The key of the inputs :attr:`log` was analysed from ("" when none), and it.
+        self.log_key = ""
+        self.log: object = None
 
     def load(self) -> None:
         """Read the pack, or leave it empty when it cannot be trusted or used."""
-        self.loaded = True
         with contextlib.suppress(Exception):
-            self.entries = self._read()
+            found = self._read()
+            if type(found) is tuple and len(found) == 3 and type(found[0]) is dict:
+                self.entries, self.log_key, self.log = found
+                if type(self.log_key) is not str:
+                    self.log_key, self.log = "", None
 
-    def _read(self) -> dict[Key, Parsed]:
+    def _read(self) -> object:
         with open(self.path, "rb", buffering=0) as fh:
             st = os.fstat(fh.fileno())
             if not _trusted(st):
-                return {}
+                return None
             data = fh.readall()
         head_end = data.find(b"\n", len(MAGIC))
         if not data.startswith(MAGIC) or head_end < 0:
-            return {}
+            return None
         header = data[len(MAGIC) : head_end]
         meta_end = data.find(b"\n", head_end + 1)
         meta = data[head_end + 1 : meta_end]
         payload = memoryview(data)[meta_end + 1 :]
         if header != self.header or meta != str(zlib.crc32(payload)).encode():
-            return {}
+            return None
         found = pickle.loads(payload)
-        if type(found) is not dict:
-            return {}
         with contextlib.suppress(OSError):
             os.utime(self.path)  # used now: the last to be pruned
         return found
@@ -176,15 +183,32 @@ class Pack:
         found = self.entries.get(key)
         return found if type(found) is Parsed else None
 
-    def save(self, entries: dict[Key, Parsed]) -> None:
-        """Write ``entries`` as the pack (atomically); on any failure, do nothing."""
+    def save(self, entries: dict[Key, Parsed], *, log_key: str = "", log: object = None) -> None:
+        """Write ``entries`` (and the log analysed from inputs ``log_key``) as the pack,
+        atomically; on any failure, do nothing."""
         with contextlib.suppress(Exception):
             folder = self.path.parent
             folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-            payload = pickle.dumps(entries, pickle.HIGHEST_PROTOCOL)
+            buffer = io.BytesIO()
+            pickler = pickle.Pickler(buffer, pickle.HIGHEST_PROTOCOL)
+            pickler.dispatch_table = _reducers()
+            pickler.dump((entries, log_key, log))
+            payload = buffer.getbuffer()
             meta = str(zlib.crc32(payload)).encode()
             atomic_write(self.path, b"".join((MAGIC, self.header, b"\n", meta, b"\n", payload)))
             prune(folder, keep=self.path)
+
+
+@functools.cache
+def _reducers() -> dict[type, Any]:
+    """Pickle the slotted model classes as constructor calls: their own pickling calls
+    ``dataclasses.fields`` once per object, which was most of a warm load's time."""
+
+    def reducer(cls: type) -> Any:
+        names = tuple(f.name for f in dataclasses.fields(cls))
+        return lambda obj: (cls, tuple([getattr(obj, n) for n in names]))
+
+    return {cls: reducer(cls) for cls in (Problem, Relation, Unit, Record, Edge)}
 
 
 def _trusted(st: os.stat_result) -> bool:

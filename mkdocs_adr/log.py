@@ -23,7 +23,7 @@ from pathlib import Path
 from . import cache as disk_cache
 from . import checks
 from .config import Config
-from .discovery import Found, discover
+from .discovery import Discovery, Found, discover
 from .graph import RelationGraph, Succession
 from .identity import Resolution, Resolver, canonical, explicit_id_fault, file_id, parse_id
 from .model import (
@@ -177,27 +177,78 @@ def _load(config: Config, cache: ParseCache | None, today: dt.date | None) -> Lo
             intake.append(checks.unreadable(item.path, exc))
             continue
         read.append((item, text_hash(data), data))
-    parsed_by_key = _parse_all(config, read, options, cache)
+    today = today or dt.date.today()
+    pack = None
+    if (cache is None or not len(cache)) and disk_cache.enabled():
+        pack = disk_cache.Pack(config.project_dir, options)
+        pack.load()
+    disk_keys = {
+        (digest, item.path): (disk_cache.file_key(digest, data), item.path)
+        for item, digest, data in read
+    }
+    inputs = ""
+    if pack is not None and cache is None:
+        inputs = _inputs_key(config, found, read, disk_keys, intake, today)
+        if pack.log_key == inputs and isinstance(pack.log, Log):
+            return dataclasses.replace(pack.log, config=config)
+    parsed_by_key, parsed_any = _parse_all(read, options, cache, pack, disk_keys)
     records = [
         identify(item, parsed_by_key[(digest, item.path)], digest, prefixes[item.root.path])
         for item, digest, _data in read
     ]
     if cache is not None:
         cache.retain((digest, item.path, options) for item, digest, _data in read)
-    return analyse(
+    log = analyse(
         config, records, excluded=found.excluded, layouts=found.layouts, intake=intake, today=today
     )
+    if pack is not None:
+        entries = {disk_keys[key]: parsed_by_key[key] for key in disk_keys}
+        if parsed_any or len(pack.entries) != len(entries):
+            pack.save(entries)  # the analysis is kept once a run finds every reading
+        elif inputs:
+            pack.save(entries, log_key=inputs, log=log)
+    return log
+
+
+def _inputs_key(
+    config: Config,
+    found: Discovery,
+    read: list[tuple[Found, str, bytes]],
+    disk_keys: dict[tuple[str, str], tuple[str, str]],
+    intake: list[Problem],
+    today: dt.date,
+) -> str:
+    """Everything :func:`analyse` depends on beside the code (the pack's header has the
+    code stamp): the configuration, what discovery found, each file's content key, the
+    problems met on the way, and the day review-by dates are judged against."""
+    digest = hashlib.sha256()
+    for part in (repr(config), repr(found.excluded), repr(found.layouts), repr(intake), today):
+        digest.update(f"{part}\n".encode())
+    for item, text_digest, _data in read:
+        row = (
+            item.abspath,
+            item.path,
+            item.rel,
+            item.root.path,
+            item.domain,
+            item.archived,
+            item.symlink,
+            disk_keys[(text_digest, item.path)][0],
+        )
+        digest.update(f"{row!r}\n".encode())
+    return digest.hexdigest()
 
 
 def _parse_all(
-    config: Config,
     read: list[tuple[Found, str, bytes]],
     options: ParseOptions,
     cache: ParseCache | None,
-) -> dict[tuple[str, str], Parsed]:
+    pack: disk_cache.Pack | None,
+    disk_keys: dict[tuple[str, str], tuple[str, str]],
+) -> tuple[dict[tuple[str, str], Parsed], bool]:
     """Each file parsed once, by (content hash, path): through ``cache`` when given,
-    and through the disk cache (:mod:`mkdocs_adr.cache`) when ``cache`` is empty (a
-    first build; later serve rebuilds find all but the edited files in ``cache``)."""
+    then through ``pack``, the disk cache (:mod:`mkdocs_adr.cache`), when given; and
+    whether anything had to be parsed."""
     # keyed without the options, which are the same for every file here
     parsed_by_key: dict[tuple[str, str], Parsed] = {}
     misses: dict[tuple[str, str], bytes] = {}
@@ -206,33 +257,20 @@ def _parse_all(
         if key in parsed_by_key or key in misses:
             continue
         hit = cache.get((digest, item.path, options)) if cache is not None else None
+        if hit is None and pack is not None:
+            hit = pack.get(disk_keys[key])
+            if hit is not None and cache is not None:
+                cache.put((*key, options), hit)
         if hit is None:
             misses[key] = data
         else:
             parsed_by_key[key] = hit
-    pack = None
-    disk_keys: dict[tuple[str, str], tuple[str, str]] = {}
-    if misses and (cache is None or not len(cache)) and disk_cache.enabled():
-        pack = disk_cache.Pack(config.project_dir, options)
-        pack.load()
-        disk_keys = {
-            key: (disk_cache.file_key(key[0], data), key[1]) for key, data in misses.items()
-        }
-        for key, disk_key in disk_keys.items():
-            hit = pack.get(disk_key)
-            if hit is not None:
-                parsed_by_key[key] = hit
-                del misses[key]
-                if cache is not None:
-                    cache.put((*key, options), hit)
     jobs = [(data, path) for (_digest, path), data in misses.items()]
     for key, parsed in zip(misses, parse_many(jobs, options), strict=True):
         parsed_by_key[key] = parsed
         if cache is not None:
             cache.put((*key, options), parsed)
-    if pack is not None and (misses or len(pack.entries) != len(disk_keys)):
-        pack.save({disk_keys[key]: parsed_by_key[key] for key in disk_keys})
-    return parsed_by_key
+    return parsed_by_key, bool(misses)
 
 
 def identify(item: Found, parsed: Parsed, digest: str, prefix: str) -> Record:

@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from .. import apply, report, summary
+from .. import report
 from ..config import Config
 from ..errors import NotBuiltError, UsageError
-from ..journal import Receipt, rollback
 from ..log import Log, load
-from ..plans import Plan, load_plan
-from . import _review
 from ._common import (
     EXIT_OK,
     EXIT_PROBLEMS,
@@ -26,6 +24,13 @@ from ._common import (
     resolve_config,
     today_option,
 )
+
+if TYPE_CHECKING:
+    from ..journal import Receipt
+    from ..plans import Plan
+
+# apply, summary, journal, plans and _review are imported where a plan is drafted,
+# confirmed or rolled back: the read-only analysis (the common call) needs none of them
 
 MODES = ("analysis", "summary", "consolidate")
 
@@ -172,6 +177,9 @@ def _summary(
     dry_run: bool,
     as_json: bool,
 ) -> int:
+    from .. import summary
+    from . import _review
+
     drafted = summary.draft(config, log, domain=domain, sources=sources, adopt=adopt)
     if dry_run:
         if as_json:
@@ -204,6 +212,8 @@ def _summary(
 
 def _answered(config: Config, plan: Plan, answer: str) -> int:
     """Do what the reviewer answered at the card: publish, keep, or drop the draft."""
+    from .. import summary
+
     if answer == "apply":
         return confirm_plan(config, plan.plan_id, as_json=False)
     if answer == "draft":
@@ -232,6 +242,9 @@ def _answered(config: Config, plan: Plan, answer: str) -> int:
 
 def confirm_plan(config: Config, plan_id: str, *, as_json: bool) -> int:
     """Apply a reviewed plan of any kind through the journal; print its receipt."""
+    from .. import apply, summary
+    from ..plans import load_plan
+
     plan = load_plan(config.work_path, plan_id)
     applied_id = plan_id
     note = ""
@@ -272,6 +285,9 @@ def confirm_plan(config: Config, plan_id: str, *, as_json: bool) -> int:
 
 
 def _rollback(config: Config, plan_id: str) -> Receipt:
+    from ..journal import rollback
+    from ..plans import load_plan
+
     load_plan(config.work_path, plan_id)
     return rollback(config.project_dir, config.work_path, plan_id)
 
