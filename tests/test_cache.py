@@ -370,3 +370,73 @@ def test_two_processes_filling_the_cache_at_once_agree(tmp_path: Path) -> None:
     off = cli("--no-cache", "plan", "--json", cwd=folder)
     assert plan_json(warm) == plan_json(off) == json.loads(outs[0][0])
     assert tree_digest(folder) == before
+
+
+@pytest.fixture
+def analyses(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many records each whole-log analysis got."""
+    calls: list[int] = []
+    real = log_module.analyse
+
+    def counting(config: Any, records: Any, **kw: Any) -> Any:
+        calls.append(len(records))
+        return real(config, records, **kw)
+
+    monkeypatch.setattr(log_module, "analyse", counting)
+    return calls
+
+
+def test_the_analysed_log_is_kept_once_a_run_parsed_nothing(
+    project: Path, parses: list[list[str]], analyses: list[int]
+) -> None:
+    expected = cold_answer(project)
+    analyses.clear()
+    parses.clear()
+    first = read(project)  # parses all, keeps the readings
+    second = read(project)  # parses nothing, keeps the analysis too
+    assert len(analyses) == 2
+    third = read(project)  # neither parses nor analyses
+    assert len(analyses) == 2 and len(parsed_paths(parses)) == len(first.records)
+    assert answer(third) == answer(second) == answer(first) == expected
+    assert third.today == TODAY
+    # another day: the review-by dates are judged again, from the kept readings
+    old = Path.cwd()
+    os.chdir(project)
+    try:
+        later = load(for_root(Path("adr")), today=dt.date(2031, 1, 1))
+    finally:
+        os.chdir(old)
+    assert len(analyses) == 3 and len(parsed_paths(parses)) == len(first.records)
+    assert later.today == dt.date(2031, 1, 1)
+    with cache.disabled():
+        os.chdir(project)
+        try:
+            fresh = load(for_root(Path("adr")), today=dt.date(2031, 1, 1))
+        finally:
+            os.chdir(old)
+    assert answer(later) == answer(fresh)
+
+
+def test_an_edit_after_the_analysis_was_kept_is_seen(
+    project: Path, parses: list[list[str]], analyses: list[int]
+) -> None:
+    for _ in range(3):
+        log = read(project)
+    last = sorted(r.path for r in log.records if r.path.startswith("adr/madr-"))[-1]
+    target = project / last
+    target.write_text(target.read_text(encoding="utf-8") + "\nSee ADR-9999.\n", "utf-8")
+    parses.clear()
+    edited = read(project)
+    assert parsed_paths(parses) == [f"adr/{target.name}"]
+    assert answer(edited) == cold_answer(project)
+    # a new file, and a removed one, change what discovery finds
+    (project / "adr" / "0999-added-late.md").write_text(
+        "# 999. Added late\n\nDate: 2026-11-30\n\n## Status\n\nProposed\n", "utf-8"
+    )
+    target.unlink()
+    parses.clear()
+    changed = read(project)
+    assert parsed_paths(parses) == ["adr/0999-added-late.md"]
+    assert answer(changed) == cold_answer(project)
+    assert "adr/0999-added-late.md" in changed.by_path
+    assert f"adr/{target.name}" not in changed.by_path
