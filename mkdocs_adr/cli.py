@@ -6,6 +6,7 @@ and turns domain errors into exit codes (0 ok, 1 problems, 2 usage, 3 refused).
 
 from __future__ import annotations
 
+import gc
 import io
 import os
 import sys
@@ -146,4 +147,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run() -> None:  # pragma: no cover - console entry point
-    sys.exit(main())
+    code = main()
+    # the process ends now: its last collection need not walk the log it loaded
+    gc.freeze()
+    sys.exit(code)
