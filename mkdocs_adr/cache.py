@@ -52,7 +52,7 @@ ENV_OFF = "MKDOCS_ADR_NO_CACHE"
 #: The folder's size bound: beyond it the packs used longest ago are removed.
 MAX_BYTES = 512 * 2**20
 #: The first line of every pack; a change of layout changes it.
-MAGIC = b"mkdocs-adr parse cache 1\n"
+MAGIC = b"mkdocs-adr parse cache 2\n"
 #: The package folder, whose files' names, sizes and times make the code stamp.
 _PACKAGE = Path(__file__).resolve().parent
 
@@ -148,16 +148,19 @@ class Pack:
         self.entries: dict[Key, Parsed] = {}
         #: The key of the inputs :attr:`log` was analysed from ("" when none), and it.
         self.log_key = ""
+        #: The key of the files' places and stat rows when the log was kept ("" when
+        #: they could not vouch for the content: see :func:`mkdocs_adr.log.stat_key`).
+        self.stat_key = ""
         self.log: object = None
 
     def load(self) -> None:
         """Read the pack, or leave it empty when it cannot be trusted or used."""
         with contextlib.suppress(Exception):
             found = self._read()
-            if type(found) is tuple and len(found) == 3 and type(found[0]) is dict:
-                self.entries, self.log_key, self.log = found
-                if type(self.log_key) is not str:
-                    self.log_key, self.log = "", None
+            if type(found) is tuple and len(found) == 4 and type(found[0]) is dict:
+                self.entries, self.log_key, self.stat_key, self.log = found
+                if type(self.log_key) is not str or type(self.stat_key) is not str:
+                    self.log_key, self.stat_key, self.log = "", "", None
 
     def _read(self) -> object:
         with open(self.path, "rb", buffering=0) as fh:
@@ -183,16 +186,23 @@ class Pack:
         found = self.entries.get(key)
         return found if type(found) is Parsed else None
 
-    def save(self, entries: dict[Key, Parsed], *, log_key: str = "", log: object = None) -> None:
-        """Write ``entries`` (and the log analysed from inputs ``log_key``) as the pack,
-        atomically; on any failure, do nothing."""
+    def save(
+        self,
+        entries: dict[Key, Parsed],
+        *,
+        log_key: str = "",
+        stat_key: str = "",
+        log: object = None,
+    ) -> None:
+        """Write ``entries`` (and the log analysed from inputs ``log_key``, whose files
+        had stat rows ``stat_key``) as the pack, atomically; on any failure, do nothing."""
         with contextlib.suppress(Exception):
             folder = self.path.parent
             folder.mkdir(mode=0o700, parents=True, exist_ok=True)
             buffer = io.BytesIO()
             pickler = pickle.Pickler(buffer, pickle.HIGHEST_PROTOCOL)
             pickler.dispatch_table = _reducers()
-            pickler.dump((entries, log_key, log))
+            pickler.dump((entries, log_key, stat_key, log))
             payload = buffer.getbuffer()
             meta = str(zlib.crc32(payload)).encode()
             atomic_write(self.path, b"".join((MAGIC, self.header, b"\n", meta, b"\n", payload)))

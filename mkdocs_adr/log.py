@@ -16,6 +16,9 @@ import datetime as dt
 import gc
 import hashlib
 import json
+import os
+import sys
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -169,6 +172,16 @@ def _load(config: Config, cache: ParseCache | None, today: dt.date | None) -> Lo
     options = ParseOptions.from_config(config)
     prefixes = {r.path: r.prefix for r in config.roots}
     intake: list[Problem] = list(found.problems)
+    today = today or dt.date.today()
+    pack = None
+    stats = ""
+    if (cache is None or not len(cache)) and disk_cache.enabled():
+        pack = disk_cache.Pack(config.project_dir, options)
+        pack.load()
+        if cache is None:
+            stats = stat_key(config, found, today)
+            if stats and pack.stat_key == stats and isinstance(pack.log, Log):
+                return dataclasses.replace(pack.log, config=config)
     read: list[tuple[Found, str, bytes]] = []
     for item in found.found:
         try:
@@ -177,11 +190,6 @@ def _load(config: Config, cache: ParseCache | None, today: dt.date | None) -> Lo
             intake.append(checks.unreadable(item.path, exc))
             continue
         read.append((item, text_hash(data), data))
-    today = today or dt.date.today()
-    pack = None
-    if (cache is None or not len(cache)) and disk_cache.enabled():
-        pack = disk_cache.Pack(config.project_dir, options)
-        pack.load()
     disk_keys = {
         (digest, item.path): (disk_cache.file_key(digest, data), item.path)
         for item, digest, data in read
@@ -190,6 +198,8 @@ def _load(config: Config, cache: ParseCache | None, today: dt.date | None) -> Lo
     if pack is not None and cache is None:
         inputs = _inputs_key(config, found, read, disk_keys, intake, today)
         if pack.log_key == inputs and isinstance(pack.log, Log):
+            if stats and stats != pack.stat_key:  # touched, not changed: vouch again
+                pack.save(pack.entries, log_key=inputs, stat_key=stats, log=pack.log)
             return dataclasses.replace(pack.log, config=config)
     parsed_by_key, parsed_any = _parse_all(read, options, cache, pack, disk_keys)
     records = [
@@ -206,8 +216,50 @@ def _load(config: Config, cache: ParseCache | None, today: dt.date | None) -> Lo
         if parsed_any or len(pack.entries) != len(entries):
             pack.save(entries)  # the analysis is kept once a run finds every reading
         elif inputs:
-            pack.save(entries, log_key=inputs, log=log)
+            pack.save(entries, log_key=inputs, stat_key=stats, log=log)
     return log
+
+
+#: How far back from the start of a run a file's change time makes its stat row unable
+#: to vouch for its content (file systems keep times as coarsely as 2 s).
+RACY_NS = 3 * 10**9
+
+
+def stat_key(config: Config, found: Discovery, today: dt.date) -> str:
+    """The key of what discovery found and of each file's stat row (device, inode, size,
+    modification and change times, mode), or "" when they cannot vouch for the content.
+
+    With the same key as the run that kept the analysed log, no file was written,
+    replaced or renamed since, so that log is used without reading the files (git's
+    index works the same way). They cannot vouch where the change time is the creation
+    time (Windows), or when a file changed within :data:`RACY_NS` of now: a write in the
+    same tick of the clock might not move its times.
+    """
+    if sys.platform == "win32":  # pragma: no cover - st_ctime is the creation time there
+        return ""
+    started = time.time_ns()
+    digest = hashlib.sha256()
+    for part in (repr(config), repr(found.excluded), repr(found.layouts), repr(found.problems)):
+        digest.update(f"{part}\n".encode())
+    digest.update(f"{today}\n".encode())
+    rows: list[str] = []
+    stat = os.stat
+    racy = started - RACY_NS
+    for item in found.found:
+        path = os.fspath(item.abspath)
+        try:
+            st = stat(path)
+        except OSError:
+            return ""
+        if st.st_mtime_ns >= racy or st.st_ctime_ns >= racy:
+            return ""
+        rows.append(
+            f"{path}\0{item.path}\0{item.rel}\0{item.root.path}\0{item.domain!r}\0"
+            f"{item.archived:d}{item.symlink:d}\0{st.st_dev}\0{st.st_ino}\0{st.st_size}\0"
+            f"{st.st_mtime_ns}\0{st.st_ctime_ns}\0{st.st_mode}"
+        )
+    digest.update("\n".join(rows).encode())
+    return digest.hexdigest()
 
 
 def _inputs_key(
@@ -224,18 +276,12 @@ def _inputs_key(
     digest = hashlib.sha256()
     for part in (repr(config), repr(found.excluded), repr(found.layouts), repr(intake), today):
         digest.update(f"{part}\n".encode())
-    for item, text_digest, _data in read:
-        row = (
-            item.abspath,
-            item.path,
-            item.rel,
-            item.root.path,
-            item.domain,
-            item.archived,
-            item.symlink,
-            disk_keys[(text_digest, item.path)][0],
-        )
-        digest.update(f"{row!r}\n".encode())
+    rows = [
+        f"{os.fspath(item.abspath)}\0{item.path}\0{item.rel}\0{item.root.path}\0{item.domain!r}\0"
+        f"{item.archived:d}{item.symlink:d}\0{disk_keys[(text_digest, item.path)][0]}"
+        for item, text_digest, _data in read
+    ]
+    digest.update("\n".join(rows).encode())
     return digest.hexdigest()
 
 

@@ -10,6 +10,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -440,3 +441,71 @@ def test_an_edit_after_the_analysis_was_kept_is_seen(
     assert answer(changed) == cold_answer(project)
     assert "adr/0999-added-late.md" in changed.by_path
     assert f"adr/{target.name}" not in changed.by_path
+
+
+@pytest.fixture
+def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every record file the log read, in order."""
+    calls: list[str] = []
+    real = log_module._read
+
+    def counting(path: Path) -> bytes:
+        calls.append(path.name)
+        return real(path)
+
+    monkeypatch.setattr(log_module, "_read", counting)
+    return calls
+
+
+def test_unchanged_stat_rows_vouch_for_the_kept_log(
+    project: Path,
+    parses: list[list[str]],
+    analyses: list[int],
+    reads: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the files of a test are seconds old at most: let them vouch at once
+    monkeypatch.setattr(log_module, "RACY_NS", 0)
+    expected = cold_answer(project)
+    read(project)
+    read(project)  # keeps the analysis
+    n = len(reads) // 3
+    reads.clear()
+    analyses.clear()
+    assert answer(read(project)) == expected
+    assert reads == [] and analyses == []
+    # same size, the old modification time put back: the change time still moves
+    log = read(project)
+    path = project / sorted(r.path for r in log.records if r.path.startswith("adr/madr-"))[0]
+    st = path.stat()
+    text = path.read_bytes()
+    time.sleep(0.05)
+    swapped = text.replace(b"accepted", b"rejected", 1)
+    assert swapped != text and len(swapped) == len(text)
+    path.write_bytes(swapped)
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    parses.clear()
+    edited = read(project)
+    assert parsed_paths(parses) == [f"adr/{path.name}"]
+    assert answer(edited) == cold_answer(project)
+    # touched, not changed: read and hashed, nothing parsed or analysed; then vouched for
+    read(project)  # keeps the analysis of the edit
+    time.sleep(0.05)
+    path.touch()
+    reads.clear()
+    analyses.clear()
+    parses.clear()
+    assert answer(read(project)) == answer(edited)
+    assert len(reads) == n and analyses == [] and parses == []
+    reads.clear()
+    assert answer(read(project)) == answer(edited)
+    assert reads == []
+
+
+def test_a_file_changed_just_now_cannot_vouch(project: Path, reads: list[str]) -> None:
+    """Within RACY_NS of a change, stat rows prove nothing: the files are read."""
+    for _ in range(3):
+        read(project)
+    reads.clear()
+    read(project)
+    assert reads  # the fixture's files were written a moment ago
