@@ -3,14 +3,17 @@
 Every front end reads a log through :func:`mkdocs_adr.log.load`, which asks this
 module for the parsed records of an earlier run before parsing anything, so a
 warm ``plan``, ``check``, ``context``, ``find``, MCP call or site build reads and
-hashes the files and parses only those that changed (docs/adr/0044).
+hashes the files and parses only those that changed (docs/adr/0044). A pack also
+keeps the analysed log of the last run that parsed nothing, with the key of its
+inputs and of its files' stat rows (:func:`mkdocs_adr.log.stat_key`): when those
+still match, that log is the answer, and no file is read.
 
 Where: ``$XDG_CACHE_HOME/mkdocs-adr`` when that is set (an absolute path), else the
 platform's user cache folder (:func:`directory`). Nothing is ever written inside
 the project.
 
 What: one *pack* file per project and parse options, holding ``{(key, path):
-Parsed}`` for the files of the last run. A pack is only used when its header
+Parsed}`` for the files of the last run (and that log). A pack is only used when its header
 names the same format, package version, code stamp and parse options as this
 run, and its checksum matches; anything else about it (missing, truncated,
 foreign, corrupt, unreadable, another process writing it meanwhile) makes it an
