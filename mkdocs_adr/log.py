@@ -178,7 +178,8 @@ def _load(config: Config, cache: ParseCache | None, today: dt.date | None) -> Lo
     if (cache is None or not len(cache)) and disk_cache.enabled():
         pack = disk_cache.Pack(config.project_dir, options)
         pack.load()
-        if cache is None:
+        # an empty pack (a cold run) keeps no log, so there is nothing to vouch for
+        if cache is None and (pack.entries or pack.log is not None):
             stats = stat_key(config, found, today)
             if stats and pack.stat_key == stats and isinstance(pack.log, Log):
                 return dataclasses.replace(pack.log, config=config)
@@ -195,7 +196,7 @@ def _load(config: Config, cache: ParseCache | None, today: dt.date | None) -> Lo
         for item, digest, data in read
     }
     inputs = ""
-    if pack is not None and cache is None:
+    if pack is not None and cache is None and (pack.entries or pack.log is not None):
         inputs = _inputs_key(config, found, read, disk_keys, intake, today)
         if pack.log_key == inputs and isinstance(pack.log, Log):
             if stats and stats != pack.stat_key:  # touched, not changed: vouch again
