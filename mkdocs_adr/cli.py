@@ -6,6 +6,7 @@ and turns domain errors into exit codes (0 ok, 1 problems, 2 usage, 3 refused).
 
 from __future__ import annotations
 
+import gc
 import io
 import os
 import sys
@@ -64,6 +65,11 @@ class AdrGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> object:
         try:
+            if ctx.params.get("no_cache"):
+                from .cache import disabled
+
+                with disabled():
+                    return super().invoke(ctx)
             return super().invoke(ctx)
         except AdrError as exc:
             echo(f"mkdocs-adr: {exc.format()}", err=True)
@@ -77,12 +83,20 @@ class AdrGroup(click.Group):
 )
 @click.version_option(__version__, prog_name="mkdocs-adr")
 @location_options
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Parse every record afresh; neither read nor write the parse cache.",
+)
 @click.pass_context
-def cli(ctx: click.Context, config_file: Path | None, root: Path | None) -> None:
+def cli(ctx: click.Context, config_file: Path | None, root: Path | None, no_cache: bool) -> None:
     """Publish Architecture Decision Records with MkDocs and keep their views honest.
 
     Reads the `adr` plugin's settings from ./mkdocs.yml (or -f FILE), or works on
     one ADR folder with --root PATH. Without a command, runs `plan`.
+
+    Parsed records are cached outside the project ($XDG_CACHE_HOME/mkdocs-adr, else
+    ~/.cache/mkdocs-adr); --no-cache or MKDOCS_ADR_NO_CACHE=1 turns that off.
 
     Exit codes: 0 ok, 1 problems at or above the threshold, 2 usage error,
     3 refused (plan stale or invalid, lock held, precondition failed).
@@ -133,4 +147,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run() -> None:  # pragma: no cover - console entry point
-    sys.exit(main())
+    code = main()
+    # the process ends now: its last collection need not walk the log it loaded
+    gc.freeze()
+    sys.exit(code)

@@ -16,13 +16,17 @@ import datetime as dt
 import gc
 import hashlib
 import json
+import os
+import sys
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import cache as disk_cache
 from . import checks
 from .config import Config
-from .discovery import Found, discover
+from .discovery import Discovery, Found, discover
 from .graph import RelationGraph, Succession
 from .identity import Resolution, Resolver, canonical, explicit_id_fault, file_id, parse_id
 from .model import (
@@ -168,6 +172,17 @@ def _load(config: Config, cache: ParseCache | None, today: dt.date | None) -> Lo
     options = ParseOptions.from_config(config)
     prefixes = {r.path: r.prefix for r in config.roots}
     intake: list[Problem] = list(found.problems)
+    today = today or dt.date.today()
+    pack = None
+    stats = ""
+    if (cache is None or not len(cache)) and disk_cache.enabled():
+        pack = disk_cache.Pack(config.project_dir, options)
+        pack.load()
+        # an empty pack (a cold run) keeps no log, so there is nothing to vouch for
+        if cache is None and (pack.entries or pack.log is not None):
+            stats = stat_key(config, found, today)
+            if stats and pack.stat_key == stats and isinstance(pack.log, Log):
+                return dataclasses.replace(pack.log, config=config)
     read: list[tuple[Found, str, bytes]] = []
     for item in found.found:
         try:
@@ -176,22 +191,111 @@ def _load(config: Config, cache: ParseCache | None, today: dt.date | None) -> Lo
             intake.append(checks.unreadable(item.path, exc))
             continue
         read.append((item, text_hash(data), data))
-    parsed_by_key = _parse_all(read, options, cache)
+    disk_keys = {
+        (digest, item.path): (disk_cache.file_key(digest, data), item.path)
+        for item, digest, data in read
+    }
+    inputs = ""
+    if pack is not None and cache is None and (pack.entries or pack.log is not None):
+        inputs = _inputs_key(config, found, read, disk_keys, intake, today)
+        if pack.log_key == inputs and isinstance(pack.log, Log):
+            if stats and stats != pack.stat_key:  # touched, not changed: vouch again
+                pack.save(pack.entries, log_key=inputs, stat_key=stats, log=pack.log)
+            return dataclasses.replace(pack.log, config=config)
+    parsed_by_key, parsed_any = _parse_all(read, options, cache, pack, disk_keys)
     records = [
         identify(item, parsed_by_key[(digest, item.path)], digest, prefixes[item.root.path])
         for item, digest, _data in read
     ]
     if cache is not None:
         cache.retain((digest, item.path, options) for item, digest, _data in read)
-    return analyse(
+    log = analyse(
         config, records, excluded=found.excluded, layouts=found.layouts, intake=intake, today=today
     )
+    if pack is not None:
+        entries = {disk_keys[key]: parsed_by_key[key] for key in disk_keys}
+        if parsed_any or len(pack.entries) != len(entries):
+            pack.save(entries)  # the analysis is kept once a run finds every reading
+        elif inputs:
+            pack.save(entries, log_key=inputs, stat_key=stats, log=log)
+    return log
+
+
+#: How far back from the start of a run a file's change time makes its stat row unable
+#: to vouch for its content (file systems keep times as coarsely as 2 s).
+RACY_NS = 3 * 10**9
+
+
+def stat_key(config: Config, found: Discovery, today: dt.date) -> str:
+    """The key of what discovery found and of each file's stat row (device, inode, size,
+    modification and change times, mode), or "" when they cannot vouch for the content.
+
+    With the same key as the run that kept the analysed log, no file was written,
+    replaced or renamed since, so that log is used without reading the files (git's
+    index works the same way). They cannot vouch where the change time is the creation
+    time (Windows), or when a file changed within :data:`RACY_NS` of now: a write in the
+    same tick of the clock might not move its times.
+    """
+    if sys.platform == "win32":  # pragma: no cover - st_ctime is the creation time there
+        return ""
+    started = time.time_ns()
+    digest = hashlib.sha256()
+    for part in (repr(config), repr(found.excluded), repr(found.layouts), repr(found.problems)):
+        digest.update(f"{part}\n".encode())
+    digest.update(f"{today}\n".encode())
+    rows: list[str] = []
+    stat = os.stat
+    racy = started - RACY_NS
+    for item in found.found:
+        path = os.fspath(item.abspath)
+        try:
+            st = stat(path)
+        except OSError:
+            return ""
+        if st.st_mtime_ns >= racy or st.st_ctime_ns >= racy:
+            return ""
+        rows.append(
+            f"{path}\0{item.path}\0{item.rel}\0{item.root.path}\0{item.domain!r}\0"
+            f"{item.archived:d}{item.symlink:d}\0{st.st_dev}\0{st.st_ino}\0{st.st_size}\0"
+            f"{st.st_mtime_ns}\0{st.st_ctime_ns}\0{st.st_mode}"
+        )
+    digest.update("\n".join(rows).encode())
+    return digest.hexdigest()
+
+
+def _inputs_key(
+    config: Config,
+    found: Discovery,
+    read: list[tuple[Found, str, bytes]],
+    disk_keys: dict[tuple[str, str], tuple[str, str]],
+    intake: list[Problem],
+    today: dt.date,
+) -> str:
+    """Everything :func:`analyse` depends on beside the code (the pack's header has the
+    code stamp): the configuration, what discovery found, each file's content key, the
+    problems met on the way, and the day review-by dates are judged against."""
+    digest = hashlib.sha256()
+    for part in (repr(config), repr(found.excluded), repr(found.layouts), repr(intake), today):
+        digest.update(f"{part}\n".encode())
+    rows = [
+        f"{os.fspath(item.abspath)}\0{item.path}\0{item.rel}\0{item.root.path}\0{item.domain!r}\0"
+        f"{item.archived:d}{item.symlink:d}\0{disk_keys[(text_digest, item.path)][0]}"
+        for item, text_digest, _data in read
+    ]
+    digest.update("\n".join(rows).encode())
+    return digest.hexdigest()
 
 
 def _parse_all(
-    read: list[tuple[Found, str, bytes]], options: ParseOptions, cache: ParseCache | None
-) -> dict[tuple[str, str], Parsed]:
-    """Each file parsed once, by (content hash, path); through ``cache`` when given."""
+    read: list[tuple[Found, str, bytes]],
+    options: ParseOptions,
+    cache: ParseCache | None,
+    pack: disk_cache.Pack | None,
+    disk_keys: dict[tuple[str, str], tuple[str, str]],
+) -> tuple[dict[tuple[str, str], Parsed], bool]:
+    """Each file parsed once, by (content hash, path): through ``cache`` when given,
+    then through ``pack``, the disk cache (:mod:`mkdocs_adr.cache`), when given; and
+    whether anything had to be parsed."""
     # keyed without the options, which are the same for every file here
     parsed_by_key: dict[tuple[str, str], Parsed] = {}
     misses: dict[tuple[str, str], bytes] = {}
@@ -200,6 +304,10 @@ def _parse_all(
         if key in parsed_by_key or key in misses:
             continue
         hit = cache.get((digest, item.path, options)) if cache is not None else None
+        if hit is None and pack is not None:
+            hit = pack.get(disk_keys[key])
+            if hit is not None and cache is not None:
+                cache.put((*key, options), hit)
         if hit is None:
             misses[key] = data
         else:
@@ -209,7 +317,7 @@ def _parse_all(
         parsed_by_key[key] = parsed
         if cache is not None:
             cache.put((*key, options), parsed)
-    return parsed_by_key
+    return parsed_by_key, bool(misses)
 
 
 def identify(item: Found, parsed: Parsed, digest: str, prefix: str) -> Record:

@@ -35,6 +35,16 @@ def fixture_logs(declaring: str | None = None) -> list[str]:
     return names
 
 
+@pytest.fixture(autouse=True)
+def _own_cache_dir(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every test gets its own parse cache folder (docs/adr/0044), never ~/.cache:
+    ``XDG_CACHE_HOME`` points into a fresh temporary folder, and subprocesses inherit it."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))
+    monkeypatch.delenv("MKDOCS_ADR_NO_CACHE", raising=False)
+
+
 @pytest.fixture
 def copy_log(tmp_path: Path) -> Callable[[str], Path]:
     """Copy a fixture log into a fresh temporary folder (symlinks kept)."""

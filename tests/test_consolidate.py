@@ -780,3 +780,13 @@ def test_two_confirms_started_together_apply_once(lab: Path, tmp_path: Path) -> 
     assert recs["ADR-0061"].status == "accepted"
     assert {recs[rid(1, i)].status for i in SOURCES} == {"superseded"}
     assert run("check", cwd=project).returncode == 0
+
+
+def test_plan_group_by_choices_are_consolidations() -> None:
+    """`plan --group-by` lists consolidate.GROUP_BY (written in the command so that
+    `plan` imports consolidation only when it is asked for)."""
+    from mkdocs_adr import consolidate
+    from mkdocs_adr.commands.plan import plan_command
+
+    option = next(p for p in plan_command.params if p.name == "group_by")
+    assert tuple(option.type.choices) == consolidate.GROUP_BY  # type: ignore[attr-defined]

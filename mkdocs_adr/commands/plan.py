@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from .. import apply, consolidate, report, summary
+from .. import report
 from ..config import Config
 from ..errors import NotBuiltError, UsageError
-from ..journal import Receipt, rollback
 from ..log import Log, load
-from ..plans import Plan, load_plan
-from . import _consolidate, _review
 from ._common import (
     EXIT_OK,
     EXIT_PROBLEMS,
@@ -26,6 +24,13 @@ from ._common import (
     resolve_config,
     today_option,
 )
+
+if TYPE_CHECKING:
+    from ..journal import Receipt
+    from ..plans import Plan
+
+# apply, summary, journal, plans and _review are imported where a plan is drafted,
+# confirmed or rolled back: the read-only analysis (the common call) needs none of them
 
 MODES = ("analysis", "summary", "consolidate")
 
@@ -46,7 +51,9 @@ MODES = ("analysis", "summary", "consolidate")
 )
 @click.option(
     "--group-by",
-    type=click.Choice(consolidate.GROUP_BY),
+    # consolidate.GROUP_BY, written here so `plan` imports consolidation only when asked
+    # (tests/test_consolidate.py ties the two)
+    type=click.Choice(("domain", "tag", "component")),
     default=None,
     help="With --mode consolidate: one replacement per domain (default), tag or component.",
 )
@@ -130,6 +137,9 @@ def plan_command(
     if mode == "summary":
         raise SystemExit(_summary(config, log, domain, sources, adopt, dry_run, as_json))
     if mode == "consolidate":
+        from .. import consolidate
+        from . import _consolidate
+
         scope = consolidate.Scope(group_by or "domain", domain, sources, archive_)
         raise SystemExit(
             _consolidate.draft(
@@ -200,6 +210,9 @@ def _summary(
     dry_run: bool,
     as_json: bool,
 ) -> int:
+    from .. import summary
+    from . import _review
+
     drafted = summary.draft(config, log, domain=domain, sources=sources, adopt=adopt)
     if dry_run:
         if as_json:
@@ -232,6 +245,8 @@ def _summary(
 
 def _answered(config: Config, plan: Plan, answer: str) -> int:
     """Do what the reviewer answered at the card: publish, keep, or drop the draft."""
+    from .. import summary
+
     if answer == "apply":
         return confirm_plan(config, plan.plan_id, as_json=False)
     if answer == "draft":
@@ -260,6 +275,10 @@ def _answered(config: Config, plan: Plan, answer: str) -> int:
 
 def confirm_plan(config: Config, plan_id: str, *, as_json: bool) -> int:
     """Apply a reviewed plan of any kind through the journal; print its receipt."""
+    from .. import apply, consolidate, summary
+    from ..plans import load_plan
+    from . import _consolidate
+
     plan = load_plan(config.work_path, plan_id)
     applied_id = plan_id
     note = ""
@@ -313,6 +332,10 @@ def confirm_plan(config: Config, plan_id: str, *, as_json: bool) -> int:
 
 
 def _rollback(config: Config, plan_id: str) -> Receipt:
+    from ..journal import rollback
+    from ..plans import load_plan
+    from . import _consolidate
+
     _consolidate.refuse_rollback(config, load_plan(config.work_path, plan_id))
     return rollback(config.project_dir, config.work_path, plan_id)
 

@@ -1,0 +1,261 @@
+"""The parse cache on disk: parsed records kept outside the project, by content hash.
+
+Every front end reads a log through :func:`mkdocs_adr.log.load`, which asks this
+module for the parsed records of an earlier run before parsing anything, so a
+warm ``plan``, ``check``, ``context``, ``find``, MCP call or site build reads and
+hashes the files and parses only those that changed (docs/adr/0044). A pack also
+keeps the analysed log of the last run that parsed nothing, with the key of its
+inputs and of its files' stat rows (:func:`mkdocs_adr.log.stat_key`): when those
+still match, that log is the answer, and no file is read.
+
+Where: ``$XDG_CACHE_HOME/mkdocs-adr`` when that is set (an absolute path), else the
+platform's user cache folder (:func:`directory`). Nothing is ever written inside
+the project.
+
+What: one *pack* file per project and parse options, holding ``{(key, path):
+Parsed}`` for the files of the last run (and that log). A pack is only used when its header
+names the same format, package version, code stamp and parse options as this
+run, and its checksum matches; anything else about it (missing, truncated,
+foreign, corrupt, unreadable, another process writing it meanwhile) makes it an
+empty pack: the files are parsed again and the result is the same. Writes are
+atomic (:func:`mkdocs_adr.fsops.atomic_write`), the folder is pruned to
+:data:`MAX_BYTES`, oldest first, and a write that fails is skipped silently.
+
+Trust: packs are pickles, and unpickling runs code named in the file. A pack is
+only read from the user's own cache folder, when the file belongs to the user
+and nobody else may write it; whoever can write there can already run code as
+the user.
+
+Off: ``mkdocs-adr --no-cache`` (:func:`disabled`) or ``MKDOCS_ADR_NO_CACHE=1``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import functools
+import hashlib
+import io
+import json
+import os
+import pickle
+import sys
+import zlib
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from .fsops import atomic_write
+from .graph import Edge
+from .model import Parsed, Problem, Record, Relation, Unit
+from .parsing import ParseOptions
+
+#: The environment variable that turns the cache off (any value but ``""``/``0``).
+ENV_OFF = "MKDOCS_ADR_NO_CACHE"
+#: The folder's size bound: beyond it the packs used longest ago are removed.
+MAX_BYTES = 512 * 2**20
+#: The first line of every pack; a change of layout changes it.
+MAGIC = b"mkdocs-adr parse cache 2\n"
+#: The package folder, whose files' names, sizes and times make the code stamp.
+_PACKAGE = Path(__file__).resolve().parent
+
+Key = tuple[str, str]
+
+_off = False
+
+
+def directory(environ: Mapping[str, str] | None = None, platform: str | None = None) -> Path:
+    """The cache folder: ``$XDG_CACHE_HOME/mkdocs-adr`` when that is an absolute path
+    (the XDG rule: a relative one is ignored), else the platform's user cache folder:
+    ``~/Library/Caches/mkdocs-adr`` on macOS, ``%LOCALAPPDATA%\\mkdocs-adr\\Cache`` on
+    Windows, ``~/.cache/mkdocs-adr`` elsewhere."""
+    env = os.environ if environ is None else environ
+    platform = sys.platform if platform is None else platform
+    xdg = env.get("XDG_CACHE_HOME", "")
+    if xdg and os.path.isabs(xdg):
+        return Path(xdg) / "mkdocs-adr"
+    if platform == "win32":
+        local = env.get("LOCALAPPDATA", "")
+        base = Path(local) if local else Path.home() / "AppData" / "Local"
+        return base / "mkdocs-adr" / "Cache"
+    if platform == "darwin":
+        return Path.home() / "Library" / "Caches" / "mkdocs-adr"
+    return Path.home() / ".cache" / "mkdocs-adr"
+
+
+def enabled() -> bool:
+    """Whether loads use the disk cache: not under :func:`disabled`, nor with
+    :data:`ENV_OFF` set."""
+    return not _off and os.environ.get(ENV_OFF, "") in ("", "0")
+
+
+@contextlib.contextmanager
+def disabled(off: bool = True) -> Iterator[None]:
+    """The disk cache turned off (when ``off``) for the loads made inside."""
+    global _off
+    before = _off
+    _off = before or off
+    try:
+        yield
+    finally:
+        _off = before
+
+
+def options_key(options: ParseOptions) -> list[object]:
+    """The parse options as JSON data, in a stable order (sets sorted)."""
+    out: list[object] = []
+    for f in dataclasses.fields(options):
+        value = getattr(options, f.name)
+        if isinstance(value, frozenset | set):
+            value = sorted(value)
+        out.append([f.name, value])
+    return out
+
+
+@functools.cache
+def code_stamp() -> str:
+    """The version plus the name, size and time of every module of the package: any
+    change of the code (an upgrade, an edit in a checkout) makes every pack stale."""
+    # the package is imported before any of its modules (importing it here would be a cycle)
+    version = str(getattr(sys.modules.get(__package__ or ""), "__version__", ""))
+    rows: list[str] = [version, sys.version]
+    for here, dirs, names in os.walk(_PACKAGE):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(names):
+            if name.endswith((".py", ".json")):
+                with contextlib.suppress(OSError):
+                    st = os.stat(os.path.join(here, name))
+                    rows.append(f"{here}/{name}:{st.st_size}:{st.st_mtime_ns}")
+    return hashlib.sha256("\n".join(rows).encode()).hexdigest()
+
+
+def file_key(digest: str, data: bytes) -> str:
+    """The content key of a file: its LF-normalized text hash (``digest``, which the
+    log records), or, when the file has a CR, the hash of its raw bytes too (the
+    normalization hides the CRs that a reading may count)."""
+    if b"\r" in data:
+        return digest + ":" + hashlib.sha256(data).hexdigest()
+    return digest
+
+
+class Pack:
+    """The parsed records of one project and parse options, as a run found them on
+    disk, and the analysed log of the last run that parsed nothing (with the key of
+    its inputs); :meth:`save` writes back exactly the entries this run used."""
+
+    def __init__(self, project_dir: Path, options: ParseOptions) -> None:
+        ident = json.dumps([str(project_dir), options_key(options)], sort_keys=True)
+        self.header = json.dumps({"code": code_stamp(), "ident": ident}, sort_keys=True).encode()
+        name = hashlib.sha256(ident.encode()).hexdigest()[:32]
+        self.path = directory() / f"parse-{name}.pack"
+        self.entries: dict[Key, Parsed] = {}
+        #: The key of the inputs :attr:`log` was analysed from ("" when none), and it.
+        self.log_key = ""
+        #: The key of the files' places and stat rows when the log was kept ("" when
+        #: they could not vouch for the content: see :func:`mkdocs_adr.log.stat_key`).
+        self.stat_key = ""
+        self.log: object = None
+
+    def load(self) -> None:
+        """Read the pack, or leave it empty when it cannot be trusted or used."""
+        with contextlib.suppress(Exception):
+            found = self._read()
+            if type(found) is tuple and len(found) == 4 and type(found[0]) is dict:
+                self.entries, self.log_key, self.stat_key, self.log = found
+                if type(self.log_key) is not str or type(self.stat_key) is not str:
+                    self.log_key, self.stat_key, self.log = "", "", None
+
+    def _read(self) -> object:
+        with open(self.path, "rb", buffering=0) as fh:
+            st = os.fstat(fh.fileno())
+            if not _trusted(st):
+                return None
+            data = fh.readall()
+        head_end = data.find(b"\n", len(MAGIC))
+        if not data.startswith(MAGIC) or head_end < 0:
+            return None
+        header = data[len(MAGIC) : head_end]
+        meta_end = data.find(b"\n", head_end + 1)
+        meta = data[head_end + 1 : meta_end]
+        payload = memoryview(data)[meta_end + 1 :]
+        if header != self.header or meta != str(zlib.crc32(payload)).encode():
+            return None
+        found = pickle.loads(payload)
+        with contextlib.suppress(OSError):
+            os.utime(self.path)  # used now: the last to be pruned
+        return found
+
+    def get(self, key: Key) -> Parsed | None:
+        found = self.entries.get(key)
+        return found if type(found) is Parsed else None
+
+    def save(
+        self,
+        entries: dict[Key, Parsed],
+        *,
+        log_key: str = "",
+        stat_key: str = "",
+        log: object = None,
+    ) -> None:
+        """Write ``entries`` (and the log analysed from inputs ``log_key``, whose files
+        had stat rows ``stat_key``) as the pack, atomically; on any failure, do nothing."""
+        with contextlib.suppress(Exception):
+            folder = self.path.parent
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            buffer = io.BytesIO()
+            pickler = pickle.Pickler(buffer, pickle.HIGHEST_PROTOCOL)
+            pickler.dispatch_table = _reducers()
+            pickler.dump((entries, log_key, stat_key, log))
+            payload = buffer.getbuffer()
+            meta = str(zlib.crc32(payload)).encode()
+            atomic_write(self.path, b"".join((MAGIC, self.header, b"\n", meta, b"\n", payload)))
+            prune(folder, keep=self.path)
+
+
+@functools.cache
+def _reducers() -> dict[type, Any]:
+    """Pickle the slotted model classes as constructor calls: their own pickling calls
+    ``dataclasses.fields`` once per object, which was most of a warm load's time."""
+
+    def reducer(cls: type) -> Any:
+        names = tuple(f.name for f in dataclasses.fields(cls))
+        return lambda obj: (cls, tuple([getattr(obj, n) for n in names]))
+
+    return {cls: reducer(cls) for cls in (Problem, Relation, Unit, Record, Edge)}
+
+
+def _trusted(st: os.stat_result) -> bool:
+    """A pack this user wrote: owned by them, writable by nobody else (POSIX)."""
+    getuid = getattr(os, "getuid", None)
+    if getuid is None:  # pragma: no cover - Windows: the folder's own ACL decides
+        return True
+    return bool(st.st_uid == getuid() and not st.st_mode & 0o022)
+
+
+def prune(folder: Path, *, keep: Path | None = None, limit: int = MAX_BYTES) -> list[Path]:
+    """Remove the packs used longest ago until the folder holds at most ``limit`` bytes
+    (``keep`` stays); return what was removed."""
+    packs: list[tuple[float, int, Path]] = []
+    with contextlib.suppress(OSError), os.scandir(folder) as it:
+        for entry in it:
+            if entry.name.endswith(".pack") and entry.is_file(follow_symlinks=False):
+                with contextlib.suppress(OSError):
+                    st = entry.stat(follow_symlinks=False)
+                    packs.append((st.st_mtime, st.st_size, Path(entry.path)))
+    total = sum(size for _, size, _ in packs)
+    removed: list[Path] = []
+    for _, size, path in sorted(packs):
+        if total <= limit:
+            break
+        if path == keep:
+            continue
+        with contextlib.suppress(OSError):
+            path.unlink()
+            removed.append(path)
+            total -= size
+    return removed
+
+
+def clear(folder: Path | None = None) -> int:
+    """Remove every pack (``mkdocs-adr``'s whole cache); return how many."""
+    return len(prune(folder or directory(), limit=-1))
