@@ -88,7 +88,6 @@ from .viewstate import RootViews, free_name, root_views
 
 GRAPH_PAGE = "GRAPH.md"
 TIMELINE_PAGE = "TIMELINE.md"
-RELATIONS_SLOT = "<!-- mkdocs-adr:relations -->"
 AFTER_SLOT = "<!-- mkdocs-adr:after -->"
 #: Where the stylesheet is published; the host links it from every page.
 STYLESHEET = assets.CSS_PATH
@@ -718,7 +717,8 @@ class SiteBuild:
         self.out_of_nav: set[str] = set()  # src_uris kept out of the nav
         self.files_by_src: dict[str, SiteFile] = {}
         self.file_at_path: dict[str, SiteFile] = {}  # record path -> file
-        self.layouts: dict[tuple[str, ...], svg.Placed] = {}  # local graphs
+        #: local graphs drawn once per (neighbourhood, root), filled in per page
+        self.drawings: dict[tuple[tuple[str, ...], str], svg.Prepared] = {}
         self.previews: dict[str, str] = {}  # src -> DRAFT banner (serve)
         self.mounted: dict[str, str] = {}  # src -> project-relative path, roots outside docs
         self.refused: dict[str, Problem] = {}  # src (file or folder) -> why it is left out
@@ -1161,12 +1161,12 @@ class SiteBuild:
         if rec is not None or src in self.mirror_at:
             self.titled_urls.add(url)
         if rec is not None:
-            top = page_view.header(self.ctx, rec, relations_slot=RELATIONS_SLOT) + "".join(
-                page_view.banners(self.ctx, rec, href)
-            )
             if rec.archived:
                 self.archived_urls[url] = search.ArchivedPage(rec.id, rec.status, rec.title)
-            return after_h1(html, top) + AFTER_SLOT
+            # Search sees the id and status in one short line; the header and banners
+            # take its place after indexing (page_context): the search plugins would
+            # parse them again on every page, and banners name other records.
+            return after_h1(html, page_view.search_line(self.ctx, rec)) + AFTER_SLOT
         mirror = self.mirror_at.get(src)
         if mirror is not None:
             top = page_view.mirror_banner(self.ctx, mirror.original, mirror.lang, href)
@@ -1332,20 +1332,19 @@ class SiteBuild:
                 edges_by_node=ctx.edges_by_node,
             )
             if len(sub.nodes) > 1:
-                # records of one chain share a neighbourhood: lay it out once
-                key = tuple(sub.nodes)
-                placed = self.layouts.get(key)
-                if placed is None:
-                    placed = self.layouts[key] = svg.layout(sub)
-                drawing = svg.render(
-                    sub,
-                    uid="adr-local",
-                    href=href,
+                # records of one chain share a neighbourhood: lay it out and draw it
+                # once, each page filling in its links and its own node
+                key = (tuple(sub.nodes), rec.root)
+                prepared = self.drawings.get(key)
+                if prepared is None:
+                    prepared = self.drawings[key] = svg.prepare(
+                        sub, uid="adr-local", root=rec.root, words=self.words
+                    )
+                drawing = svg.fill(
+                    prepared,
                     title=self.words.t("local.drawing", id=rec.id),
+                    href=href,
                     focus=rec.id,
-                    root=rec.root,
-                    placed=placed,
-                    words=self.words,
                 )
                 after.append(
                     page_view.local_graph(
@@ -1367,15 +1366,22 @@ class SiteBuild:
                 timeline_href=timeline_href,
             )
         )
-        output = output.replace(RELATIONS_SLOT, rels, 1)
+        top = page_view.header(ctx, rec, relations_slot=rels) + "".join(
+            page_view.banners(ctx, rec, href)
+        )
+        output = output.replace(page_view.search_line(ctx, rec), top, 1)
         return output.replace(AFTER_SLOT, "".join(after), 1)
 
     def _href(self, at: SiteFile) -> RecordHref:
         file_of = self.file_of
+        seen: dict[str, str | None] = {}  # a page names a record in several places
 
         def href(rid: str) -> str | None:
+            if rid in seen:
+                return seen[rid]
             found = file_of.get(rid)
-            return found.url_relative_to(at) if found is not None else None
+            url = seen[rid] = found.url_relative_to(at) if found is not None else None
+            return url
 
         return href
 

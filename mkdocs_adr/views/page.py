@@ -15,6 +15,7 @@ successor chain leads, who contests a decision) and fill in the links it names.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from collections import defaultdict
@@ -38,7 +39,13 @@ LEVELS = ("note", "info", "warning", "danger")
 def esc(text: object) -> str:
     """``text`` as HTML text or attribute value: escaped, without control characters
     (a terminal's escape sequences in a title show as nothing, not as stray boxes)."""
-    return html.escape(plain(str(text)), quote=True)
+    return _esc(str(text))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _esc(text: str) -> str:
+    # the same ids, titles and labels are escaped on many pages of a build
+    return html.escape(plain(text), quote=True)
 
 
 # ------------------------------------------------------------------------ context
@@ -221,6 +228,14 @@ def header(ctx: PageContext, rec: Record, *, relations_slot: str = "") -> str:
         f'data-adr-status="{esc(rec.status)}">'
         f'<p class="adr-meta">{" ".join(fields)}</p>{relations_slot}</div>'
     )
+
+
+def search_line(ctx: PageContext, rec: Record) -> str:
+    """What search indexes of a record's header: its id and status (and ``archived``),
+    one short line the host replaces by :func:`header` and the banners after indexing."""
+    words = ctx.words
+    tag = f" {esc(words.t('tag.archived'))}" if rec.archived else ""
+    return f'<p class="adr-search-line">{esc(rec.id)} {esc(words.status(rec.status))}{tag}</p>'
 
 
 def archived_tag(words: Messages = ENGLISH) -> str:
