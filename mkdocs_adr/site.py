@@ -681,6 +681,22 @@ def after_h1(html: str, block: str) -> str:
 # ---------------------------------------------------------------------------- build
 
 
+@dataclass
+class Memory:
+    """What a host that builds the site again and again (``mkdocs serve``) keeps from one
+    build to the next (ADR-0045): for each record page, everything the site's additions
+    to it depend on (:meth:`SiteBuild.page_inputs`) and the HTML they came to. A rebuild
+    redraws only the pages whose inputs changed, and names them to the host, which
+    rebuilds them under ``--dirty`` although their files did not change."""
+
+    #: record page src -> (inputs, header and banners, what follows the text)
+    pages: dict[str, tuple[tuple[Any, ...], str, str]] = field(default_factory=dict)
+    #: whether a build has filled it (before that, every page counts as changed)
+    filled: bool = False
+    #: the options it was filled under (other options: every page counts as changed)
+    options: str = ""
+
+
 class SiteBuild:
     """Everything one build knows; the host makes a new one for every build."""
 
@@ -692,8 +708,14 @@ class SiteBuild:
         search_html: bool = True,
         site_name: str = "",
         site_url: str | None = None,
+        memory: Memory | None = None,
     ):
         self.engine = engine
+        #: What the previous build of this host left (serve), and this build's inputs
+        #: of each record page (filled by :meth:`stale_pages`).
+        self.memory = memory
+        self.inputs: dict[str, tuple[Any, ...]] = {}
+        self.neighbourhoods: dict[str, tuple[graphdata.GraphData, int]] = {}
         #: The site's name (the H1 of llms.txt) and its public URL: with one, the links
         #: of llms.txt and index.json are absolute.
         self.site_name = site_name
@@ -1012,6 +1034,113 @@ class SiteBuild:
                 self.files_by_src[src] = found
         return found
 
+    # ------------------------------------------------------------ rebuilds
+
+    def stale_pages(self) -> list[str]:
+        """The pages (src) whose shown content this build changes although their own
+        files may not have changed, compared with :attr:`memory` (ADR-0045): each record
+        page whose :meth:`page_inputs` differ (every one on the first build), every
+        mirror and CURRENT page (their banners follow other records). A host that
+        rebuilds only changed files (``mkdocs serve --dirty``) must rebuild these too."""
+        assert self.ctx is not None
+        memory, options = self.memory, repr(self.engine)
+        fresh = memory is not None and memory.filled and memory.options == options
+        before = memory.pages if memory is not None and fresh else {}
+        stale = []
+        for src, rec in self.record_at.items():
+            inputs = self.inputs[src] = self.page_inputs(rec, src)
+            known = before.get(src)
+            if known is None or known[0] != inputs:
+                stale.append(src)
+        stale.extend(self.mirror_at)
+        stale.extend(rp.current_src for rp in self.roots.values() if rp.current_src)
+        if memory is not None:
+            memory.pages = {k: v for k, v in before.items() if k in self.inputs}
+            memory.filled, memory.options = True, options
+        return stale
+
+    def _neighbourhood(self, rec: Record) -> tuple[graphdata.GraphData, int]:
+        found = self.neighbourhoods.get(rec.id)
+        if found is None:
+            assert self.ctx is not None
+            found = self.neighbourhoods[rec.id] = graphdata.neighbourhood(
+                self.ctx.graph,
+                rec.id,
+                self.engine.graph_hops,
+                limit=LOCAL_GRAPH_LIMIT,
+                adjacency=self.ctx.adjacency,
+                edges_by_node=self.ctx.edges_by_node,
+            )
+        return found
+
+    def page_inputs(self, rec: Record, src: str) -> tuple[Any, ...]:
+        """Everything the site adds to a record's page depends on, as comparable data:
+        the record itself, its URL, and each record its header, banners, relations,
+        local graph and pager name (id, title, status as written and as counted, place,
+        URL), with the edges between them. Two builds with equal inputs give the page
+        the same additions (ADR-0045)."""
+        ctx = self.ctx
+        assert ctx is not None
+        adr_log = ctx.log
+        graph = adr_log.graph
+        names: set[str] = {rec.id}
+        own = ctx.edges_by_node.get(rec.id, [])
+        for e in own:
+            names.update((e.source, e.target))
+        succ = adr_log.successor(rec.id)
+        names.update(succ.chain)
+        names.update(succ.candidates)
+        if succ.current:
+            names.add(succ.current)
+        names.update(graph.direct_successors(rec.id))
+        for unit in rec.units:
+            names.update(graph.direct_successors(rec.id, unit.key))
+        declared = tuple(ctx.declared.get(rec.id, ()))
+        for edge in declared:
+            names.update((edge.source, edge.target, edge.declared_by))
+        sub, more = self._neighbourhood(rec) if self.engine.graph else (None, 0)
+        prev, nxt = ctx.neighbours_in_order(rec)
+        names.update(r.id for r in (prev, nxt) if r is not None)
+        at = self.file(src)
+        rp = self.roots.get(rec.root)
+        views = (rp.index_src, rp.graph_src, rp.timeline_src) if rp else ()
+        return (
+            rec,
+            at.url if at is not None else None,
+            adr_log.get(rec.id) is rec,
+            adr_log.status_of(rec),
+            adr_log.in_effect(rec),
+            tuple(own),
+            succ,
+            declared,
+            ctx.reviews.get(rec.id),
+            tuple(self.translations.get(rec.path, ())),
+            (tuple(sub.nodes.values()), tuple(sub.edges), more) if sub is not None else None,
+            views,
+            self.words.lang,
+            tuple(self._face(rid) for rid in sorted(names)),
+        )
+
+    def _face(self, rid: str) -> tuple[Any, ...]:
+        """What a page that names record ``rid`` shows of it."""
+        assert self.ctx is not None
+        adr_log = self.ctx.log
+        found = adr_log.get(rid)
+        if found is None:
+            return (rid, len(adr_log.by_id.get(rid.upper(), ())))
+        at = self.file_of.get(rid)
+        return (
+            rid,
+            found.title,
+            found.status,
+            found.raw_status,
+            adr_log.status_of(found),
+            found.archived,
+            found.root,
+            found.path,
+            at.url if at is not None else None,
+        )
+
     # -------------------------------------------------------------------- nav
 
     def arrange_nav(self, items: list[Any], *, generated: bool) -> tuple[list[Any], list[Any]]:
@@ -1309,6 +1438,21 @@ class SiteBuild:
         self.page_status = True
 
     def _fill_record(self, output: str, rec: Record, at: SiteFile) -> str:
+        src = at.src_uri
+        inputs = self.inputs.get(src)
+        known = self.memory.pages.get(src) if self.memory is not None else None
+        if inputs is None or known is None or known[0] != inputs:
+            top, after = self._additions(rec, at)
+            if inputs is not None and self.memory is not None:
+                self.memory.pages[src] = (inputs, top, after)
+        else:
+            top, after = known[1], known[2]  # nothing it shows changed (ADR-0045)
+        assert self.ctx is not None
+        output = output.replace(page_view.search_line(self.ctx, rec), top, 1)
+        return output.replace(AFTER_SLOT, after, 1)
+
+    def _additions(self, rec: Record, at: SiteFile) -> tuple[str, str]:
+        """A record page's header with banners, and what follows its text."""
         ctx, engine = self.ctx, self.engine
         assert ctx is not None
         href = self._href(at)
@@ -1323,14 +1467,7 @@ class SiteBuild:
         ]
         after = [page_view.translations(langs, self.words)]
         if engine.graph and ctx.log.get(rec.id) is rec:
-            sub, more = graphdata.neighbourhood(
-                ctx.graph,
-                rec.id,
-                engine.graph_hops,
-                limit=LOCAL_GRAPH_LIMIT,
-                adjacency=ctx.adjacency,
-                edges_by_node=ctx.edges_by_node,
-            )
+            sub, more = self._neighbourhood(rec)
             if len(sub.nodes) > 1:
                 # records of one chain share a neighbourhood: lay it out and draw it
                 # once, each page filling in its links and its own node
@@ -1369,8 +1506,7 @@ class SiteBuild:
         top = page_view.header(ctx, rec, relations_slot=rels) + "".join(
             page_view.banners(ctx, rec, href)
         )
-        output = output.replace(page_view.search_line(ctx, rec), top, 1)
-        return output.replace(AFTER_SLOT, "".join(after), 1)
+        return top, "".join(after)
 
     def _href(self, at: SiteFile) -> RecordHref:
         file_of = self.file_of
