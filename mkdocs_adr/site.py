@@ -55,7 +55,7 @@ from collections.abc import (
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar, cast
 from urllib.parse import unquote
 
 from . import freshness, links
@@ -86,6 +86,7 @@ from .views import timeline as timeline_view
 from .views.hrefs import RecordHref
 from .viewstate import RootViews, free_name, root_views
 
+_T = TypeVar("_T")
 GRAPH_PAGE = "GRAPH.md"
 TIMELINE_PAGE = "TIMELINE.md"
 AFTER_SLOT = "<!-- mkdocs-adr:after -->"
@@ -681,6 +682,23 @@ def after_h1(html: str, block: str) -> str:
 # ---------------------------------------------------------------------------- build
 
 
+def card(rec: Record) -> tuple[Any, ...]:
+    """A record as the site's views and its page's additions show it: everything but its
+    prose (:class:`~mkdocs_adr.model.Parsed` compares without its text) and hash."""
+    return (
+        rec.id,
+        rec.path,
+        rec.root,
+        rec.domain,
+        rec.archived,
+        rec.number,
+        rec.relations,
+        rec.units,
+        rec.symlink,
+        rec.parsed,
+    )
+
+
 @dataclass
 class Memory:
     """What a host that builds the site again and again (``mkdocs serve``) keeps from one
@@ -695,6 +713,10 @@ class Memory:
     filled: bool = False
     #: the options it was filled under (other options: every page counts as changed)
     options: str = ""
+    #: what every generated view was made from (:meth:`SiteBuild.views_key`), and the
+    #: views made from it, by name: while the key holds, a view is not made again
+    views_key: tuple[Any, ...] = ()
+    views: dict[str, Any] = field(default_factory=dict)
 
 
 class SiteBuild:
@@ -715,6 +737,7 @@ class SiteBuild:
         #: of each record page (filled by :meth:`stale_pages`).
         self.memory = memory
         self.inputs: dict[str, tuple[Any, ...]] = {}
+        self.views_fresh = False  # whether memory's views were made from this log
         self.neighbourhoods: dict[str, tuple[graphdata.GraphData, int]] = {}
         #: The site's name (the H1 of llms.txt) and its public URL: with one, the links
         #: of llms.txt and index.json are absolute.
@@ -813,6 +836,11 @@ class SiteBuild:
                 self.translations.setdefault(mirror.original.path, []).append(
                     (mirror.lang, found.src_uri)
                 )
+        if self.memory is not None:
+            key = self.views_key()
+            self.views_fresh = self.memory.views_key == key
+            if not self.views_fresh:
+                self.memory.views_key, self.memory.views = key, {}
         notes = refused_notes(left_out, refused)
         if self.language_note:
             notes.append(self.language_note)
@@ -841,13 +869,17 @@ class SiteBuild:
         pages = RootPages(key=key, views=rv)
         index_src = redirects.docs_rel(adr_log, rv.index_target)
         if index_src:
-            computed = index_view.tables(adr_log, rv.root)
-            pages.index_tables = computed[1]
-            pages.index_slotted = index_view.render_slotted(
-                adr_log, rv.root, computed=computed, words=self.words
-            )
+
+            def index() -> tuple[list[index_view.Table], str, str]:
+                computed = index_view.tables(adr_log, rv.root)
+                slotted = index_view.render_slotted(
+                    adr_log, rv.root, computed=computed, words=self.words
+                )
+                return computed[1], slotted, index_view.render(adr_log, rv.root, computed=computed)
+
+            pages.index_tables, pages.index_slotted, text = self.memo(f"index:{key}", index)
             # a committed INDEX (fresh or drifted) is ours: the fresh render replaces it
-            files.add(index_src, index_view.render(adr_log, rv.root, computed=computed))
+            files.add(index_src, text)
             pages.index_src = index_src
             self.view_at[index_src] = ("index", key)
         current = redirects.docs_rel(adr_log, f"{rv.root.path}/{engine.current_page}")
@@ -863,14 +895,18 @@ class SiteBuild:
             }
             name = GRAPH_PAGE if GRAPH_PAGE not in taken else free_name(taken, GRAPH_PAGE)
             graph_src = f"{folder}/{name}" if folder else name
-            pages.graph = graphpage.build(
-                self.ctx.graph,
-                rv.root,
-                key,
-                index_name=posixpath.basename(index_src or engine.index_page),
-                title=index_view.heading(adr_log, rv.root, "graph", self.words),
-                unpublished=self.unpublished,
-                words=self.words,
+            graph = self.ctx.graph
+            pages.graph = self.memo(
+                f"graph:{key}:{graph_src}:{index_src}",
+                lambda: graphpage.build(
+                    graph,
+                    rv.root,
+                    key,
+                    index_name=posixpath.basename(index_src or engine.index_page),
+                    title=index_view.heading(adr_log, rv.root, "graph", self.words),
+                    unpublished=self.unpublished,
+                    words=self.words,
+                ),
             )
             files.add(graph_src, pages.graph.markdown)
             pages.graph_src = graph_src
@@ -888,14 +924,15 @@ class SiteBuild:
         }
         name = TIMELINE_PAGE if TIMELINE_PAGE not in taken else free_name(taken, TIMELINE_PAGE)
         src = f"{folder}/{name}" if folder else name
-        records = index_view.root_records(self.log, rv.root)
-        pages.timeline_months = timeline_view.months(records)
-        pages.timeline_slotted = timeline_view.render_slotted(
-            index_view.heading(self.log, rv.root, "timeline", self.words),
-            pages.timeline_months,
-            len(records),
-            self.words,
-        )
+        adr_log = self.log
+
+        def timeline() -> tuple[list[timeline_view.Month], str]:
+            records = index_view.root_records(adr_log, rv.root)
+            months = timeline_view.months(records)
+            heading = index_view.heading(adr_log, rv.root, "timeline", self.words)
+            return months, timeline_view.render_slotted(heading, months, len(records), self.words)
+
+        pages.timeline_months, pages.timeline_slotted = self.memo(f"timeline:{pages.key}", timeline)
         files.add(src, pages.timeline_slotted)
         pages.timeline_src = src
         self.view_at[src] = ("timeline", pages.key)
@@ -996,13 +1033,18 @@ class SiteBuild:
             if not free(src):
                 continue
             at = files.probe(src)
-            files.add(src, indexjson.render(adr_log, rv.root, self._agent_url(at)))
+            made = functools.partial(indexjson.render, adr_log, rv.root, self._agent_url(at))
+            files.add(src, self.memo(f"json:{src}", made, True))
             self.index_json[cfg.path] = src
             added = files.get(src)
             links.append(llms.Link(src, self._agent_href(added, llms_at) if added else src))
         if free(llms.PATH):
-            text = llms.render(
-                adr_log, name=self.site_name, url=self._agent_url(llms_at), links=links
+            text = self.memo(
+                f"llms:{links}",
+                lambda: llms.render(
+                    adr_log, name=self.site_name, url=self._agent_url(llms_at), links=links
+                ),
+                True,
             )
             files.add(llms.PATH, text)
             self.llms_src = llms.PATH
@@ -1036,6 +1078,43 @@ class SiteBuild:
 
     # ------------------------------------------------------------ rebuilds
 
+    def views_key(self) -> tuple[Any, ...]:
+        """Everything the generated views (INDEX, timeline, graph pages, agent files) and
+        each record page's additions are made from, as comparable data: the options, the
+        language, the day, every record but its prose (:func:`card`), the problems met
+        reading the log, the state of each root's views and where each record is
+        published (ADR-0045)."""
+        assert self.log is not None
+        adr_log = self.log
+        return (
+            repr(self.engine),
+            self.words.lang,
+            adr_log.today,
+            tuple(card(r) for r in adr_log.records),
+            adr_log.intake,
+            tuple(self.views),
+            tuple((path, f.url) for path, f in self.file_at_path.items()),
+            tuple(sorted(self.unpublished)),
+            tuple(self.mirror_at),
+            self.site_url,
+            self.site_name,
+        )
+
+    def memo(self, name: str, make: Callable[[], _T], prose: bool = False) -> _T:
+        """The view ``name``, made by ``make`` unless the previous build of this host made
+        it from the same :meth:`views_key` (``prose``: and from the same record texts,
+        for views that quote them: the agent files' summaries)."""
+        memory = self.memory
+        if memory is None:
+            return make()
+        texts = tuple(r.sha256 for r in self.log.records) if prose and self.log else ()
+        found = memory.views.get(name) if self.views_fresh else None
+        if found is not None and found[0] == texts:
+            return cast(_T, found[1])
+        value = make()
+        memory.views[name] = (texts, value)
+        return value
+
     def stale_pages(self) -> list[str]:
         """The pages (src) whose shown content this build changes although their own
         files may not have changed, compared with :attr:`memory` (ADR-0045): each record
@@ -1048,8 +1127,11 @@ class SiteBuild:
         before = memory.pages if memory is not None and fresh else {}
         stale = []
         for src, rec in self.record_at.items():
-            inputs = self.inputs[src] = self.page_inputs(rec, src)
             known = before.get(src)
+            if known is not None and self.views_fresh:
+                self.inputs[src] = known[0]  # nothing a page is made from changed
+                continue
+            inputs = self.inputs[src] = self.page_inputs(rec, src)
             if known is None or known[0] != inputs:
                 stale.append(src)
         stale.extend(self.mirror_at)
@@ -1105,7 +1187,7 @@ class SiteBuild:
         rp = self.roots.get(rec.root)
         views = (rp.index_src, rp.graph_src, rp.timeline_src) if rp else ()
         return (
-            rec,
+            card(rec),
             at.url if at is not None else None,
             adr_log.get(rec.id) is rec,
             adr_log.status_of(rec),
@@ -1345,17 +1427,28 @@ class SiteBuild:
         if rec is not None:
             return self._fill_record(content, rec, at)
         view = self.view_at.get(src)
-        if view is not None and view[0] == "graph":
+        if view is None or view[0] not in ("graph", "index", "timeline"):
+            return None
+        # a view page the host rendered as last time is filled as last time (serve)
+        memory, name = self.memory, f"fill:{src}"
+        found = memory.views.get(name) if memory is not None and self.views_fresh else None
+        if found is not None and found[1][0] == content:
+            return str(found[1][1])
+        filled = self._fill_view(content, view, at)
+        if memory is not None:
+            memory.views[name] = ((), (content, filled))
+        return filled
+
+    def _fill_view(self, content: str, view: tuple[str, str], at: SiteFile) -> str:
+        if view[0] == "graph":
             rp = self.roots[view[1]]
             assert rp.graph is not None
             return graphpage.fill(
                 content, rp.graph, href=self._href(at), root_key=view[1], words=self.words
             )
-        if view is not None and view[0] == "index":
+        if view[0] == "index":
             return self._fill_index(content, self.roots[view[1]], at)
-        if view is not None and view[0] == "timeline":
-            return self._fill_timeline(content, self.roots[view[1]], at)
-        return None
+        return self._fill_timeline(content, self.roots[view[1]], at)
 
     def _record_href(self, at: SiteFile) -> Callable[[Record], str | None]:
         by_path = self.file_at_path

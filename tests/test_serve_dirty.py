@@ -145,3 +145,33 @@ def test_serve_shows_the_edit_on_every_page_that_names_it(tmp_path: Path, dirty:
             os.killpg(proc.pid, signal.SIGKILL)
             out, _ = proc.communicate()
     assert "Traceback" not in out, out
+
+
+def test_a_rebuild_after_a_prose_edit_quotes_the_new_decision(tmp_path: Path) -> None:
+    """A text edit keeps every view's inputs but the agent files' summaries: INDEX and
+    graph are reused, llms.txt and index.json say the new first sentence."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    folder = make_site(tmp_path / "prose", theme="mkdocs")
+    site = folder / "site"
+    record = folder / "docs" / "adr" / "0004-use-postgresql-16.md"
+    config = load_config(str(folder / "mkdocs.yml"), site_dir=str(site))
+    config.plugins.on_startup(command="serve", dirty=False)
+    plugin = config.plugins["adr"]
+    build(config)
+    assert "Zebrafish marker." in (site / "llms.txt").read_text("utf-8")
+    index_before = plugin.memory.views["index:adr"]
+    record.write_text(
+        record.read_text("utf-8").replace("Zebrafish marker.", "Okapi marker."), "utf-8"
+    )
+    config = load_config(str(folder / "mkdocs.yml"), site_dir=str(site))
+    build(config)
+    config.plugins.on_shutdown()
+    assert plugin.site.views_fresh
+    assert plugin.memory.views["index:adr"] is index_before  # not made again
+    llms_txt = (site / "llms.txt").read_text("utf-8")
+    assert "Okapi marker." in llms_txt and "Zebrafish" not in llms_txt
+    entries = (site / "adr" / "index.json").read_text("utf-8")
+    assert "Okapi marker." in entries and "Zebrafish" not in entries
+    assert "Okapi marker." in (site / "adr/0004-use-postgresql-16/index.html").read_text("utf-8")
