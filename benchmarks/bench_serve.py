@@ -51,7 +51,12 @@ def _serve(folder: Path, record: Path, *, dirty: bool, edit: int) -> tuple[float
     runs them; the plugin's CPU seconds in each."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
+    from mkdocs.config.defaults import MkDocsConfig
 
+    # MkDocs keeps plugin instances for the process; the first build gets a new one
+    for name, option in MkDocsConfig._schema:
+        if name == "plugins":
+            option.plugin_cache.clear()  # type: ignore[attr-defined]
     clock = _Clock()
     site = folder / f"site-serve-{'dirty' if dirty else 'clean'}"
     plugin: Any = None
@@ -61,6 +66,7 @@ def _serve(folder: Path, record: Path, *, dirty: bool, edit: int) -> tuple[float
         if step == 0:
             config.plugins.on_startup(command="serve", dirty=dirty)
             plugin = config.plugins["adr"]
+            assert not plugin.memory.filled, "a new plugin instance"
         for name, methods in config.plugins.events.items():
             config.plugins.events[name] = [
                 clock.wrap(m) if getattr(m, "__self__", None) is plugin else m for m in methods

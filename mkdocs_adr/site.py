@@ -801,7 +801,6 @@ class SiteBuild:
         the notes for the host to log (at info level)."""
         assert self.log is not None
         adr_log, engine = self.log, self.engine
-        self.ctx = page_view.PageContext.build(adr_log, self.words)
         self.files = files
         docs = engine.docs_dir
         self.refused = refused = refused_files(adr_log)
@@ -841,6 +840,8 @@ class SiteBuild:
             self.views_fresh = self.memory.views_key == key
             if not self.views_fresh:
                 self.memory.views_key, self.memory.views = key, {}
+        drawn = self.memo("drawn graph", lambda: page_view.drawn_graph(adr_log))
+        self.ctx = page_view.PageContext.build(adr_log, self.words, drawn)
         notes = refused_notes(left_out, refused)
         if self.language_note:
             notes.append(self.language_note)
@@ -1102,12 +1103,17 @@ class SiteBuild:
 
     def memo(self, name: str, make: Callable[[], _T], prose: bool = False) -> _T:
         """The view ``name``, made by ``make`` unless the previous build of this host made
-        it from the same :meth:`views_key` (``prose``: and from the same record texts,
-        for views that quote them: the agent files' summaries)."""
+        it from the same :meth:`views_key` (``prose``: and the same one-line summaries,
+        the only prose of a record a view quotes: the agent files')."""
         memory = self.memory
         if memory is None:
             return make()
-        texts = tuple(r.sha256 for r in self.log.records) if prose and self.log else ()
+        adr_log = self.log
+        texts = (
+            ()
+            if not prose or adr_log is None
+            else tuple(llms.summary(adr_log, r) for r in adr_log.records)
+        )
         found = memory.views.get(name) if self.views_fresh else None
         if found is not None and found[0] == texts:
             return cast(_T, found[1])

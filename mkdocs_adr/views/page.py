@@ -71,12 +71,11 @@ class PageContext:
     words: Messages = ENGLISH
 
     @classmethod
-    def build(cls, log: Log, words: Messages = ENGLISH) -> PageContext:
-        graph = graphdata.build(log)
-        edges: dict[str, list[DrawnEdge]] = defaultdict(list)
-        for e in graph.edges:
-            edges[e.source].append(e)
-            edges[e.target].append(e)
+    def build(
+        cls, log: Log, words: Messages = ENGLISH, drawn: DrawnGraph | None = None
+    ) -> PageContext:
+        """The lookups of ``log``; ``drawn``: its :func:`drawn_graph`, when known."""
+        graph, edges, adjacency = drawn or drawn_graph(log)
         order: dict[str, list[Record]] = defaultdict(list)
         for rec in sorted(log.records, key=sort_key):
             order[rec.root].append(rec)
@@ -90,8 +89,8 @@ class PageContext:
         return cls(
             log,
             graph,
-            dict(edges),
-            graph.adjacency(),
+            edges,
+            adjacency,
             dict(order),
             position,
             reviews,
@@ -107,6 +106,21 @@ class PageContext:
         prev = recs[i - 1] if i > 0 else None
         nxt = recs[i + 1] if i + 1 < len(recs) else None
         return prev, nxt
+
+
+#: A log's drawn graph with its edges by node and its adjacency (:func:`drawn_graph`).
+DrawnGraph = tuple[GraphData, dict[str, list[DrawnEdge]], dict[str, set[str]]]
+
+
+def drawn_graph(log: Log) -> DrawnGraph:
+    """The graph the pages draw, its edges by node and its adjacency; made from the
+    records' ids, titles, statuses and relations only, not their prose."""
+    graph = graphdata.build(log)
+    edges: dict[str, list[DrawnEdge]] = defaultdict(list)
+    for e in graph.edges:
+        edges[e.source].append(e)
+        edges[e.target].append(e)
+    return graph, dict(edges), graph.adjacency()
 
 
 def sort_key(rec: Record) -> tuple[object, ...]:
