@@ -245,11 +245,21 @@ def header(ctx: PageContext, rec: Record, *, relations_slot: str = "") -> str:
 
 
 def search_line(ctx: PageContext, rec: Record) -> str:
-    """What search indexes of a record's header: its id and status (and ``archived``),
-    one short line the host replaces by :func:`header` and the banners after indexing."""
+    """What search indexes of a record's header: the text of :func:`header`'s fields (id,
+    status, archived, date, domain, deciders) in one paragraph without markup, which the
+    host replaces by the header and the banners after indexing."""
     words = ctx.words
-    tag = f" {esc(words.t('tag.archived'))}" if rec.archived else ""
-    return f'<p class="adr-search-line">{esc(rec.id)} {esc(words.status(rec.status))}{tag}</p>'
+    fields = [rec.id, words.status(rec.status)]
+    if rec.archived:
+        fields.append(words.t("tag.archived"))
+    for key, value in (
+        ("field.date", rec.date),
+        ("field.domain", rec.domain),
+        ("field.deciders", ", ".join(rec.parsed.deciders)),
+    ):
+        if value:
+            fields.append(f"{words.t(key)}: {value}")
+    return f'<p class="adr-search-line">{esc(" ".join(fields))}</p>'
 
 
 def archived_tag(words: Messages = ENGLISH) -> str:
