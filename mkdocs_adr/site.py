@@ -23,10 +23,12 @@ imports it):
   names escaped (:func:`escape_sections`), records pruned from an explicit one
   (:func:`prune`), previous/next order (:meth:`SiteBuild.arrange_nav`);
 - what a record page shows around its text: title (and the frontmatter values themes
-  print, :func:`escape_shown_meta`), header and banners before search
-  indexing, relations, translations, local graph and pager after it
+  print, :func:`escape_shown_meta`), the header's text for search indexing, and after
+  it the header, banners, relations, translations, local graph and pager
   (:meth:`SiteBuild.page_markdown`, :meth:`~SiteBuild.page_content`,
   :meth:`~SiteBuild.page_context`);
+- under serve, what a rebuild redoes and which pages whose files did not change must be
+  rebuilt (:class:`Memory`, :meth:`SiteBuild.stale_pages`; ADR-0045);
 - ``read_guard`` over the search index the search plugin wrote (:func:`read_guard`).
 
 The host's objects are duck-typed. A file is a :class:`SiteFile`; the build's files a
@@ -1367,9 +1369,9 @@ class SiteBuild:
         return site_links(engine, src, page, markdown) if page else None
 
     def page_content(self, html: str, at: SiteFile, url: str) -> str | None:
-        """A page's HTML before search indexing (None: unchanged): a record's header and
-        banners, a mirror's banner, the CURRENT banner. ``url`` is the page's URL as
-        the search index writes it."""
+        """A page's HTML before search indexing (None: unchanged): the text of a record's
+        header (:func:`page_view.search_line`), a mirror's banner, the CURRENT banner.
+        ``url`` is the page's URL as the search index writes it."""
         if self.ctx is None:
             return None
         src = at.src_uri
@@ -1423,9 +1425,9 @@ class SiteBuild:
         )
 
     def page_context(self, content: str, at: SiteFile) -> str | None:
-        """A page's HTML after search indexing (None: unchanged): what names other
-        records (relations, local graph, graph drawings, INDEX tables), so that a page
-        does not match their ids and titles."""
+        """A page's HTML after search indexing (None: unchanged): a record's header and
+        banners, and what names other records (relations, local graph, graph drawings,
+        INDEX tables), so that a page does not match their ids and titles."""
         if self.ctx is None:
             return None
         src = at.src_uri
