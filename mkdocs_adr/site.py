@@ -1189,6 +1189,8 @@ class SiteBuild:
         for edge in declared:
             names.update((edge.source, edge.target, edge.declared_by))
         sub, more = self._neighbourhood(rec) if self.engine.graph else (None, 0)
+        if sub is not None:
+            names.update(sub.nodes)  # the local graph links each of them
         prev, nxt = ctx.neighbours_in_order(rec)
         names.update(r.id for r in (prev, nxt) if r is not None)
         at = self.file(src)

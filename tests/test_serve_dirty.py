@@ -175,3 +175,24 @@ def test_a_rebuild_after_a_prose_edit_quotes_the_new_decision(tmp_path: Path) ->
     entries = (site / "adr" / "index.json").read_text("utf-8")
     assert "Okapi marker." in entries and "Zebrafish" not in entries
     assert "Okapi marker." in (site / "adr/0004-use-postgresql-16/index.html").read_text("utf-8")
+
+
+def test_dirty_rebuild_after_a_rename_links_the_new_url(tmp_path: Path) -> None:
+    """A record renamed on disk: every page that links it is rebuilt with its new URL."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    folder = make_site(tmp_path / "rename", theme="mkdocs")
+    site = folder / "site"
+    config = load_config(str(folder / "mkdocs.yml"), site_dir=str(site))
+    config.plugins.on_startup(command="serve", dirty=True)
+    build(config, dirty=True)
+    older = site / "adr/0005-use-cron/index.html"
+    assert 'href="../0006-use-a-workflow-engine/"' in older.read_text("utf-8")
+    (folder / EDITED).rename(folder / "docs/adr/0006-use-a-flow-engine.md")
+    config = load_config(str(folder / "mkdocs.yml"), site_dir=str(site))
+    build(config, dirty=True)
+    config.plugins.on_shutdown()
+    html = older.read_text("utf-8")
+    assert 'href="../0006-use-a-flow-engine/"' in html
+    assert "0006-use-a-workflow-engine/" not in html
