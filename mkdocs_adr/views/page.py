@@ -309,11 +309,13 @@ def relations(ctx: PageContext, rec: Record, href: RecordHref) -> str:
 def _record_rows(ctx: PageContext, rec: Record, href: RecordHref) -> list[_Row]:
     """Relations to records of the log, each once, from the drawn graph's edges."""
     rows: list[_Row] = []
-    succ = ctx.log.successor(rec.id)
     seen: set[tuple[str, str]] = set()
-    if succ.current and not rec.units and rec.status == "superseded":
-        rows.append((0, ctx.words.t("relation.current-successor"), link(ctx, succ.current, href)))
-        seen.add(("superseded by", succ.current))
+    if not rec.units and rec.status == "superseded":
+        succ = ctx.log.successor(rec.id)
+        if succ.current:
+            current = link(ctx, succ.current, href)
+            rows.append((0, ctx.words.t("relation.current-successor"), current))
+            seen.add(("superseded by", succ.current))
     for e in ctx.edges_by_node.get(rec.id, []):
         if e.source == rec.id:
             label, other = FORWARD_LABEL[e.kind], e.target
