@@ -383,11 +383,30 @@ def _settle(
     return placed
 
 
+#: Laid-out components by (nodes, edges, width): the same component is drawn on the graph
+#: page and in its records' local graphs, and again on each rebuild under serve, where an
+#: edit seldom changes its structure. Callers never change a :class:`Placed` they get.
+_LAID_OUT: dict[tuple[tuple[str, ...], tuple[DrawnEdge, ...], float | None], Placed] = {}
+_LAID_OUT_MAX = 4096
+
+
 def layout_component(
     nodes: list[str], edges: list[DrawnEdge], *, max_width: float | None = None
 ) -> Placed:
     """Lay out one connected component, older records on the left; when that is wider
     than ``max_width`` and a drawing downwards (older records on top) is narrower, that."""
+    key = (tuple(nodes), tuple(edges), max_width)
+    found = _LAID_OUT.get(key)
+    if found is None:
+        if len(_LAID_OUT) >= _LAID_OUT_MAX:
+            _LAID_OUT.clear()
+        found = _LAID_OUT[key] = _layout_component(nodes, edges, max_width=max_width)
+    return found
+
+
+def _layout_component(
+    nodes: list[str], edges: list[DrawnEdge], *, max_width: float | None
+) -> Placed:
     across = _component(nodes, edges, downwards=False)
     if max_width is None or across.width <= max_width:
         return across
