@@ -1101,6 +1101,8 @@ class SiteBuild:
             tuple(self.mirror_at),
             self.site_url,
             self.site_name,
+            self.page_status,
+            self.search_html,
         )
 
     def memo(self, name: str, make: Callable[[], _T], prose: bool = False) -> _T:
@@ -1285,7 +1287,27 @@ class SiteBuild:
         """A page's Markdown before rendering (None: unchanged); sets ``meta["title"]``.
 
         ``markdown_title`` is the host's own title detection. Links written relative
-        to files on disk are pointed at their published pages (:func:`site_links`)."""
+        to files on disk are pointed at their published pages (:func:`site_links`).
+        Under serve, a page read as last time gets what it got last time (ADR-0045)."""
+        memory, name = self.memory, f"markdown:{src}"
+        found = memory.views.get(name) if memory is not None and self.views_fresh else None
+        if found is not None and found[1][0] == markdown and found[1][1] == meta:
+            meta.clear()
+            meta.update(found[1][3])
+            return cast(str | None, found[1][2])
+        given = dict(meta)
+        out = self._page_markdown(src, markdown, meta, markdown_title)
+        if memory is not None:
+            memory.views[name] = ((), (markdown, given, out, dict(meta)))
+        return out
+
+    def _page_markdown(
+        self,
+        src: str,
+        markdown: str,
+        meta: MutableMapping[str, Any],
+        markdown_title: Callable[[str], str | None],
+    ) -> str | None:
         rewritten = self._site_links(src, markdown)
         if rewritten is not None:
             markdown = rewritten
