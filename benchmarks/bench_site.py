@@ -15,7 +15,9 @@ Measured in one run, against baselines built in the same run:
 Every build is a real ``mkdocs build`` in a subprocess, timed by the CPU time it used
 (user + system, from ``getrusage``), which a busy machine disturbs far less than wall
 time; wall times are reported beside. Variants that are compared are built alternately
-and each keeps its fastest run. ``run(workdir)`` returns one dict per figure;
+and each keeps its fastest run (of 5 for the ``auto`` pair, which a shared machine
+disturbs by a third either way, of 2 for the slow full pair). ``run(workdir)`` returns
+one dict per figure;
 ``python benchmarks/bench_site.py [WORKDIR]`` prints them.
 """
 
@@ -92,7 +94,7 @@ def run(
     workdir: Path,
     *,
     records: int = RECORDS,
-    repeat: int = 3,
+    repeat: int = 5,
     repeat_full: int = 2,
     full: bool = True,
 ) -> list[dict[str, Any]]:
