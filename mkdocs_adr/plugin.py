@@ -8,14 +8,13 @@ it MkDocs' objects and give back what it returns:
 - ``on_files``: the log is loaded (parse results cached by content hash across
   ``mkdocs serve`` rebuilds) and every problem logged through MkDocs' logger, so
   ``--strict`` counts warnings; the generated pages become virtual files
-  (``File.generated``; nothing is written into ``docs_dir``), files the log refused
-  (not UTF-8, oversized, looping or outside symlinks) are removed, the files of roots
-  outside ``docs_dir`` are added under their URL prefix, and records under
-  ``nav: index`` are kept out of the navigation;
-- ``on_nav``: views first, records pruned, previous/next links;
-- ``on_page_markdown`` / ``on_page_content``: titles, header and banners (indexed by
-  search); ``on_page_context``: relations, local graph, translations, pager, drawings,
-  added after search indexing so other records' ids and titles do not make a page match;
+  (``File.generated``; nothing is written into ``docs_dir``), refused files are
+  removed, roots outside ``docs_dir`` added under their URL prefix, records under
+  ``nav: index`` kept out of the navigation; under serve, the pages whose additions
+  changed are marked modified, so ``--dirty`` rebuilds them too (ADR-0045);
+- ``on_nav``: views first, records pruned, previous/next links; ``on_page_markdown``,
+  ``on_page_content``: titles, a line with id and status for search;
+  ``on_page_context``: the rest, after search indexing (ADR-0045);
 - ``on_post_build``: ``read_guard`` applied to the written search index.
 """
 
@@ -37,7 +36,7 @@ from .config import OPTIONS, Option, from_options
 from .errors import AdrError
 from .log import ParseCache
 from .safetext import terminal
-from .site import STYLESHEET, SiteBuild, endless_walk, watched_folders
+from .site import STYLESHEET, Memory, SiteBuild, endless_walk, watched_folders
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -139,14 +138,14 @@ class AdrPlugin(BasePlugin[AdrConfig]):  # type: ignore[no-untyped-call]
     supports_multiple_instances = False
 
     def __init__(self) -> None:
-        self.cache = ParseCache()
+        self.cache, self.memory = ParseCache(), Memory()
         self.site: SiteBuild | None = None
-        self.command = "build"
+        self.command, self.dirty = "build", False
 
-    # Defining on_startup keeps this instance across `mkdocs serve` rebuilds,
-    # so the parse cache survives; per-build state is replaced in on_config.
+    # Defining on_startup keeps this instance across `mkdocs serve` rebuilds, so the
+    # parse cache and the pages' memory survive; per-build state is replaced in on_config.
     def on_startup(self, *, command: str, dirty: bool) -> None:
-        self.command = command
+        self.command, self.dirty = command, dirty
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         self.site = None
@@ -182,6 +181,7 @@ class AdrPlugin(BasePlugin[AdrConfig]):  # type: ignore[no-untyped-call]
             search_html=search_html,
             site_name=config.site_name,
             site_url=config.site_url,
+            memory=self.memory if self.command == "serve" or self.dirty else None,
         )
         self.site.use_theme(config.extra, config.theme)
         return config
@@ -209,6 +209,9 @@ class AdrPlugin(BasePlugin[AdrConfig]):  # type: ignore[no-untyped-call]
                 InclusionLevel.UNDEFINED,
             ):
                 found.inclusion = InclusionLevel.NOT_IN_NAV
+        for src in site.stale_pages() if site.memory is not None else ():
+            if (found := files.get_file_from_path(src)) is not None:
+                found.is_modified = lambda: True  # type: ignore[method-assign]
         return files
 
     # After nav plugins (awesome-pages, literate-nav) have shaped the navigation, so
@@ -231,17 +234,14 @@ class AdrPlugin(BasePlugin[AdrConfig]):  # type: ignore[no-untyped-call]
     ) -> str | None:
         return self._site().page_content(html, page.file, page.url)
 
-    # After the search plugins (MkDocs' and Material's index page.content in this event
-    # at the default priority): relations, local graphs and graph drawings name other
-    # records, and would make this page match their ids and titles.
+    # After the search plugins (MkDocs' and Material's index page.content here, at the
+    # default priority): what names other records would make this page match them.
     @event_priority(-100)
     def on_page_context(
         self, context: TemplateContext, *, page: Page, config: MkDocsConfig, nav: Navigation
     ) -> TemplateContext | None:
-        if page.content is not None:
-            filled = self._site().page_context(page.content, page.file)
-            if filled is not None:
-                page.content = filled
+        filled = self._site().page_context(page.content, page.file) if page.content else None
+        page.content = filled if filled is not None else page.content
         return None
 
     # After the search plugins (MkDocs' or Material's, default priority) have written

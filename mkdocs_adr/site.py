@@ -23,10 +23,12 @@ imports it):
   names escaped (:func:`escape_sections`), records pruned from an explicit one
   (:func:`prune`), previous/next order (:meth:`SiteBuild.arrange_nav`);
 - what a record page shows around its text: title (and the frontmatter values themes
-  print, :func:`escape_shown_meta`), header and banners before search
-  indexing, relations, translations, local graph and pager after it
+  print, :func:`escape_shown_meta`), the header's text for search indexing, and after
+  it the header, banners, relations, translations, local graph and pager
   (:meth:`SiteBuild.page_markdown`, :meth:`~SiteBuild.page_content`,
   :meth:`~SiteBuild.page_context`);
+- under serve, what a rebuild redoes and which pages whose files did not change must be
+  rebuilt (:class:`Memory`, :meth:`SiteBuild.stale_pages`; ADR-0045);
 - ``read_guard`` over the search index the search plugin wrote (:func:`read_guard`).
 
 The host's objects are duck-typed. A file is a :class:`SiteFile`; the build's files a
@@ -55,7 +57,7 @@ from collections.abc import (
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar, cast
 from urllib.parse import unquote
 
 from . import freshness, links
@@ -86,9 +88,9 @@ from .views import timeline as timeline_view
 from .views.hrefs import RecordHref
 from .viewstate import RootViews, free_name, root_views
 
+_T = TypeVar("_T")
 GRAPH_PAGE = "GRAPH.md"
 TIMELINE_PAGE = "TIMELINE.md"
-RELATIONS_SLOT = "<!-- mkdocs-adr:relations -->"
 AFTER_SLOT = "<!-- mkdocs-adr:after -->"
 #: Where the stylesheet is published; the host links it from every page.
 STYLESHEET = assets.CSS_PATH
@@ -682,6 +684,43 @@ def after_h1(html: str, block: str) -> str:
 # ---------------------------------------------------------------------------- build
 
 
+def card(rec: Record) -> tuple[Any, ...]:
+    """A record as the site's views and its page's additions show it: everything but its
+    prose (:class:`~mkdocs_adr.model.Parsed` compares without its text) and hash."""
+    return (
+        rec.id,
+        rec.path,
+        rec.root,
+        rec.domain,
+        rec.archived,
+        rec.number,
+        rec.relations,
+        rec.units,
+        rec.symlink,
+        rec.parsed,
+    )
+
+
+@dataclass
+class Memory:
+    """What a host that builds the site again and again (``mkdocs serve``) keeps from one
+    build to the next (ADR-0045): for each record page, everything the site's additions
+    to it depend on (:meth:`SiteBuild.page_inputs`) and the HTML they came to. A rebuild
+    redraws only the pages whose inputs changed, and names them to the host, which
+    rebuilds them under ``--dirty`` although their files did not change."""
+
+    #: record page src -> (inputs, header and banners, what follows the text)
+    pages: dict[str, tuple[tuple[Any, ...], str, str]] = field(default_factory=dict)
+    #: whether a build has filled it (before that, every page counts as changed)
+    filled: bool = False
+    #: the options it was filled under (other options: every page counts as changed)
+    options: str = ""
+    #: what every generated view was made from (:meth:`SiteBuild.views_key`), and the
+    #: views made from it, by name: while the key holds, a view is not made again
+    views_key: tuple[Any, ...] = ()
+    views: dict[str, Any] = field(default_factory=dict)
+
+
 class SiteBuild:
     """Everything one build knows; the host makes a new one for every build."""
 
@@ -693,8 +732,15 @@ class SiteBuild:
         search_html: bool = True,
         site_name: str = "",
         site_url: str | None = None,
+        memory: Memory | None = None,
     ):
         self.engine = engine
+        #: What the previous build of this host left (serve), and this build's inputs
+        #: of each record page (filled by :meth:`stale_pages`).
+        self.memory = memory
+        self.inputs: dict[str, tuple[Any, ...]] = {}
+        self.views_fresh = False  # whether memory's views were made from this log
+        self.neighbourhoods: dict[str, tuple[graphdata.GraphData, int]] = {}
         #: The site's name (the H1 of llms.txt) and its public URL: with one, the links
         #: of llms.txt and index.json are absolute.
         self.site_name = site_name
@@ -718,7 +764,8 @@ class SiteBuild:
         self.out_of_nav: set[str] = set()  # src_uris kept out of the nav
         self.files_by_src: dict[str, SiteFile] = {}
         self.file_at_path: dict[str, SiteFile] = {}  # record path -> file
-        self.layouts: dict[tuple[str, ...], svg.Placed] = {}  # local graphs
+        #: local graphs drawn once per (neighbourhood, root), filled in per page
+        self.drawings: dict[tuple[tuple[str, ...], str], svg.Prepared] = {}
         self.previews: dict[str, str] = {}  # src -> DRAFT banner (serve)
         self.mounted: dict[str, str] = {}  # src -> project-relative path, roots outside docs
         self.refused: dict[str, Problem] = {}  # src (file or folder) -> why it is left out
@@ -756,7 +803,6 @@ class SiteBuild:
         the notes for the host to log (at info level)."""
         assert self.log is not None
         adr_log, engine = self.log, self.engine
-        self.ctx = page_view.PageContext.build(adr_log, self.words)
         self.files = files
         docs = engine.docs_dir
         self.refused = refused = refused_files(adr_log)
@@ -791,6 +837,13 @@ class SiteBuild:
                 self.translations.setdefault(mirror.original.path, []).append(
                     (mirror.lang, found.src_uri)
                 )
+        if self.memory is not None:
+            key = self.views_key()
+            self.views_fresh = self.memory.views_key == key
+            if not self.views_fresh:
+                self.memory.views_key, self.memory.views = key, {}
+        drawn = self.memo("drawn graph", lambda: page_view.drawn_graph(adr_log))
+        self.ctx = page_view.PageContext.build(adr_log, self.words, drawn)
         notes = refused_notes(left_out, refused)
         if self.language_note:
             notes.append(self.language_note)
@@ -819,13 +872,17 @@ class SiteBuild:
         pages = RootPages(key=key, views=rv)
         index_src = redirects.docs_rel(adr_log, rv.index_target)
         if index_src:
-            computed = index_view.tables(adr_log, rv.root)
-            pages.index_tables = computed[1]
-            pages.index_slotted = index_view.render_slotted(
-                adr_log, rv.root, computed=computed, words=self.words
-            )
+
+            def index() -> tuple[list[index_view.Table], str, str]:
+                computed = index_view.tables(adr_log, rv.root)
+                slotted = index_view.render_slotted(
+                    adr_log, rv.root, computed=computed, words=self.words
+                )
+                return computed[1], slotted, index_view.render(adr_log, rv.root, computed=computed)
+
+            pages.index_tables, pages.index_slotted, text = self.memo(f"index:{key}", index)
             # a committed INDEX (fresh or drifted) is ours: the fresh render replaces it
-            files.add(index_src, index_view.render(adr_log, rv.root, computed=computed))
+            files.add(index_src, text)
             pages.index_src = index_src
             self.view_at[index_src] = ("index", key)
         current = redirects.docs_rel(adr_log, f"{rv.root.path}/{engine.current_page}")
@@ -841,14 +898,18 @@ class SiteBuild:
             }
             name = GRAPH_PAGE if GRAPH_PAGE not in taken else free_name(taken, GRAPH_PAGE)
             graph_src = f"{folder}/{name}" if folder else name
-            pages.graph = graphpage.build(
-                self.ctx.graph,
-                rv.root,
-                key,
-                index_name=posixpath.basename(index_src or engine.index_page),
-                title=index_view.heading(adr_log, rv.root, "graph", self.words),
-                unpublished=self.unpublished,
-                words=self.words,
+            graph = self.ctx.graph
+            pages.graph = self.memo(
+                f"graph:{key}:{graph_src}:{index_src}",
+                lambda: graphpage.build(
+                    graph,
+                    rv.root,
+                    key,
+                    index_name=posixpath.basename(index_src or engine.index_page),
+                    title=index_view.heading(adr_log, rv.root, "graph", self.words),
+                    unpublished=self.unpublished,
+                    words=self.words,
+                ),
             )
             files.add(graph_src, pages.graph.markdown)
             pages.graph_src = graph_src
@@ -866,14 +927,15 @@ class SiteBuild:
         }
         name = TIMELINE_PAGE if TIMELINE_PAGE not in taken else free_name(taken, TIMELINE_PAGE)
         src = f"{folder}/{name}" if folder else name
-        records = index_view.root_records(self.log, rv.root)
-        pages.timeline_months = timeline_view.months(records)
-        pages.timeline_slotted = timeline_view.render_slotted(
-            index_view.heading(self.log, rv.root, "timeline", self.words),
-            pages.timeline_months,
-            len(records),
-            self.words,
-        )
+        adr_log = self.log
+
+        def timeline() -> tuple[list[timeline_view.Month], str]:
+            records = index_view.root_records(adr_log, rv.root)
+            months = timeline_view.months(records)
+            heading = index_view.heading(adr_log, rv.root, "timeline", self.words)
+            return months, timeline_view.render_slotted(heading, months, len(records), self.words)
+
+        pages.timeline_months, pages.timeline_slotted = self.memo(f"timeline:{pages.key}", timeline)
         files.add(src, pages.timeline_slotted)
         pages.timeline_src = src
         self.view_at[src] = ("timeline", pages.key)
@@ -974,13 +1036,18 @@ class SiteBuild:
             if not free(src):
                 continue
             at = files.probe(src)
-            files.add(src, indexjson.render(adr_log, rv.root, self._agent_url(at)))
+            made = functools.partial(indexjson.render, adr_log, rv.root, self._agent_url(at))
+            files.add(src, self.memo(f"json:{src}", made, True))
             self.index_json[cfg.path] = src
             added = files.get(src)
             links.append(llms.Link(src, self._agent_href(added, llms_at) if added else src))
         if free(llms.PATH):
-            text = llms.render(
-                adr_log, name=self.site_name, url=self._agent_url(llms_at), links=links
+            text = self.memo(
+                f"llms:{links}",
+                lambda: llms.render(
+                    adr_log, name=self.site_name, url=self._agent_url(llms_at), links=links
+                ),
+                True,
             )
             files.add(llms.PATH, text)
             self.llms_src = llms.PATH
@@ -1011,6 +1078,162 @@ class SiteBuild:
             if found is not None:
                 self.files_by_src[src] = found
         return found
+
+    # ------------------------------------------------------------ rebuilds
+
+    def views_key(self) -> tuple[Any, ...]:
+        """Everything the generated views (INDEX, timeline, graph pages, agent files) and
+        each record page's additions are made from, as comparable data: the options, the
+        language, the day, every record but its prose (:func:`card`), the problems met
+        reading the log, the state of each root's views and where each record is
+        published (ADR-0045)."""
+        assert self.log is not None
+        adr_log = self.log
+        return (
+            repr(self.engine),
+            self.words.lang,
+            adr_log.today,
+            tuple(card(r) for r in adr_log.records),
+            adr_log.intake,
+            tuple(self.views),
+            tuple((path, f.url) for path, f in self.file_at_path.items()),
+            tuple(sorted(self.unpublished)),
+            tuple(self.mirror_at),
+            self.site_url,
+            self.site_name,
+            self.page_status,
+            self.search_html,
+        )
+
+    def memo(self, name: str, make: Callable[[], _T], prose: bool = False) -> _T:
+        """The view ``name``, made by ``make`` unless the previous build of this host made
+        it from the same :meth:`views_key` (``prose``: and the same one-line summaries,
+        the only prose of a record a view quotes: the agent files')."""
+        memory = self.memory
+        if memory is None:
+            return make()
+        adr_log = self.log
+        texts = (
+            ()
+            if not prose or adr_log is None
+            else tuple(llms.summary(adr_log, r) for r in adr_log.records)
+        )
+        found = memory.views.get(name) if self.views_fresh else None
+        if found is not None and found[0] == texts:
+            return cast(_T, found[1])
+        value = make()
+        memory.views[name] = (texts, value)
+        return value
+
+    def stale_pages(self) -> list[str]:
+        """The pages (src) whose shown content this build changes although their own
+        files may not have changed, compared with :attr:`memory` (ADR-0045): each record
+        page whose :meth:`page_inputs` differ (every one on the first build), every
+        mirror and CURRENT page (their banners follow other records). A host that
+        rebuilds only changed files (``mkdocs serve --dirty``) must rebuild these too."""
+        assert self.ctx is not None
+        memory, options = self.memory, repr(self.engine)
+        fresh = memory is not None and memory.filled and memory.options == options
+        before = memory.pages if memory is not None and fresh else {}
+        stale = []
+        for src, rec in self.record_at.items():
+            known = before.get(src)
+            if known is not None and self.views_fresh:
+                self.inputs[src] = known[0]  # nothing a page is made from changed
+                continue
+            inputs = self.inputs[src] = self.page_inputs(rec, src)
+            if known is None or known[0] != inputs:
+                stale.append(src)
+        stale.extend(self.mirror_at)
+        stale.extend(rp.current_src for rp in self.roots.values() if rp.current_src)
+        if memory is not None:
+            memory.pages = {k: v for k, v in before.items() if k in self.inputs}
+            memory.filled, memory.options = True, options
+        return stale
+
+    def _neighbourhood(self, rec: Record) -> tuple[graphdata.GraphData, int]:
+        found = self.neighbourhoods.get(rec.id)
+        if found is None:
+            assert self.ctx is not None
+            found = self.neighbourhoods[rec.id] = graphdata.neighbourhood(
+                self.ctx.graph,
+                rec.id,
+                self.engine.graph_hops,
+                limit=LOCAL_GRAPH_LIMIT,
+                adjacency=self.ctx.adjacency,
+                edges_by_node=self.ctx.edges_by_node,
+            )
+        return found
+
+    def page_inputs(self, rec: Record, src: str) -> tuple[Any, ...]:
+        """Everything the site adds to a record's page depends on, as comparable data:
+        the record itself, its URL, and each record its header, banners, relations,
+        local graph and pager name (id, title, status as written and as counted, place,
+        URL), with the edges between them. Two builds with equal inputs give the page
+        the same additions (ADR-0045)."""
+        ctx = self.ctx
+        assert ctx is not None
+        adr_log = ctx.log
+        graph = adr_log.graph
+        names: set[str] = {rec.id}
+        own = ctx.edges_by_node.get(rec.id, [])
+        for e in own:
+            names.update((e.source, e.target))
+        succ = adr_log.successor(rec.id)
+        names.update(succ.chain)
+        names.update(succ.candidates)
+        if succ.current:
+            names.add(succ.current)
+        names.update(graph.direct_successors(rec.id))
+        for unit in rec.units:
+            names.update(graph.direct_successors(rec.id, unit.key))
+        declared = tuple(ctx.declared.get(rec.id, ()))
+        for edge in declared:
+            names.update((edge.source, edge.target, edge.declared_by))
+        sub, more = self._neighbourhood(rec) if self.engine.graph else (None, 0)
+        if sub is not None:
+            names.update(sub.nodes)  # the local graph links each of them
+        prev, nxt = ctx.neighbours_in_order(rec)
+        names.update(r.id for r in (prev, nxt) if r is not None)
+        at = self.file(src)
+        rp = self.roots.get(rec.root)
+        views = (rp.index_src, rp.graph_src, rp.timeline_src) if rp else ()
+        return (
+            card(rec),
+            at.url if at is not None else None,
+            adr_log.get(rec.id) is rec,
+            adr_log.status_of(rec),
+            adr_log.in_effect(rec),
+            tuple(own),
+            succ,
+            declared,
+            ctx.reviews.get(rec.id),
+            tuple(self.translations.get(rec.path, ())),
+            (tuple(sub.nodes.values()), tuple(sub.edges), more) if sub is not None else None,
+            views,
+            self.words.lang,
+            tuple(self._face(rid) for rid in sorted(names)),
+        )
+
+    def _face(self, rid: str) -> tuple[Any, ...]:
+        """What a page that names record ``rid`` shows of it."""
+        assert self.ctx is not None
+        adr_log = self.ctx.log
+        found = adr_log.get(rid)
+        if found is None:
+            return (rid, len(adr_log.by_id.get(rid.upper(), ())))
+        at = self.file_of.get(rid)
+        return (
+            rid,
+            found.title,
+            found.status,
+            found.raw_status,
+            adr_log.status_of(found),
+            found.archived,
+            found.root,
+            found.path,
+            at.url if at is not None else None,
+        )
 
     # -------------------------------------------------------------------- nav
 
@@ -1064,7 +1287,27 @@ class SiteBuild:
         """A page's Markdown before rendering (None: unchanged); sets ``meta["title"]``.
 
         ``markdown_title`` is the host's own title detection. Links written relative
-        to files on disk are pointed at their published pages (:func:`site_links`)."""
+        to files on disk are pointed at their published pages (:func:`site_links`).
+        Under serve, a page read as last time gets what it got last time (ADR-0045)."""
+        memory, name = self.memory, f"markdown:{src}"
+        found = memory.views.get(name) if memory is not None and self.views_fresh else None
+        if found is not None and found[1][0] == markdown and found[1][1] == meta:
+            meta.clear()
+            meta.update(found[1][3])
+            return cast(str | None, found[1][2])
+        given = dict(meta)
+        out = self._page_markdown(src, markdown, meta, markdown_title)
+        if memory is not None:
+            memory.views[name] = ((), (markdown, given, out, dict(meta)))
+        return out
+
+    def _page_markdown(
+        self,
+        src: str,
+        markdown: str,
+        meta: MutableMapping[str, Any],
+        markdown_title: Callable[[str], str | None],
+    ) -> str | None:
         rewritten = self._site_links(src, markdown)
         if rewritten is not None:
             markdown = rewritten
@@ -1150,9 +1393,9 @@ class SiteBuild:
         return site_links(engine, src, page, markdown) if page else None
 
     def page_content(self, html: str, at: SiteFile, url: str) -> str | None:
-        """A page's HTML before search indexing (None: unchanged): a record's header and
-        banners, a mirror's banner, the CURRENT banner. ``url`` is the page's URL as
-        the search index writes it."""
+        """A page's HTML before search indexing (None: unchanged): the text of a record's
+        header (:func:`page_view.search_line`), a mirror's banner, the CURRENT banner.
+        ``url`` is the page's URL as the search index writes it."""
         if self.ctx is None:
             return None
         src = at.src_uri
@@ -1161,12 +1404,12 @@ class SiteBuild:
         if rec is not None or src in self.mirror_at:
             self.titled_urls.add(url)
         if rec is not None:
-            top = page_view.header(self.ctx, rec, relations_slot=RELATIONS_SLOT) + "".join(
-                page_view.banners(self.ctx, rec, href)
-            )
             if rec.archived:
                 self.archived_urls[url] = search.ArchivedPage(rec.id, rec.status, rec.title)
-            return after_h1(html, top) + AFTER_SLOT
+            # Search sees the id and status in one short line; the header and banners
+            # take its place after indexing (page_context): the search plugins would
+            # parse them again on every page, and banners name other records.
+            return after_h1(html, page_view.search_line(self.ctx, rec)) + AFTER_SLOT
         mirror = self.mirror_at.get(src)
         if mirror is not None:
             top = page_view.mirror_banner(self.ctx, mirror.original, mirror.lang, href)
@@ -1206,9 +1449,9 @@ class SiteBuild:
         )
 
     def page_context(self, content: str, at: SiteFile) -> str | None:
-        """A page's HTML after search indexing (None: unchanged): what names other
-        records (relations, local graph, graph drawings, INDEX tables), so that a page
-        does not match their ids and titles."""
+        """A page's HTML after search indexing (None: unchanged): a record's header and
+        banners, and what names other records (relations, local graph, graph drawings,
+        INDEX tables), so that a page does not match their ids and titles."""
         if self.ctx is None:
             return None
         src = at.src_uri
@@ -1216,17 +1459,28 @@ class SiteBuild:
         if rec is not None:
             return self._fill_record(content, rec, at)
         view = self.view_at.get(src)
-        if view is not None and view[0] == "graph":
+        if view is None or view[0] not in ("graph", "index", "timeline"):
+            return None
+        # a view page the host rendered as last time is filled as last time (serve)
+        memory, name = self.memory, f"fill:{src}"
+        found = memory.views.get(name) if memory is not None and self.views_fresh else None
+        if found is not None and found[1][0] == content:
+            return str(found[1][1])
+        filled = self._fill_view(content, view, at)
+        if memory is not None:
+            memory.views[name] = ((), (content, filled))
+        return filled
+
+    def _fill_view(self, content: str, view: tuple[str, str], at: SiteFile) -> str:
+        if view[0] == "graph":
             rp = self.roots[view[1]]
             assert rp.graph is not None
             return graphpage.fill(
                 content, rp.graph, href=self._href(at), root_key=view[1], words=self.words
             )
-        if view is not None and view[0] == "index":
+        if view[0] == "index":
             return self._fill_index(content, self.roots[view[1]], at)
-        if view is not None and view[0] == "timeline":
-            return self._fill_timeline(content, self.roots[view[1]], at)
-        return None
+        return self._fill_timeline(content, self.roots[view[1]], at)
 
     def _record_href(self, at: SiteFile) -> Callable[[Record], str | None]:
         by_path = self.file_at_path
@@ -1309,6 +1563,21 @@ class SiteBuild:
         self.page_status = True
 
     def _fill_record(self, output: str, rec: Record, at: SiteFile) -> str:
+        src = at.src_uri
+        inputs = self.inputs.get(src)
+        known = self.memory.pages.get(src) if self.memory is not None else None
+        if inputs is None or known is None or known[0] != inputs:
+            top, after = self._additions(rec, at)
+            if inputs is not None and self.memory is not None:
+                self.memory.pages[src] = (inputs, top, after)
+        else:
+            top, after = known[1], known[2]  # nothing it shows changed (ADR-0045)
+        assert self.ctx is not None
+        output = output.replace(page_view.search_line(self.ctx, rec), top, 1)
+        return output.replace(AFTER_SLOT, after, 1)
+
+    def _additions(self, rec: Record, at: SiteFile) -> tuple[str, str]:
+        """A record page's header with banners, and what follows its text."""
         ctx, engine = self.ctx, self.engine
         assert ctx is not None
         href = self._href(at)
@@ -1323,29 +1592,21 @@ class SiteBuild:
         ]
         after = [page_view.translations(langs, self.words)]
         if engine.graph and ctx.log.get(rec.id) is rec:
-            sub, more = graphdata.neighbourhood(
-                ctx.graph,
-                rec.id,
-                engine.graph_hops,
-                limit=LOCAL_GRAPH_LIMIT,
-                adjacency=ctx.adjacency,
-                edges_by_node=ctx.edges_by_node,
-            )
+            sub, more = self._neighbourhood(rec)
             if len(sub.nodes) > 1:
-                # records of one chain share a neighbourhood: lay it out once
-                key = tuple(sub.nodes)
-                placed = self.layouts.get(key)
-                if placed is None:
-                    placed = self.layouts[key] = svg.layout(sub)
-                drawing = svg.render(
-                    sub,
-                    uid="adr-local",
-                    href=href,
+                # records of one chain share a neighbourhood: lay it out and draw it
+                # once, each page filling in its links and its own node
+                key = (tuple(sub.nodes), rec.root)
+                prepared = self.drawings.get(key)
+                if prepared is None:
+                    prepared = self.drawings[key] = svg.prepare(
+                        sub, uid="adr-local", root=rec.root, words=self.words
+                    )
+                drawing = svg.fill(
+                    prepared,
                     title=self.words.t("local.drawing", id=rec.id),
+                    href=href,
                     focus=rec.id,
-                    root=rec.root,
-                    placed=placed,
-                    words=self.words,
                 )
                 after.append(
                     page_view.local_graph(
@@ -1367,15 +1628,21 @@ class SiteBuild:
                 timeline_href=timeline_href,
             )
         )
-        output = output.replace(RELATIONS_SLOT, rels, 1)
-        return output.replace(AFTER_SLOT, "".join(after), 1)
+        top = page_view.header(ctx, rec, relations_slot=rels) + "".join(
+            page_view.banners(ctx, rec, href)
+        )
+        return top, "".join(after)
 
     def _href(self, at: SiteFile) -> RecordHref:
         file_of = self.file_of
+        seen: dict[str, str | None] = {}  # a page names a record in several places
 
         def href(rid: str) -> str | None:
+            if rid in seen:
+                return seen[rid]
             found = file_of.get(rid)
-            return found.url_relative_to(at) if found is not None else None
+            url = seen[rid] = found.url_relative_to(at) if found is not None else None
+            return url
 
         return href
 

@@ -165,9 +165,25 @@ def summary(log: Log, rec: Record) -> str:
         binding = [f"{u.key}: {_one_line(u.title)}" for u in rec.units if log.in_effect(rec, u)]
         if binding:
             return "; ".join(binding)
+    return _decision_sentence(rec) or _one_line(rec.title)
+
+
+#: First sentences of decisions by (content hash, path, style, body start): a long-lived
+#: host (``mkdocs serve``) asks again for records whose text did not change.
+_SENTENCES: dict[tuple[str, str, str, int], str | None] = {}
+_SENTENCES_MAX = 65536
+
+
+def _decision_sentence(rec: Record) -> str | None:
+    key = (rec.sha256, rec.path, rec.parsed.style, rec.parsed.body_start)
+    if key in _SENTENCES:
+        return _SENTENCES[key]
     decision = decision_of(rec.parsed)
     found = first_sentence(decision) if decision else None
-    return found or _one_line(rec.title)
+    if len(_SENTENCES) >= _SENTENCES_MAX:
+        _SENTENCES.clear()
+    _SENTENCES[key] = found
+    return found
 
 
 def _one_line(text: str) -> str:

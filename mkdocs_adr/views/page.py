@@ -15,6 +15,7 @@ successor chain leads, who contests a decision) and fill in the links it names.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from collections import defaultdict
@@ -38,7 +39,13 @@ LEVELS = ("note", "info", "warning", "danger")
 def esc(text: object) -> str:
     """``text`` as HTML text or attribute value: escaped, without control characters
     (a terminal's escape sequences in a title show as nothing, not as stray boxes)."""
-    return html.escape(plain(str(text)), quote=True)
+    return _esc(str(text))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _esc(text: str) -> str:
+    # the same ids, titles and labels are escaped on many pages of a build
+    return html.escape(plain(text), quote=True)
 
 
 # ------------------------------------------------------------------------ context
@@ -64,12 +71,11 @@ class PageContext:
     words: Messages = ENGLISH
 
     @classmethod
-    def build(cls, log: Log, words: Messages = ENGLISH) -> PageContext:
-        graph = graphdata.build(log)
-        edges: dict[str, list[DrawnEdge]] = defaultdict(list)
-        for e in graph.edges:
-            edges[e.source].append(e)
-            edges[e.target].append(e)
+    def build(
+        cls, log: Log, words: Messages = ENGLISH, drawn: DrawnGraph | None = None
+    ) -> PageContext:
+        """The lookups of ``log``; ``drawn``: its :func:`drawn_graph`, when known."""
+        graph, edges, adjacency = drawn or drawn_graph(log)
         order: dict[str, list[Record]] = defaultdict(list)
         for rec in sorted(log.records, key=sort_key):
             order[rec.root].append(rec)
@@ -83,8 +89,8 @@ class PageContext:
         return cls(
             log,
             graph,
-            dict(edges),
-            graph.adjacency(),
+            edges,
+            adjacency,
             dict(order),
             position,
             reviews,
@@ -100,6 +106,21 @@ class PageContext:
         prev = recs[i - 1] if i > 0 else None
         nxt = recs[i + 1] if i + 1 < len(recs) else None
         return prev, nxt
+
+
+#: A log's drawn graph with its edges by node and its adjacency (:func:`drawn_graph`).
+DrawnGraph = tuple[GraphData, dict[str, list[DrawnEdge]], dict[str, set[str]]]
+
+
+def drawn_graph(log: Log) -> DrawnGraph:
+    """The graph the pages draw, its edges by node and its adjacency; made from the
+    records' ids, titles, statuses and relations only, not their prose."""
+    graph = graphdata.build(log)
+    edges: dict[str, list[DrawnEdge]] = defaultdict(list)
+    for e in graph.edges:
+        edges[e.source].append(e)
+        edges[e.target].append(e)
+    return graph, dict(edges), graph.adjacency()
 
 
 def sort_key(rec: Record) -> tuple[object, ...]:
@@ -223,6 +244,24 @@ def header(ctx: PageContext, rec: Record, *, relations_slot: str = "") -> str:
     )
 
 
+def search_line(ctx: PageContext, rec: Record) -> str:
+    """What search indexes of a record's header: the text of :func:`header`'s fields (id,
+    status, archived, date, domain, deciders) in one paragraph without markup, which the
+    host replaces by the header and the banners after indexing."""
+    words = ctx.words
+    fields = [rec.id, words.status(rec.status)]
+    if rec.archived:
+        fields.append(words.t("tag.archived"))
+    for key, value in (
+        ("field.date", rec.date),
+        ("field.domain", rec.domain),
+        ("field.deciders", ", ".join(rec.parsed.deciders)),
+    ):
+        if value:
+            fields.append(f"{words.t(key)}: {value}")
+    return f'<p class="adr-search-line">{esc(" ".join(fields))}</p>'
+
+
 def archived_tag(words: Messages = ENGLISH) -> str:
     return f'<span class="adr-tag adr-tag--archived">{esc(words.t("tag.archived"))}</span>'
 
@@ -270,11 +309,13 @@ def relations(ctx: PageContext, rec: Record, href: RecordHref) -> str:
 def _record_rows(ctx: PageContext, rec: Record, href: RecordHref) -> list[_Row]:
     """Relations to records of the log, each once, from the drawn graph's edges."""
     rows: list[_Row] = []
-    succ = ctx.log.successor(rec.id)
     seen: set[tuple[str, str]] = set()
-    if succ.current and not rec.units and rec.status == "superseded":
-        rows.append((0, ctx.words.t("relation.current-successor"), link(ctx, succ.current, href)))
-        seen.add(("superseded by", succ.current))
+    if not rec.units and rec.status == "superseded":
+        succ = ctx.log.successor(rec.id)
+        if succ.current:
+            current = link(ctx, succ.current, href)
+            rows.append((0, ctx.words.t("relation.current-successor"), current))
+            seen.add(("superseded by", succ.current))
     for e in ctx.edges_by_node.get(rec.id, []):
         if e.source == rec.id:
             label, other = FORWARD_LABEL[e.kind], e.target

@@ -383,11 +383,30 @@ def _settle(
     return placed
 
 
+#: Laid-out components by (nodes, edges, width): the same component is drawn on the graph
+#: page and in its records' local graphs, and again on each rebuild under serve, where an
+#: edit seldom changes its structure. Callers never change a :class:`Placed` they get.
+_LAID_OUT: dict[tuple[tuple[str, ...], tuple[DrawnEdge, ...], float | None], Placed] = {}
+_LAID_OUT_MAX = 4096
+
+
 def layout_component(
     nodes: list[str], edges: list[DrawnEdge], *, max_width: float | None = None
 ) -> Placed:
     """Lay out one connected component, older records on the left; when that is wider
     than ``max_width`` and a drawing downwards (older records on top) is narrower, that."""
+    key = (tuple(nodes), tuple(edges), max_width)
+    found = _LAID_OUT.get(key)
+    if found is None:
+        if len(_LAID_OUT) >= _LAID_OUT_MAX:
+            _LAID_OUT.clear()
+        found = _LAID_OUT[key] = _layout_component(nodes, edges, max_width=max_width)
+    return found
+
+
+def _layout_component(
+    nodes: list[str], edges: list[DrawnEdge], *, max_width: float | None
+) -> Placed:
     across = _component(nodes, edges, downwards=False)
     if max_width is None or across.width <= max_width:
         return across
@@ -602,17 +621,21 @@ def edge_style(e: DrawnEdge, uid: str) -> tuple[str, str]:
     return css, f'stroke="{color}" stroke-width="{width}"{dash_attr}{opacity}{marker}'
 
 
-def _node(
-    node: Node,
-    x: float,
-    y: float,
-    href: str | None,
-    *,
-    focus: bool,
-    external: bool,
-    clip: str,
-    words: Messages = ENGLISH,
-) -> str:
+@dataclass(frozen=True)
+class NodeParts:
+    """One node of a :class:`Prepared` drawing: its attributes and body, the body once
+    as the focused node (the page's own record) and once as any other."""
+
+    id: str
+    attrs: str
+    label: str  # the aria-label, escaped
+    body: str
+    focus_body: str
+
+
+def _node_parts(
+    node: Node, x: float, y: float, *, external: bool, clip: str, words: Messages = ENGLISH
+) -> NodeParts:
     fill = STATUS_FILL.get(node.status, STATUS_FILL["unknown"])
     archived = words.t("tag.archived")
     label = short(node.id, 23) + (f" · {archived}" if node.archived else "")
@@ -621,18 +644,19 @@ def _node(
         shown += words.t("list.sep") + archived
     full = f"{node.id} {node.title} ({shown})"
     stroke = ""
-    if focus:
-        stroke = ' stroke="currentColor" stroke-width="3"'
-    elif node.archived or external:
+    if node.archived or external:
         stroke = ' stroke="currentColor" stroke-width="1.5" stroke-dasharray="4 3"'
     title_lines = "".join(
         f'<text x="{x + 10:.1f}" y="{y + 31 + 13 * k:.1f}" font-size="11">{esc(line)}</text>'
         for k, line in enumerate(wrap(node.title))
     )
-    body = (
+    head = (
         f"<title>{esc(full)}</title>"
         f'<rect x="{x:.1f}" y="{y:.1f}" width="{NODE_W}" height="{NODE_H}" rx="7" '
-        f'fill="{fill}"{stroke}/>'
+        f'fill="{fill}"'
+    )
+    tail = (
+        "/>"
         f'<clipPath id="{clip}"><rect x="{x + 4:.1f}" y="{y:.1f}" width="{NODE_W - 8}" '
         f'height="{NODE_H}"/></clipPath>'
         f'<g clip-path="url(#{clip})" fill="#fff">'
@@ -643,9 +667,103 @@ def _node(
         f' class="adr-node adr-node--{esc(node.status)}" data-adr-id="{esc(node.id)}"'
         f' data-adr-status="{esc(node.status)}"'
     )
+    return NodeParts(
+        node.id,
+        attrs,
+        esc(full),
+        head + stroke + tail,
+        head + ' stroke="currentColor" stroke-width="3"' + tail,
+    )
+
+
+def _node_html(part: NodeParts, href: str | None, *, focus: bool) -> str:
+    body = part.focus_body if focus else part.body
     if href is not None:
-        return f'<a href="{esc(href)}"{attrs} aria-label="{esc(full)}">{body}</a>'
-    return f"<g{attrs}>{body}</g>"
+        return f'<a href="{esc(href)}"{part.attrs} aria-label="{part.label}">{body}</a>'
+    return f"<g{part.attrs}>{body}</g>"
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A drawing rendered once (:func:`prepare`) and filled per page (:func:`fill`):
+    only its title, its links and which node is the page's own differ between the
+    pages that show it (the records of one neighbourhood share a local graph)."""
+
+    head: str  # up to the title's text
+    body: str  # from the title's end to the nodes
+    nodes: tuple[NodeParts, ...]
+
+
+def prepare(
+    data: GraphData,
+    *,
+    uid: str,
+    root: str | None = None,
+    placed: Placed | None = None,
+    max_width: float = COLUMN,
+    isolated: bool = True,
+    css_class: str = "adr-graph-svg",
+    fixed: bool = False,
+    words: Messages = ENGLISH,
+) -> Prepared:
+    """Everything of :func:`render`'s drawing that does not depend on the page."""
+    placed = placed or layout(data, max_width=max_width, isolated=isolated)
+    w = placed.width + 2 * MARGIN
+    h = placed.height + 2 * MARGIN
+    kinds = [k for k in EDGE_KINDS if any(e.kind == k for e, _, _ in placed.edges)]
+    proposed = [
+        k for k in EDGE_KINDS if any(e.kind == k and e.proposed for e, _, _ in placed.edges)
+    ]
+    size = (
+        f'width="{w:.0f}" height="{h:.0f}" viewBox="0 0 {w:.0f} {h:.0f}"'
+        if fixed
+        else f'width="100%" viewBox="0 0 {w:.0f} {h:.0f}" style="max-width: {w:.0f}px"'
+    )
+    head = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="{css_class}" {size} role="img" '
+        f'aria-labelledby="{uid}-title" font-family="{esc(FONT)}" '
+        f'data-adr-crossings="{placed.crossings}">'
+        f'<title id="{uid}-title">'
+    )
+    parts = [
+        "</title>",
+        _markers(uid, kinds, proposed),
+        f'<g transform="translate({MARGIN},{MARGIN})">',
+        '<g class="adr-edges" fill="none">',
+    ]
+    for e, pts, vertical in placed.edges:
+        css, attrs = edge_style(e, uid)
+        what = words.t(f"edge.{e.kind}", new=e.source, old=e.target)
+        if e.unit:
+            what += words.t("edge.unit", unit=e.unit)
+        if e.proposed:
+            what += words.t("edge.proposed", new=e.source, old=e.target)
+        if e.declared:
+            what += words.t("edge.declared")
+        parts.append(
+            f'<path class="{css}" d="{_path(pts, vertical)}" {attrs}>'
+            f"<title>{esc(what)}</title></path>"
+        )
+    parts.append("</g>")
+    parts.append('<g class="adr-nodes">')
+    nodes = tuple(
+        _node_parts(
+            data.nodes[nid],
+            x,
+            y,
+            external=root is not None and data.nodes[nid].root != root,
+            clip=f"{uid}-c{i}",
+            words=words,
+        )
+        for i, (nid, (x, y)) in enumerate(placed.nodes.items())
+    )
+    return Prepared(head, "".join(parts), nodes)
+
+
+def fill(prepared: Prepared, *, title: str, href: RecordHref, focus: str | None = None) -> str:
+    """The drawing of ``prepared`` on one page: its title, links and focused node."""
+    nodes = "".join(_node_html(n, href(n.id), focus=n.id == focus) for n in prepared.nodes)
+    return f"{prepared.head}{esc(title)}{prepared.body}{nodes}</g></g></svg>"
 
 
 def render(
@@ -671,58 +789,18 @@ def render(
     clipping or a sideways scroll bar (ADR-0039). ``fixed``: its own size in pixels
     instead, for a drawing nested in another SVG (:func:`document`), where 100% would be
     the outer drawing's width."""
-    placed = placed or layout(data, max_width=max_width, isolated=isolated)
-    w = placed.width + 2 * MARGIN
-    h = placed.height + 2 * MARGIN
-    kinds = [k for k in EDGE_KINDS if any(e.kind == k for e, _, _ in placed.edges)]
-    proposed = [
-        k for k in EDGE_KINDS if any(e.kind == k and e.proposed for e, _, _ in placed.edges)
-    ]
-    size = (
-        f'width="{w:.0f}" height="{h:.0f}" viewBox="0 0 {w:.0f} {h:.0f}"'
-        if fixed
-        else f'width="100%" viewBox="0 0 {w:.0f} {h:.0f}" style="max-width: {w:.0f}px"'
+    prepared = prepare(
+        data,
+        uid=uid,
+        root=root,
+        placed=placed,
+        max_width=max_width,
+        isolated=isolated,
+        css_class=css_class,
+        fixed=fixed,
+        words=words,
     )
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="{css_class}" {size} role="img" '
-        f'aria-labelledby="{uid}-title" font-family="{esc(FONT)}" '
-        f'data-adr-crossings="{placed.crossings}">',
-        f'<title id="{uid}-title">{esc(title)}</title>',
-        _markers(uid, kinds, proposed),
-        f'<g transform="translate({MARGIN},{MARGIN})">',
-        '<g class="adr-edges" fill="none">',
-    ]
-    for e, pts, vertical in placed.edges:
-        css, attrs = edge_style(e, uid)
-        what = words.t(f"edge.{e.kind}", new=e.source, old=e.target)
-        if e.unit:
-            what += words.t("edge.unit", unit=e.unit)
-        if e.proposed:
-            what += words.t("edge.proposed", new=e.source, old=e.target)
-        if e.declared:
-            what += words.t("edge.declared")
-        parts.append(
-            f'<path class="{css}" d="{_path(pts, vertical)}" {attrs}>'
-            f"<title>{esc(what)}</title></path>"
-        )
-    parts.append("</g>")
-    parts.append('<g class="adr-nodes">')
-    for i, (nid, (x, y)) in enumerate(placed.nodes.items()):
-        node = data.nodes[nid]
-        parts.append(
-            _node(
-                node,
-                x,
-                y,
-                href(nid),
-                focus=nid == focus,
-                external=root is not None and node.root != root,
-                clip=f"{uid}-c{i}",
-                words=words,
-            )
-        )
-    parts.append("</g></g></svg>")
-    return "".join(parts)
+    return fill(prepared, title=title, href=href, focus=focus)
 
 
 def _legend_items(
