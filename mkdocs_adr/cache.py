@@ -55,7 +55,7 @@ ENV_OFF = "MKDOCS_ADR_NO_CACHE"
 #: The folder's size bound: beyond it the packs used longest ago are removed.
 MAX_BYTES = 512 * 2**20
 #: The first line of every pack; a change of layout changes it.
-MAGIC = b"mkdocs-adr parse cache 2\n"
+MAGIC = b"mkdocs-adr parse cache 3\n"
 #: The package folder, whose files' names, sizes and times make the code stamp.
 _PACKAGE = Path(__file__).resolve().parent
 
@@ -141,49 +141,92 @@ def file_key(digest: str, data: bytes) -> str:
 class Pack:
     """The parsed records of one project and parse options, as a run found them on
     disk, and the analysed log of the last run that parsed nothing (with the key of
-    its inputs); :meth:`save` writes back exactly the entries this run used."""
+    its inputs); :meth:`save` writes back exactly the entries this run used.
+
+    The log and the entries are two pickles, each with its checksum, and each is
+    unpickled only when asked for (:attr:`log`, :attr:`entries`): a run whose stat
+    rows vouch for the kept log reads the keys from the meta line and unpickles the
+    log alone. The entries name the readings the log holds by the index of their
+    record, so no reading is stored twice.
+    """
 
     def __init__(self, project_dir: Path, options: ParseOptions) -> None:
         ident = json.dumps([str(project_dir), options_key(options)], sort_keys=True)
         self.header = json.dumps({"code": code_stamp(), "ident": ident}, sort_keys=True).encode()
         name = hashlib.sha256(ident.encode()).hexdigest()[:32]
         self.path = directory() / f"parse-{name}.pack"
-        self.entries: dict[Key, Parsed] = {}
-        #: The key of the inputs :attr:`log` was analysed from ("" when none), and it.
+        #: The key of the inputs :attr:`log` was analysed from ("" when none).
         self.log_key = ""
         #: The key of the files' places and stat rows when the log was kept ("" when
         #: they could not vouch for the content: see :func:`mkdocs_adr.log.stat_key`).
         self.stat_key = ""
-        self.log: object = None
+        #: Whether the pack held anything (readings or a log) when it was loaded.
+        self.filled = False
+        self._log_part: memoryview | None = None
+        self._entries_part: memoryview | None = None
+        self._log: object = None
+        self._entries: dict[Key, Parsed] | None = None
 
     def load(self) -> None:
-        """Read the pack, or leave it empty when it cannot be trusted or used."""
+        """Read the pack's header and keys, or leave it empty when it cannot be trusted
+        or used; the pickles wait until :attr:`log` or :attr:`entries` is read."""
         with contextlib.suppress(Exception):
-            found = self._read()
-            if type(found) is tuple and len(found) == 4 and type(found[0]) is dict:
-                self.entries, self.log_key, self.stat_key, self.log = found
-                if type(self.log_key) is not str or type(self.stat_key) is not str:
-                    self.log_key, self.stat_key, self.log = "", "", None
+            self._read()
 
-    def _read(self) -> object:
+    def _read(self) -> None:
         with open(self.path, "rb", buffering=0) as fh:
             st = os.fstat(fh.fileno())
             if not _trusted(st):
-                return None
+                return
             data = fh.readall()
         head_end = data.find(b"\n", len(MAGIC))
         if not data.startswith(MAGIC) or head_end < 0:
-            return None
-        header = data[len(MAGIC) : head_end]
+            return
+        if data[len(MAGIC) : head_end] != self.header:
+            return
         meta_end = data.find(b"\n", head_end + 1)
-        meta = data[head_end + 1 : meta_end]
-        payload = memoryview(data)[meta_end + 1 :]
-        if header != self.header or meta != str(zlib.crc32(payload)).encode():
-            return None
-        found = pickle.loads(payload)
+        meta = json.loads(data[head_end + 1 : meta_end])
+        log_crc, log_len, entries_crc, entries_len, log_key, stat_key, count = meta
+        body = memoryview(data)[meta_end + 1 :]
+        if len(body) != log_len + entries_len or type(log_key) is not str:
+            return
+        if type(stat_key) is not str or type(count) is not int:
+            return
+        self._log_part = _checked(body[:log_len], log_crc)
+        self._entries_part = _checked(body[log_len:], entries_crc)
+        if self._log_part is not None:
+            self.log_key, self.stat_key = log_key, stat_key
+        self.filled = bool(log_len and self._log_part is not None) or bool(
+            count and self._entries_part is not None
+        )
         with contextlib.suppress(OSError):
             os.utime(self.path)  # used now: the last to be pruned
-        return found
+
+    @property
+    def log(self) -> object:
+        """The kept analysed log (None when there is none or it cannot be read)."""
+        if self._log_part is not None:
+            part, self._log_part = self._log_part, None
+            self._log = _unpickled(part)
+            if self._log is None:
+                self.log_key = self.stat_key = ""
+        return self._log
+
+    @property
+    def entries(self) -> dict[Key, Parsed]:
+        """The kept readings by (content key, path); empty when they cannot be read."""
+        if self._entries is None:
+            part, self._entries_part = self._entries_part, None
+            found = _unpickled(part) if part is not None else None
+            self._entries = {}
+            if type(found) is dict:
+                records = getattr(self.log, "records", ())
+                with contextlib.suppress(Exception):
+                    self._entries = {
+                        key: records[value].parsed if type(value) is int else value
+                        for key, value in found.items()
+                    }
+        return self._entries
 
     def get(self, key: Key) -> Parsed | None:
         found = self.entries.get(key)
@@ -202,14 +245,43 @@ class Pack:
         with contextlib.suppress(Exception):
             folder = self.path.parent
             folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-            buffer = io.BytesIO()
-            pickler = pickle.Pickler(buffer, pickle.HIGHEST_PROTOCOL)
-            pickler.dispatch_table = _reducers()
-            pickler.dump((entries, log_key, stat_key, log))
-            payload = buffer.getbuffer()
-            meta = str(zlib.crc32(payload)).encode()
-            atomic_write(self.path, b"".join((MAGIC, self.header, b"\n", meta, b"\n", payload)))
+            log_part = _pickled(log) if log is not None else b""
+            held = {id(r.parsed): i for i, r in enumerate(getattr(log, "records", ()))}
+            refs = {key: held.get(id(value), value) for key, value in entries.items()}
+            entries_part = _pickled(refs)
+            meta = [
+                zlib.crc32(log_part),
+                len(log_part),
+                zlib.crc32(entries_part),
+                len(entries_part),
+                log_key if log is not None else "",
+                stat_key if log is not None else "",
+                len(entries),
+            ]
+            head = b"".join((MAGIC, self.header, b"\n", json.dumps(meta).encode(), b"\n"))
+            atomic_write(self.path, b"".join((head, log_part, entries_part)))
             prune(folder, keep=self.path)
+
+
+def _checked(part: memoryview, crc: object) -> memoryview | None:
+    """``part`` when it is not empty and its checksum is ``crc``."""
+    return part if part and crc == zlib.crc32(part) else None
+
+
+def _pickled(value: object) -> bytes:
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, pickle.HIGHEST_PROTOCOL)
+    pickler.dispatch_table = _reducers()
+    pickler.dump(value)
+    return buffer.getvalue()
+
+
+def _unpickled(part: memoryview) -> object:
+    """What ``part`` holds, or None when it cannot be unpickled."""
+    try:
+        return pickle.loads(part)
+    except Exception:
+        return None
 
 
 @functools.cache

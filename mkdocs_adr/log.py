@@ -40,7 +40,6 @@ from .model import (
     Unit,
 )
 from .parsing import ParseOptions
-from .parsing.batch import parse_many
 
 
 class ParseCache:
@@ -125,7 +124,7 @@ class Log:
         return [p for p in self.problems if rid in p.ids]
 
 
-def _read(path: Path) -> bytes:
+def _read(path: str | Path) -> bytes:
     """A file's bytes; unbuffered, which saves a copy on every small file."""
     with open(path, "rb", buffering=0) as fh:
         return fh.readall()
@@ -179,14 +178,14 @@ def _load(config: Config, cache: ParseCache | None, today: dt.date | None) -> Lo
         pack = disk_cache.Pack(config.project_dir, options)
         pack.load()
         # an empty pack (a cold run) keeps no log, so there is nothing to vouch for
-        if cache is None and (pack.entries or pack.log is not None):
+        if cache is None and pack.filled:
             stats = stat_key(config, found, today)
             if stats and pack.stat_key == stats and isinstance(pack.log, Log):
                 return dataclasses.replace(pack.log, config=config)
     read: list[tuple[Found, str, bytes]] = []
     for item in found.found:
         try:
-            data = _read(item.abspath)
+            data = _read(item.file)
         except OSError as exc:
             intake.append(checks.unreadable(item.path, exc))
             continue
@@ -196,7 +195,7 @@ def _load(config: Config, cache: ParseCache | None, today: dt.date | None) -> Lo
         for item, digest, data in read
     }
     inputs = ""
-    if pack is not None and cache is None and (pack.entries or pack.log is not None):
+    if pack is not None and cache is None and pack.filled:
         inputs = _inputs_key(config, found, read, disk_keys, intake, today)
         if pack.log_key == inputs and isinstance(pack.log, Log):
             if stats and stats != pack.stat_key:  # touched, not changed: vouch again
@@ -247,7 +246,7 @@ def stat_key(config: Config, found: Discovery, today: dt.date) -> str:
     stat = os.stat
     racy = started - RACY_NS
     for item in found.found:
-        path = os.fspath(item.abspath)
+        path = item.file
         try:
             st = stat(path)
         except OSError:
@@ -278,7 +277,7 @@ def _inputs_key(
     for part in (repr(config), repr(found.excluded), repr(found.layouts), repr(intake), today):
         digest.update(f"{part}\n".encode())
     rows = [
-        f"{os.fspath(item.abspath)}\0{item.path}\0{item.rel}\0{item.root.path}\0{item.domain!r}\0"
+        f"{item.file}\0{item.path}\0{item.rel}\0{item.root.path}\0{item.domain!r}\0"
         f"{item.archived:d}{item.symlink:d}\0{disk_keys[(text_digest, item.path)][0]}"
         for item, text_digest, _data in read
     ]
@@ -318,6 +317,14 @@ def _parse_all(
         if cache is not None:
             cache.put((*key, options), parsed)
     return parsed_by_key, bool(misses)
+
+
+def parse_many(jobs: list[tuple[bytes, str]], options: ParseOptions) -> list[Parsed]:
+    """:func:`mkdocs_adr.parsing.batch.parse_many`, imported on first use: a load answered
+    from the parse cache parses nothing, and the reader is a good part of its start-up."""
+    from .parsing import batch
+
+    return batch.parse_many(jobs, options)
 
 
 def identify(item: Found, parsed: Parsed, digest: str, prefix: str) -> Record:

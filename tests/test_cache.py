@@ -449,8 +449,8 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     calls: list[str] = []
     real = log_module._read
 
-    def counting(path: Path) -> bytes:
-        calls.append(path.name)
+    def counting(path: str | Path) -> bytes:
+        calls.append(Path(path).name)
         return real(path)
 
     monkeypatch.setattr(log_module, "_read", counting)
