@@ -75,6 +75,14 @@ class Discovery:
     excluded: list[Excluded] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     layouts: dict[str, str] = field(default_factory=dict)
+    #: Every path the answer depends on: each folder listed (or that could not be) and
+    #: each Markdown file met, found or excluded; while none of their stat rows changed
+    #: (a folder's times move when an entry is added, removed or renamed), the walk
+    #: gives the same answer (:func:`mkdocs_adr.log.walk_key`).
+    walked: list[str] = field(default_factory=list)
+    #: Whether a symlink was met: then what it points to counts too, and the stat rows
+    #: of :attr:`walked` cannot vouch for the answer.
+    linked: bool = False
 
 
 def exclusion_reason(rel: str, config: Config) -> str | None:
@@ -344,6 +352,7 @@ def discover(config: Config) -> Discovery:
     work = config.work_path.resolve()
     for root in config.roots:
         base = root_dirs[root.path]
+        result.walked.append(os.fspath(base))
         if not base.is_dir():
             result.problems.append(
                 Problem(
@@ -376,6 +385,7 @@ def _walk_root(
     result: Discovery,
 ) -> None:
     seen_dirs: set[Path] = set()
+    walked = result.walked
     has_flat = False
     has_layered = False
     mirrors = frozenset(config.mirrors)
@@ -398,6 +408,8 @@ def _walk_root(
             )
             return
         seen_dirs.add(real)
+        if rel_parts:
+            result.walked.append(os.fspath(folder))
         try:
             with os.scandir(folder) as it:
                 entries = sorted(it, key=lambda e: e.name)
@@ -420,6 +432,7 @@ def _walk_root(
             shown = shown_prefix + name
             is_link = entry.is_symlink()
             if is_link:
+                result.linked = True
                 try:
                     target = (folder / name).resolve(strict=True)
                 except (OSError, RuntimeError):
@@ -464,6 +477,7 @@ def _walk_root(
             if not name.lower().endswith(MARKDOWN_SUFFIXES):
                 continue
             rel_path = rel_prefix + name
+            walked.append(entry.path)
             reason = folder_reason or _name_reason(name, config, mirrors)
             if reason is None:
                 head = partial(_head, entry.path)  # a str: no Path per file

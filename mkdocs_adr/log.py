@@ -167,21 +167,25 @@ def _gc_paused() -> Iterator[None]:
 
 
 def _load(config: Config, cache: ParseCache | None, today: dt.date | None) -> Log:
-    found = discover(config)
     options = ParseOptions.from_config(config)
-    prefixes = {r.path: r.prefix for r in config.roots}
-    intake: list[Problem] = list(found.problems)
     today = today or dt.date.today()
     pack = None
-    stats = ""
     if (cache is None or not len(cache)) and disk_cache.enabled():
         pack = disk_cache.Pack(config.project_dir, options)
         pack.load()
-        # an empty pack (a cold run) keeps no log, so there is nothing to vouch for
-        if cache is None and pack.filled:
-            stats = stat_key(config, found, today)
-            if stats and pack.stat_key == stats and isinstance(pack.log, Log):
-                return dataclasses.replace(pack.log, config=config)
+        # the stat rows of the last walk vouch for the kept log: no walk, no file read
+        vouched = cache is None and pack.stat_key and pack.walked
+        if vouched and walk_key(config, pack.walked, today) == pack.stat_key:
+            kept = pack.log
+            if isinstance(kept, Log):
+                return dataclasses.replace(kept, config=config)
+    found = discover(config)
+    prefixes = {r.path: r.prefix for r in config.roots}
+    intake: list[Problem] = list(found.problems)
+    stats = ""
+    # an empty pack (a cold run) keeps no log, so there is nothing to vouch for
+    if pack is not None and cache is None and pack.filled and not found.linked:
+        stats = walk_key(config, found.walked, today)
     read: list[tuple[Found, str, bytes]] = []
     for item in found.found:
         try:
@@ -197,10 +201,13 @@ def _load(config: Config, cache: ParseCache | None, today: dt.date | None) -> Lo
     inputs = ""
     if pack is not None and cache is None and pack.filled:
         inputs = _inputs_key(config, found, read, disk_keys, intake, today)
-        if pack.log_key == inputs and isinstance(pack.log, Log):
+        kept = pack.log
+        if pack.log_key == inputs and isinstance(kept, Log):
             if stats and stats != pack.stat_key:  # touched, not changed: vouch again
-                pack.save(pack.entries, log_key=inputs, stat_key=stats, log=pack.log)
-            return dataclasses.replace(pack.log, config=config)
+                pack.save(
+                    pack.entries, log_key=inputs, stat_key=stats, walked=found.walked, log=kept
+                )
+            return dataclasses.replace(kept, config=config)
     parsed_by_key, parsed_any = _parse_all(read, options, cache, pack, disk_keys)
     records = [
         identify(item, parsed_by_key[(digest, item.path)], digest, prefixes[item.root.path])
@@ -216,7 +223,7 @@ def _load(config: Config, cache: ParseCache | None, today: dt.date | None) -> Lo
         if parsed_any or len(pack.entries) != len(entries):
             pack.save(entries)  # the analysis is kept once a run finds every reading
         elif inputs:
-            pack.save(entries, log_key=inputs, stat_key=stats, log=log)
+            pack.save(entries, log_key=inputs, stat_key=stats, walked=found.walked, log=log)
     return log
 
 
@@ -225,28 +232,30 @@ def _load(config: Config, cache: ParseCache | None, today: dt.date | None) -> Lo
 RACY_NS = 3 * 10**9
 
 
-def stat_key(config: Config, found: Discovery, today: dt.date) -> str:
-    """The key of what discovery found and of each file's stat row (device, inode, size,
-    modification and change times, mode), or "" when they cannot vouch for the content.
+def walk_key(config: Config, walked: list[str], today: dt.date) -> str:
+    """The key of the configuration, the day and the stat row (device, inode, size,
+    modification and change times, mode) of every path discovery's answer depends on
+    (:attr:`~mkdocs_adr.discovery.Discovery.walked`: each folder listed, each Markdown
+    file met), or "" when they cannot vouch for the content.
 
     With the same key as the run that kept the analysed log, no file was written,
-    replaced or renamed since, so that log is used without reading the files (git's
-    index works the same way). They cannot vouch where the change time is the creation
-    time (Windows), or when a file changed within :data:`RACY_NS` of now: a write in the
-    same tick of the clock might not move its times.
+    replaced or renamed since and no folder gained or lost an entry, so discovery
+    would find the same files and that log is used without walking the folders or
+    reading a file (git's index and untracked cache work the same way). They cannot
+    vouch where the change time is the creation time (Windows), when a symlink was
+    met (:attr:`~mkdocs_adr.discovery.Discovery.linked`: the walk does not record
+    what it points to), or when a path changed within :data:`RACY_NS` of now: a
+    write in the same tick of the clock might not move its times.
     """
     if sys.platform == "win32":  # pragma: no cover - st_ctime is the creation time there
         return ""
     started = time.time_ns()
     digest = hashlib.sha256()
-    for part in (repr(config), repr(found.excluded), repr(found.layouts), repr(found.problems)):
-        digest.update(f"{part}\n".encode())
-    digest.update(f"{today}\n".encode())
+    digest.update(f"{config!r}\n{today}\n".encode())
     rows: list[str] = []
     stat = os.stat
     racy = started - RACY_NS
-    for item in found.found:
-        path = item.file
+    for path in walked:
         try:
             st = stat(path)
         except OSError:
@@ -254,8 +263,7 @@ def stat_key(config: Config, found: Discovery, today: dt.date) -> str:
         if st.st_mtime_ns >= racy or st.st_ctime_ns >= racy:
             return ""
         rows.append(
-            f"{path}\0{item.path}\0{item.rel}\0{item.root.path}\0{item.domain!r}\0"
-            f"{item.archived:d}{item.symlink:d}\0{st.st_dev}\0{st.st_ino}\0{st.st_size}\0"
+            f"{path}\0{st.st_dev}\0{st.st_ino}\0{st.st_size}\0"
             f"{st.st_mtime_ns}\0{st.st_ctime_ns}\0{st.st_mode}"
         )
     digest.update("\n".join(rows).encode())
