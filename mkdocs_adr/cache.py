@@ -46,7 +46,6 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from .fsops import atomic_write
 from .graph import Edge
 from .model import Parsed, Problem, Record, Relation, Unit
 from .parsing import ParseOptions
@@ -260,6 +259,8 @@ class Pack:
         over the paths ``walked`` had stat rows ``stat_key``) as the pack, atomically;
         on any failure, do nothing."""
         with contextlib.suppress(Exception):
+            from .fsops import atomic_write  # (a warm read writes nothing: not imported)
+
             folder = self.path.parent
             folder.mkdir(mode=0o700, parents=True, exist_ok=True)
             log_part = _pickled(log) if log is not None else b""

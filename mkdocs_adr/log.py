@@ -22,11 +22,11 @@ import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import cache as disk_cache
 from . import checks
 from .config import Config
-from .discovery import Discovery, Found, discover
 from .graph import RelationGraph, Succession
 from .identity import Resolution, Resolver, canonical, explicit_id_fault, file_id, parse_id
 from .model import (
@@ -40,6 +40,9 @@ from .model import (
     Unit,
 )
 from .parsing import ParseOptions
+
+if TYPE_CHECKING:
+    from .discovery import Discovery, Found
 
 
 class ParseCache:
@@ -325,6 +328,14 @@ def _parse_all(
         if cache is not None:
             cache.put((*key, options), parsed)
     return parsed_by_key, bool(misses)
+
+
+def discover(config: Config) -> Discovery:
+    """:func:`mkdocs_adr.discovery.discover`, imported on first use: a load whose kept
+    log is vouched for by its stat rows walks no folder."""
+    from . import discovery
+
+    return discovery.discover(config)
 
 
 def parse_many(jobs: list[tuple[bytes, str]], options: ParseOptions) -> list[Parsed]:
