@@ -165,6 +165,12 @@ def _gc_paused() -> Iterator[None]:
     try:
         yield
     finally:
+        # Everything allocated meanwhile is in the youngest generation: the first
+        # allocation after ``gc.enable`` would scan it all (60 ms for a 10,000-record
+        # log just unpickled), and the next generation would again. Moved to the
+        # oldest generation, it waits for a full collection like any long-lived data.
+        gc.freeze()
+        gc.unfreeze()
         if enabled:
             gc.enable()
 
