@@ -5,8 +5,9 @@ module for the parsed records of an earlier run before parsing anything, so a
 warm ``plan``, ``check``, ``context``, ``find``, MCP call or site build reads and
 hashes the files and parses only those that changed (docs/adr/0044). A pack also
 keeps the analysed log of the last run that parsed nothing, with the key of its
-inputs and of its files' stat rows (:func:`mkdocs_adr.log.stat_key`): when those
-still match, that log is the answer, and no file is read.
+inputs and of the stat rows of the folders and files its walk met
+(:func:`mkdocs_adr.log.walk_key`, over the paths :attr:`Pack.walked`): when those
+still match, that log is the answer, and no folder is listed and no file read.
 
 Where: ``$XDG_CACHE_HOME/mkdocs-adr`` when that is set (an absolute path), else the
 platform's user cache folder (:func:`directory`). Nothing is ever written inside
@@ -158,7 +159,7 @@ class Pack:
         #: The key of the inputs :attr:`log` was analysed from ("" when none).
         self.log_key = ""
         #: The key of the files' places and stat rows when the log was kept ("" when
-        #: they could not vouch for the content: see :func:`mkdocs_adr.log.stat_key`).
+        #: they could not vouch for the content: see :func:`mkdocs_adr.log.walk_key`).
         self.stat_key = ""
         #: Whether the pack held anything (readings or a log) when it was loaded.
         self.filled = False
