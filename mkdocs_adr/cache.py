@@ -5,8 +5,9 @@ module for the parsed records of an earlier run before parsing anything, so a
 warm ``plan``, ``check``, ``context``, ``find``, MCP call or site build reads and
 hashes the files and parses only those that changed (docs/adr/0044). A pack also
 keeps the analysed log of the last run that parsed nothing, with the key of its
-inputs and of its files' stat rows (:func:`mkdocs_adr.log.stat_key`): when those
-still match, that log is the answer, and no file is read.
+inputs and of the stat rows of the folders and files its walk met
+(:func:`mkdocs_adr.log.walk_key`, over the paths :attr:`Pack.walked`): when those
+still match, that log is the answer, and no folder is listed and no file read.
 
 Where: ``$XDG_CACHE_HOME/mkdocs-adr`` when that is set (an absolute path), else the
 platform's user cache folder (:func:`directory`). Nothing is ever written inside
@@ -32,6 +33,7 @@ Off: ``mkdocs-adr --no-cache`` (:func:`disabled`) or ``MKDOCS_ADR_NO_CACHE=1``.
 from __future__ import annotations
 
 import contextlib
+import copyreg
 import dataclasses
 import functools
 import hashlib
@@ -45,7 +47,6 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from .fsops import atomic_write
 from .graph import Edge
 from .model import Parsed, Problem, Record, Relation, Unit
 from .parsing import ParseOptions
@@ -55,7 +56,7 @@ ENV_OFF = "MKDOCS_ADR_NO_CACHE"
 #: The folder's size bound: beyond it the packs used longest ago are removed.
 MAX_BYTES = 512 * 2**20
 #: The first line of every pack; a change of layout changes it.
-MAGIC = b"mkdocs-adr parse cache 2\n"
+MAGIC = b"mkdocs-adr parse cache 3\n"
 #: The package folder, whose files' names, sizes and times make the code stamp.
 _PACKAGE = Path(__file__).resolve().parent
 
@@ -141,49 +142,106 @@ def file_key(digest: str, data: bytes) -> str:
 class Pack:
     """The parsed records of one project and parse options, as a run found them on
     disk, and the analysed log of the last run that parsed nothing (with the key of
-    its inputs); :meth:`save` writes back exactly the entries this run used."""
+    its inputs); :meth:`save` writes back exactly the entries this run used.
+
+    The log and the entries are two pickles, each with its checksum, and each is
+    unpickled only when asked for (:attr:`log`, :attr:`entries`): a run whose stat
+    rows vouch for the kept log reads the keys from the meta line and unpickles the
+    log alone. The entries name the readings the log holds by the index of their
+    record, so no reading is stored twice.
+    """
 
     def __init__(self, project_dir: Path, options: ParseOptions) -> None:
         ident = json.dumps([str(project_dir), options_key(options)], sort_keys=True)
         self.header = json.dumps({"code": code_stamp(), "ident": ident}, sort_keys=True).encode()
         name = hashlib.sha256(ident.encode()).hexdigest()[:32]
         self.path = directory() / f"parse-{name}.pack"
-        self.entries: dict[Key, Parsed] = {}
-        #: The key of the inputs :attr:`log` was analysed from ("" when none), and it.
+        #: The key of the inputs :attr:`log` was analysed from ("" when none).
         self.log_key = ""
         #: The key of the files' places and stat rows when the log was kept ("" when
-        #: they could not vouch for the content: see :func:`mkdocs_adr.log.stat_key`).
+        #: they could not vouch for the content: see :func:`mkdocs_adr.log.walk_key`).
         self.stat_key = ""
-        self.log: object = None
+        #: Whether the pack held anything (readings or a log) when it was loaded.
+        self.filled = False
+        self._log_part: memoryview | None = None
+        self._entries_part: memoryview | None = None
+        self._walked_part: memoryview | None = None
+        self._walked: list[str] | None = None
+        self._log: object = None
+        self._entries: dict[Key, Parsed] | None = None
 
     def load(self) -> None:
-        """Read the pack, or leave it empty when it cannot be trusted or used."""
+        """Read the pack's header and keys, or leave it empty when it cannot be trusted
+        or used; the pickles wait until :attr:`log` or :attr:`entries` is read."""
         with contextlib.suppress(Exception):
-            found = self._read()
-            if type(found) is tuple and len(found) == 4 and type(found[0]) is dict:
-                self.entries, self.log_key, self.stat_key, self.log = found
-                if type(self.log_key) is not str or type(self.stat_key) is not str:
-                    self.log_key, self.stat_key, self.log = "", "", None
+            self._read()
 
-    def _read(self) -> object:
+    def _read(self) -> None:
         with open(self.path, "rb", buffering=0) as fh:
             st = os.fstat(fh.fileno())
             if not _trusted(st):
-                return None
+                return
             data = fh.readall()
         head_end = data.find(b"\n", len(MAGIC))
         if not data.startswith(MAGIC) or head_end < 0:
-            return None
-        header = data[len(MAGIC) : head_end]
+            return
+        if data[len(MAGIC) : head_end] != self.header:
+            return
         meta_end = data.find(b"\n", head_end + 1)
-        meta = data[head_end + 1 : meta_end]
-        payload = memoryview(data)[meta_end + 1 :]
-        if header != self.header or meta != str(zlib.crc32(payload)).encode():
-            return None
-        found = pickle.loads(payload)
+        meta = json.loads(data[head_end + 1 : meta_end])
+        crcs, lengths, log_key, stat_key, count = meta
+        body = memoryview(data)[meta_end + 1 :]
+        log_len, entries_len, walked_len = lengths
+        if len(body) != log_len + entries_len + walked_len or type(log_key) is not str:
+            return
+        if type(stat_key) is not str or type(count) is not int:
+            return
+        self._log_part = _checked(body[:log_len], crcs[0])
+        self._entries_part = _checked(body[log_len : log_len + entries_len], crcs[1])
+        self._walked_part = _checked(body[log_len + entries_len :], crcs[2])
+        if self._log_part is not None:
+            self.log_key, self.stat_key = log_key, stat_key
+        self.filled = bool(log_len and self._log_part is not None) or bool(
+            count and self._entries_part is not None
+        )
         with contextlib.suppress(OSError):
             os.utime(self.path)  # used now: the last to be pruned
-        return found
+
+    @property
+    def log(self) -> object:
+        """The kept analysed log (None when there is none or it cannot be read)."""
+        if self._log_part is not None:
+            part, self._log_part = self._log_part, None
+            self._log = _unpickled(part)
+            if self._log is None:
+                self.log_key = self.stat_key = ""
+        return self._log
+
+    @property
+    def walked(self) -> list[str]:
+        """The paths whose stat rows made :attr:`stat_key` (empty when none or unreadable)."""
+        if self._walked is None:
+            part, self._walked_part = self._walked_part, None
+            found = _unpickled(part) if part is not None else None
+            ok = isinstance(found, list) and all(type(p) is str for p in found)
+            self._walked = found if isinstance(found, list) and ok else []
+        return self._walked
+
+    @property
+    def entries(self) -> dict[Key, Parsed]:
+        """The kept readings by (content key, path); empty when they cannot be read."""
+        if self._entries is None:
+            part, self._entries_part = self._entries_part, None
+            found = _unpickled(part) if part is not None else None
+            self._entries = {}
+            if type(found) is dict:
+                records = getattr(self.log, "records", ())
+                with contextlib.suppress(Exception):
+                    self._entries = {
+                        key: records[value].parsed if type(value) is int else value
+                        for key, value in found.items()
+                    }
+        return self._entries
 
     def get(self, key: Key) -> Parsed | None:
         found = self.entries.get(key)
@@ -195,33 +253,87 @@ class Pack:
         *,
         log_key: str = "",
         stat_key: str = "",
+        walked: list[str] | None = None,
         log: object = None,
     ) -> None:
-        """Write ``entries`` (and the log analysed from inputs ``log_key``, whose files
-        had stat rows ``stat_key``) as the pack, atomically; on any failure, do nothing."""
+        """Write ``entries`` (and the log analysed from inputs ``log_key``, whose walk
+        over the paths ``walked`` had stat rows ``stat_key``) as the pack, atomically;
+        on any failure, do nothing."""
         with contextlib.suppress(Exception):
+            from .fsops import atomic_write  # (a warm read writes nothing: not imported)
+
             folder = self.path.parent
             folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-            buffer = io.BytesIO()
-            pickler = pickle.Pickler(buffer, pickle.HIGHEST_PROTOCOL)
-            pickler.dispatch_table = _reducers()
-            pickler.dump((entries, log_key, stat_key, log))
-            payload = buffer.getbuffer()
-            meta = str(zlib.crc32(payload)).encode()
-            atomic_write(self.path, b"".join((MAGIC, self.header, b"\n", meta, b"\n", payload)))
+            log_part = _pickled(log) if log is not None else b""
+            held = {id(r.parsed): i for i, r in enumerate(getattr(log, "records", ()))}
+            refs = {key: held.get(id(value), value) for key, value in entries.items()}
+            entries_part = _pickled(refs)
+            kept = log is not None and stat_key and walked
+            walked_part = _pickled(list(walked)) if kept and walked else b""
+            parts = (log_part, entries_part, walked_part)
+            meta = [
+                [zlib.crc32(p) for p in parts],
+                [len(p) for p in parts],
+                log_key if log is not None else "",
+                stat_key if kept else "",
+                len(entries),
+            ]
+            head = b"".join((MAGIC, self.header, b"\n", json.dumps(meta).encode(), b"\n"))
+            atomic_write(self.path, b"".join((head, *parts)))
             prune(folder, keep=self.path)
+
+
+def _checked(part: memoryview, crc: object) -> memoryview | None:
+    """``part`` when it is not empty and its checksum is ``crc``."""
+    return part if part and crc == zlib.crc32(part) else None
+
+
+def _pickled(value: object) -> bytes:
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, pickle.HIGHEST_PROTOCOL)
+    pickler.dispatch_table = _reducers()
+    pickler.dump(value)
+    return buffer.getvalue()
+
+
+def _unpickled(part: memoryview) -> object:
+    """What ``part`` holds, or None when it cannot be unpickled."""
+    try:
+        return pickle.loads(part)
+    except Exception:
+        return None
 
 
 @functools.cache
 def _reducers() -> dict[type, Any]:
     """Pickle the slotted model classes as constructor calls: their own pickling calls
-    ``dataclasses.fields`` once per object, which was most of a warm load's time."""
+    ``dataclasses.fields`` once per object, which was most of a warm load's time. A
+    :class:`Parsed` keeps its own pickling (a new object and its ``__dict__``, both
+    rebuilt in C), without the fields that hold their default: the class attribute
+    that the dataclass leaves for each default answers for them, and a 10,000-record
+    log unpickles about a quarter fewer values."""
 
     def reducer(cls: type) -> Any:
         names = tuple(f.name for f in dataclasses.fields(cls))
         return lambda obj: (cls, tuple([getattr(obj, n) for n in names]))
 
-    return {cls: reducer(cls) for cls in (Problem, Relation, Unit, Record, Edge)}
+    defaults = {
+        f.name: f.default
+        for f in dataclasses.fields(Parsed)
+        if f.default is not dataclasses.MISSING and getattr(Parsed, f.name, None) is f.default
+    }
+
+    def parsed(obj: Parsed) -> Any:
+        state = {
+            k: v
+            for k, v in obj.__dict__.items()
+            if k not in defaults or type(v) is not type(defaults[k]) or v != defaults[k]
+        }
+        return (copyreg.__newobj__, (Parsed,), state)  # type: ignore[attr-defined]
+
+    table: dict[type, Any] = {cls: reducer(cls) for cls in (Problem, Relation, Unit, Record, Edge)}
+    table[Parsed] = parsed
+    return table
 
 
 def _trusted(st: os.stat_result) -> bool:

@@ -55,12 +55,18 @@ class Found:
     """A record file: where it is and what its place says about it."""
 
     root: RootConfig
-    abspath: Path
+    #: The file's absolute path as a string (a :class:`~pathlib.Path` per file costs
+    #: more than the walk itself on a 10,000-record log); :attr:`abspath` is its Path.
+    file: str
     path: str  # project-relative, POSIX
     rel: str  # root-relative, POSIX
     domain: str | None
     archived: bool
     symlink: bool = False
+
+    @property
+    def abspath(self) -> Path:
+        return Path(self.file)
 
 
 @dataclass
@@ -69,6 +75,14 @@ class Discovery:
     excluded: list[Excluded] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     layouts: dict[str, str] = field(default_factory=dict)
+    #: Every path the answer depends on: each folder listed (or that could not be) and
+    #: each Markdown file met, found or excluded; while none of their stat rows changed
+    #: (a folder's times move when an entry is added, removed or renamed), the walk
+    #: gives the same answer (:func:`mkdocs_adr.log.walk_key`).
+    walked: list[str] = field(default_factory=list)
+    #: Whether a symlink was met: then what it points to counts too, and the stat rows
+    #: of :attr:`walked` cannot vouch for the answer.
+    linked: bool = False
 
 
 def exclusion_reason(rel: str, config: Config) -> str | None:
@@ -328,7 +342,7 @@ def locate(config: Config, path: str, data: bytes) -> Found | Excluded | None:
     if reason is not None:
         return Excluded(path, reason)
     archived, _depth, domain = place(tuple(rel.split("/")[:-1]), config.layout)
-    return Found(root, abspath, path, rel, domain, archived)
+    return Found(root, os.fspath(abspath), path, rel, domain, archived)
 
 
 def discover(config: Config) -> Discovery:
@@ -338,6 +352,7 @@ def discover(config: Config) -> Discovery:
     work = config.work_path.resolve()
     for root in config.roots:
         base = root_dirs[root.path]
+        result.walked.append(os.fspath(base))
         if not base.is_dir():
             result.problems.append(
                 Problem(
@@ -370,6 +385,7 @@ def _walk_root(
     result: Discovery,
 ) -> None:
     seen_dirs: set[Path] = set()
+    walked = result.walked
     has_flat = False
     has_layered = False
     mirrors = frozenset(config.mirrors)
@@ -392,6 +408,8 @@ def _walk_root(
             )
             return
         seen_dirs.add(real)
+        if rel_parts:
+            result.walked.append(os.fspath(folder))
         try:
             with os.scandir(folder) as it:
                 entries = sorted(it, key=lambda e: e.name)
@@ -414,6 +432,7 @@ def _walk_root(
             shown = shown_prefix + name
             is_link = entry.is_symlink()
             if is_link:
+                result.linked = True
                 try:
                     target = (folder / name).resolve(strict=True)
                 except (OSError, RuntimeError):
@@ -458,6 +477,7 @@ def _walk_root(
             if not name.lower().endswith(MARKDOWN_SUFFIXES):
                 continue
             rel_path = rel_prefix + name
+            walked.append(entry.path)
             reason = folder_reason or _name_reason(name, config, mirrors)
             if reason is None:
                 head = partial(_head, entry.path)  # a str: no Path per file
@@ -475,7 +495,7 @@ def _walk_root(
             result.found.append(
                 Found(
                     root=root,
-                    abspath=folder / name,
+                    file=entry.path,
                     path=shown,
                     rel=rel_path,
                     domain=domain,

@@ -22,11 +22,11 @@ import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import cache as disk_cache
 from . import checks
 from .config import Config
-from .discovery import Discovery, Found, discover
 from .graph import RelationGraph, Succession
 from .identity import Resolution, Resolver, canonical, explicit_id_fault, file_id, parse_id
 from .model import (
@@ -40,7 +40,9 @@ from .model import (
     Unit,
 )
 from .parsing import ParseOptions
-from .parsing.batch import parse_many
+
+if TYPE_CHECKING:
+    from .discovery import Discovery, Found
 
 
 class ParseCache:
@@ -125,7 +127,7 @@ class Log:
         return [p for p in self.problems if rid in p.ids]
 
 
-def _read(path: Path) -> bytes:
+def _read(path: str | Path) -> bytes:
     """A file's bytes; unbuffered, which saves a copy on every small file."""
     with open(path, "rb", buffering=0) as fh:
         return fh.readall()
@@ -163,30 +165,40 @@ def _gc_paused() -> Iterator[None]:
     try:
         yield
     finally:
+        # Everything allocated meanwhile is in the youngest generation: the first
+        # allocation after ``gc.enable`` would scan it all (60 ms for a 10,000-record
+        # log just unpickled), and the next generation would again. Moved to the
+        # oldest generation, it waits for a full collection like any long-lived data.
+        gc.freeze()
+        gc.unfreeze()
         if enabled:
             gc.enable()
 
 
 def _load(config: Config, cache: ParseCache | None, today: dt.date | None) -> Log:
-    found = discover(config)
     options = ParseOptions.from_config(config)
-    prefixes = {r.path: r.prefix for r in config.roots}
-    intake: list[Problem] = list(found.problems)
     today = today or dt.date.today()
     pack = None
-    stats = ""
     if (cache is None or not len(cache)) and disk_cache.enabled():
         pack = disk_cache.Pack(config.project_dir, options)
         pack.load()
-        # an empty pack (a cold run) keeps no log, so there is nothing to vouch for
-        if cache is None and (pack.entries or pack.log is not None):
-            stats = stat_key(config, found, today)
-            if stats and pack.stat_key == stats and isinstance(pack.log, Log):
-                return dataclasses.replace(pack.log, config=config)
+        # the stat rows of the last walk vouch for the kept log: no walk, no file read
+        vouched = cache is None and pack.stat_key and pack.walked
+        if vouched and walk_key(config, pack.walked, today) == pack.stat_key:
+            kept = pack.log
+            if isinstance(kept, Log):
+                return dataclasses.replace(kept, config=config)
+    found = discover(config)
+    prefixes = {r.path: r.prefix for r in config.roots}
+    intake: list[Problem] = list(found.problems)
+    stats = ""
+    # an empty pack (a cold run) keeps no log, so there is nothing to vouch for
+    if pack is not None and cache is None and pack.filled and not found.linked:
+        stats = walk_key(config, found.walked, today)
     read: list[tuple[Found, str, bytes]] = []
     for item in found.found:
         try:
-            data = _read(item.abspath)
+            data = _read(item.file)
         except OSError as exc:
             intake.append(checks.unreadable(item.path, exc))
             continue
@@ -196,12 +208,15 @@ def _load(config: Config, cache: ParseCache | None, today: dt.date | None) -> Lo
         for item, digest, data in read
     }
     inputs = ""
-    if pack is not None and cache is None and (pack.entries or pack.log is not None):
+    if pack is not None and cache is None and pack.filled:
         inputs = _inputs_key(config, found, read, disk_keys, intake, today)
-        if pack.log_key == inputs and isinstance(pack.log, Log):
+        kept = pack.log
+        if pack.log_key == inputs and isinstance(kept, Log):
             if stats and stats != pack.stat_key:  # touched, not changed: vouch again
-                pack.save(pack.entries, log_key=inputs, stat_key=stats, log=pack.log)
-            return dataclasses.replace(pack.log, config=config)
+                pack.save(
+                    pack.entries, log_key=inputs, stat_key=stats, walked=found.walked, log=kept
+                )
+            return dataclasses.replace(kept, config=config)
     parsed_by_key, parsed_any = _parse_all(read, options, cache, pack, disk_keys)
     records = [
         identify(item, parsed_by_key[(digest, item.path)], digest, prefixes[item.root.path])
@@ -217,7 +232,7 @@ def _load(config: Config, cache: ParseCache | None, today: dt.date | None) -> Lo
         if parsed_any or len(pack.entries) != len(entries):
             pack.save(entries)  # the analysis is kept once a run finds every reading
         elif inputs:
-            pack.save(entries, log_key=inputs, stat_key=stats, log=log)
+            pack.save(entries, log_key=inputs, stat_key=stats, walked=found.walked, log=log)
     return log
 
 
@@ -226,28 +241,30 @@ def _load(config: Config, cache: ParseCache | None, today: dt.date | None) -> Lo
 RACY_NS = 3 * 10**9
 
 
-def stat_key(config: Config, found: Discovery, today: dt.date) -> str:
-    """The key of what discovery found and of each file's stat row (device, inode, size,
-    modification and change times, mode), or "" when they cannot vouch for the content.
+def walk_key(config: Config, walked: list[str], today: dt.date) -> str:
+    """The key of the configuration, the day and the stat row (device, inode, size,
+    modification and change times, mode) of every path discovery's answer depends on
+    (:attr:`~mkdocs_adr.discovery.Discovery.walked`: each folder listed, each Markdown
+    file met), or "" when they cannot vouch for the content.
 
     With the same key as the run that kept the analysed log, no file was written,
-    replaced or renamed since, so that log is used without reading the files (git's
-    index works the same way). They cannot vouch where the change time is the creation
-    time (Windows), or when a file changed within :data:`RACY_NS` of now: a write in the
-    same tick of the clock might not move its times.
+    replaced or renamed since and no folder gained or lost an entry, so discovery
+    would find the same files and that log is used without walking the folders or
+    reading a file (git's index and untracked cache work the same way). They cannot
+    vouch where the change time is the creation time (Windows), when a symlink was
+    met (:attr:`~mkdocs_adr.discovery.Discovery.linked`: the walk does not record
+    what it points to), or when a path changed within :data:`RACY_NS` of now: a
+    write in the same tick of the clock might not move its times.
     """
     if sys.platform == "win32":  # pragma: no cover - st_ctime is the creation time there
         return ""
     started = time.time_ns()
     digest = hashlib.sha256()
-    for part in (repr(config), repr(found.excluded), repr(found.layouts), repr(found.problems)):
-        digest.update(f"{part}\n".encode())
-    digest.update(f"{today}\n".encode())
+    digest.update(f"{config!r}\n{today}\n".encode())
     rows: list[str] = []
     stat = os.stat
     racy = started - RACY_NS
-    for item in found.found:
-        path = os.fspath(item.abspath)
+    for path in walked:
         try:
             st = stat(path)
         except OSError:
@@ -255,8 +272,7 @@ def stat_key(config: Config, found: Discovery, today: dt.date) -> str:
         if st.st_mtime_ns >= racy or st.st_ctime_ns >= racy:
             return ""
         rows.append(
-            f"{path}\0{item.path}\0{item.rel}\0{item.root.path}\0{item.domain!r}\0"
-            f"{item.archived:d}{item.symlink:d}\0{st.st_dev}\0{st.st_ino}\0{st.st_size}\0"
+            f"{path}\0{st.st_dev}\0{st.st_ino}\0{st.st_size}\0"
             f"{st.st_mtime_ns}\0{st.st_ctime_ns}\0{st.st_mode}"
         )
     digest.update("\n".join(rows).encode())
@@ -278,7 +294,7 @@ def _inputs_key(
     for part in (repr(config), repr(found.excluded), repr(found.layouts), repr(intake), today):
         digest.update(f"{part}\n".encode())
     rows = [
-        f"{os.fspath(item.abspath)}\0{item.path}\0{item.rel}\0{item.root.path}\0{item.domain!r}\0"
+        f"{item.file}\0{item.path}\0{item.rel}\0{item.root.path}\0{item.domain!r}\0"
         f"{item.archived:d}{item.symlink:d}\0{disk_keys[(text_digest, item.path)][0]}"
         for item, text_digest, _data in read
     ]
@@ -318,6 +334,22 @@ def _parse_all(
         if cache is not None:
             cache.put((*key, options), parsed)
     return parsed_by_key, bool(misses)
+
+
+def discover(config: Config) -> Discovery:
+    """:func:`mkdocs_adr.discovery.discover`, imported on first use: a load whose kept
+    log is vouched for by its stat rows walks no folder."""
+    from . import discovery
+
+    return discovery.discover(config)
+
+
+def parse_many(jobs: list[tuple[bytes, str]], options: ParseOptions) -> list[Parsed]:
+    """:func:`mkdocs_adr.parsing.batch.parse_many`, imported on first use: a load answered
+    from the parse cache parses nothing, and the reader is a good part of its start-up."""
+    from .parsing import batch
+
+    return batch.parse_many(jobs, options)
 
 
 def identify(item: Found, parsed: Parsed, digest: str, prefix: str) -> Record:

@@ -92,7 +92,7 @@ def after(log: Log, edits: Iterable[Edit], *, today: dt.date | None = None) -> L
             continue
         if not isinstance(origin, bytes) and origin.symlink:
             where = Found(
-                where.root, where.abspath, path, where.rel, where.domain, where.archived, True
+                where.root, where.file, path, where.rel, where.domain, where.archived, True
             )
         parsed = parse_bytes(data, path=path, options=options)
         rec = identify(where, parsed, text_hash(data), prefixes[where.root.path])

@@ -449,8 +449,8 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     calls: list[str] = []
     real = log_module._read
 
-    def counting(path: Path) -> bytes:
-        calls.append(path.name)
+    def counting(path: str | Path) -> bytes:
+        calls.append(Path(path).name)
         return real(path)
 
     monkeypatch.setattr(log_module, "_read", counting)
@@ -509,3 +509,67 @@ def test_a_file_changed_just_now_cannot_vouch(project: Path, reads: list[str]) -
     reads.clear()
     read(project)
     assert reads  # the fixture's files were written a moment ago
+
+
+def test_the_walk_is_vouched_for_by_its_folders_and_files(
+    project: Path, reads: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the kept log vouched for, no folder is listed and no file read; an added,
+    removed or renamed entry moves its folder's times, an edited file its own."""
+    monkeypatch.setattr(log_module, "RACY_NS", 0)
+    walks: list[int] = []
+    real = log_module.discover
+
+    def counting(config: Any) -> Any:
+        walks.append(1)
+        return real(config)
+
+    monkeypatch.setattr(log_module, "discover", counting)
+
+    def settled() -> Log:
+        """The log after the runs that fill the pack, keep the analysis and vouch."""
+        for _ in range(3):
+            read(project)
+            time.sleep(0.02)
+        walks.clear()
+        reads.clear()
+        log = read(project)
+        assert walks == [] and reads == []
+        return log
+
+    first = settled()
+    assert answer(first) == cold_answer(project)
+    # a new folder holding a record: the root folder's times move
+    (project / "adr" / "payments").mkdir()
+    (project / "adr" / "payments" / "0998-pay-later.md").write_text(
+        "# 998. Pay later\n\nDate: 2026-11-29\n\n## Status\n\nAccepted\n", "utf-8"
+    )
+    walks.clear()
+    grown = read(project)
+    assert walks == [1] and "adr/payments/0998-pay-later.md" in grown.by_path
+    assert answer(grown) == cold_answer(project)
+    settled()
+    # a record added inside that folder: only the folder's own times move
+    (project / "adr" / "payments" / "0997-pay-now.md").write_text(
+        "# 997. Pay now\n\nDate: 2026-11-28\n\n## Status\n\nProposed\n", "utf-8"
+    )
+    walks.clear()
+    again = read(project)
+    assert walks == [1] and "adr/payments/0997-pay-now.md" in again.by_path
+    assert answer(again) == cold_answer(project)
+    settled()
+    # a rename, then a non-record file (excluded by its name) whose content changes
+    moved = project / "adr" / "payments" / "0997-pay-now.md"
+    moved.rename(moved.with_name("0997-pay-at-once.md"))
+    walks.clear()
+    renamed = read(project)
+    assert walks == [1] and "adr/payments/0997-pay-at-once.md" in renamed.by_path
+    assert "adr/payments/0997-pay-now.md" not in renamed.by_path
+    assert answer(renamed) == cold_answer(project)
+    settled()
+    readme = project / "adr" / "README.md"
+    readme.write_bytes(readme.read_bytes() + b"\n\xff\xfe not text\n")
+    walks.clear()
+    noted = read(project)
+    assert walks == [1]
+    assert answer(noted) == cold_answer(project)

@@ -8,7 +8,23 @@ The format is detected per file by the detectors of the format registry
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from .options import ParseOptions
-from .reader import decode, parse, parse_bytes
+
+if TYPE_CHECKING:
+    from .reader import decode, parse, parse_bytes
+
+
+def __getattr__(name: str) -> Any:
+    """The reader's functions, imported on first use: a call answered from the parse
+    cache (docs/adr/0044) reads no record, and the reader with every format it
+    detects is a good part of a warm call's start-up."""
+    if name in ("decode", "parse", "parse_bytes"):
+        from . import reader
+
+        return getattr(reader, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["ParseOptions", "decode", "parse", "parse_bytes"]

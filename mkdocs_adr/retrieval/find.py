@@ -27,12 +27,12 @@ from __future__ import annotations
 import fnmatch
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
 from ..log import Log
 from ..model import STATUSES, Record, Unit
-from . import project_graph, topic
+from . import project_graph
 from .collect import Collector, replacement, system_roots
 from .evidence import (
     EvidenceItem,
@@ -44,6 +44,9 @@ from .evidence import (
 from .paths import PathRefused, Pattern, QueryPath, compile_pattern, normalize_query_path
 from .respond import Answer, quote_args
 from .walk import Evidence
+
+if TYPE_CHECKING:
+    from . import topic
 
 LAYERS = ("affected-paths", "affected-components", "project-graph", "relations", "topic", "status")
 MAX_QUERY_VALUES = 32
@@ -405,12 +408,16 @@ def _body_terms(log: Log, rec: Record, unit: Unit | None) -> tuple[str, ...]:
     key = unit.key if unit is not None else ""
     found = memo.get(key)
     if found is None:
+        from . import topic  # lunr is imported only when a question has a topic
+
         body = unit.text if unit is not None else search_text(log, rec)
         found = memo[key] = tuple(topic.terms(body))
     return found
 
 
 def _topic_docs(log: Log, items: list[EvidenceItem]) -> list[topic.Doc]:
+    from . import topic
+
     docs = []
     for item in items:
         rec, unit = item.rec, item.unit
@@ -542,6 +549,8 @@ def _rank_topic(
     log: Log, finder: _Finder, items: list[EvidenceItem], text: str, direct: bool
 ) -> tuple[list[EvidenceItem], dict[str, Any]]:
     """Layer 4: ``--topic`` orders the narrowed set, or selects from the whole log."""
+    from . import topic
+
     if direct:
         scores = topic.rank(_topic_docs(log, items), text)
         info: dict[str, Any] = {
