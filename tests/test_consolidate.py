@@ -276,6 +276,42 @@ def test_a_dropped_constraint_is_a_retirement_needing_explicit_acceptance(
     assert records(project)["ADR-0002"].status == "superseded"
 
 
+def test_an_edit_restaging_cannot_carry_is_refused_with_its_line(lab: Path, tmp_path: Path) -> None:
+    """An edit outside the Decision items (here the Context, and the CURRENT candidate)
+    is not read back by restaging: rather than lose it silently, --confirm refuses,
+    naming the file and line, and applies nothing."""
+    project = fresh(lab, tmp_path)
+    data = plan_json(project, "--domain", "payments")
+    before = tree(project)
+    rep = "0061-consolidated-payments-decisions.md"
+    path = project / data["review_dir"] / rep
+    lines = path.read_text(encoding="utf-8").split("\n")
+    context = lines.index("## Context")
+    lines.insert(context + 2, "The reviewer adds a sentence here.")
+    path.write_text("\n".join(lines), encoding="utf-8")
+    proc = run("plan", "--confirm", data["plan_id"], cwd=project)
+    assert proc.returncode == 3, (proc.stdout, proc.stderr)
+    assert "Traceback" not in proc.stderr
+    assert f"{data['review_dir']}/{rep}:{context + 3}" in proc.stderr
+    assert "undo those edits" in proc.stderr
+    assert tree(project) == before
+    # undone, the same plan applies; a CURRENT candidate edited is refused the same way
+    lines.pop(context + 2)
+    path.write_text("\n".join(lines), encoding="utf-8")
+    current = project / data["review_dir"] / "CURRENT.md"
+    current.write_text(
+        current.read_text(encoding="utf-8") + "\nA note of mine.\n", encoding="utf-8"
+    )
+    proc = run("plan", "--confirm", data["plan_id"], cwd=project)
+    assert proc.returncode == 3 and "CURRENT.md:" in proc.stderr, proc.stderr
+    current.write_text(
+        current.read_text(encoding="utf-8").replace("\nA note of mine.\n", ""), encoding="utf-8"
+    )
+    proc = run("plan", "--confirm", data["plan_id"], cwd=project)
+    assert proc.returncode == 0, proc.stderr
+    assert records(project)["ADR-0001"].status == "superseded"
+
+
 def test_an_unresolved_unit_blocks_retiring_its_record(lab: Path, tmp_path: Path) -> None:
     project = fresh(lab, tmp_path)
     data = plan_json(project, "--domain", "payments")

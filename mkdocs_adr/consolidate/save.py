@@ -32,7 +32,7 @@ from ..journal import read_journal
 from ..log import load
 from ..parsing.markdown import scan
 from ..parsing.sections import is_decision_heading
-from ..plans import Plan, is_current, list_plans, plan_dir, save_plan
+from ..plans import Plan, is_current, list_plans, plan_dir, read_staged, save_plan
 from .coverage import NO_REASON, Override, Row
 from .draft import Built, Scope, build
 
@@ -174,6 +174,7 @@ def _ids(rep: dict[str, Any]) -> set[str]:
 def restage_if_edited(config: Config, plan: Plan) -> Plan:
     """The plan the review copies now describe: ``plan`` itself when unedited, else the
     next version, built from the edits (and saved, with fresh review copies)."""
+    refuse_uncarried_edits(config, plan)
     wanted = edited_overrides(config, plan)
     if wanted == overrides_of(plan):
         return plan
@@ -186,6 +187,73 @@ def restage_if_edited(config: Config, plan: Plan) -> Plan:
         date=str(plan.review.get("date") or "") or None,
     )
     return save(config, built)
+
+
+def refuse_uncarried_edits(config: Config, plan: Plan) -> None:
+    """Refuse review copies edited where restaging does not read them.
+
+    Only a replacement's Decision items and ``coverage.txt`` are read back; an edit
+    anywhere else (a replacement's Context, a sub-section of its Decision, the CURRENT
+    candidate) would be silently lost, so it stops the restage with the file and the
+    first line that differs. A copy is compared with the bytes the plan staged for it.
+    """
+    folder = review_dir(config, plan)
+    replacements = {
+        Path(str(r.get("path", ""))).name for r in plan.review.get("replacements") or []
+    }
+    steps: dict[str, list[str]] = {}
+    for step in plan.steps:
+        if step.op == "write" and step.after is not None:
+            steps.setdefault(Path(step.path).name, []).append(step.after)
+    lost: list[str] = []
+    for name, digests in sorted(steps.items()):
+        if len(digests) != 1 or name == COVERAGE:
+            continue  # a name staged twice (CURRENT.md of two roots) has no one copy
+        try:
+            edited = (folder / name).read_bytes().decode("utf-8", "replace")
+            staged = read_staged(config.work_path, plan.plan_id, digests[0]).decode("utf-8")
+        except (OSError, RefusedError, UnicodeDecodeError):
+            continue
+        keep_decision = name in replacements
+        line = _first_difference(_outside(staged, keep_decision), _outside(edited, keep_decision))
+        if line is not None:
+            lost.append(f"{config.rel(folder / name)}:{line}")
+    if lost:
+        raise RefusedError(
+            "review copies edited outside the Decision items, where restaging does not "
+            "read them, so the edits would be lost: " + "; ".join(lost),
+            fix="undo those edits (only a replacement's Decision items and coverage.txt "
+            "are carried into the next version), then run the --confirm again; make "
+            "other changes in the records after applying",
+        )
+
+
+def _outside(text: str, without_decision: bool) -> list[tuple[int, str]]:
+    """(line number, text) of each line of ``text`` a restage does not read (a
+    replacement's Decision lead left out), trailing spaces and blank lines ignored."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    skip: set[int] = set()
+    if without_decision:
+        doc = scan("\n".join(lines))
+        for sec in doc.sections(level=2):
+            if is_decision_heading(sec.name):
+                for i in range(sec.start, sec.end):  # the lead, up to a sub-heading
+                    line = doc.lines[i]
+                    if not doc.fenced[i] and line.lstrip().startswith("#"):
+                        break
+                    skip.add(doc.lineno(i))
+                break
+    return [(n, ln.rstrip()) for n, ln in enumerate(lines, 1) if ln.strip() and n not in skip]
+
+
+def _first_difference(staged: list[tuple[int, str]], edited: list[tuple[int, str]]) -> int | None:
+    """The line of ``edited`` where it first differs from ``staged`` (None: the same)."""
+    for (_, a), (n, b) in zip(staged, edited, strict=False):
+        if a != b:
+            return n
+    if len(staged) == len(edited):
+        return None
+    return edited[len(staged)][0] if len(edited) > len(staged) else (edited[-1][0] if edited else 1)
 
 
 def save_draft_only(config: Config, plan: Plan) -> Plan:
