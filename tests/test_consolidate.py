@@ -513,33 +513,8 @@ def test_nothing_to_consolidate_is_refused(tmp_path: Path) -> None:
     assert not (tmp_path / ".mkdocs-adr" / "plans").exists()
 
 
-def test_a_record_without_decision_is_unresolved_and_stays_in_effect(tmp_path: Path) -> None:
-    root = tmp_path / "docs" / "adr"
-    root.mkdir(parents=True)
-    (tmp_path / "mkdocs.yml").write_text("site_name: t\nplugins:\n  - adr\n", encoding="utf-8")
-    (root / "0001-use-queues.md").write_text(
-        "# 1. Use queues\n\nDate: 2026-01-01\n\n## Status\n\nAccepted\n\n"
-        "Amended by [2. Bound the queues](0002-bound-the-queues.md)\n\n"
-        "## Context\n\nLoad spikes.\n\n## Decision\n\n- Every service talks through a queue.\n",
-        encoding="utf-8",
-    )
-    (root / "0002-bound-the-queues.md").write_text(
-        "# 2. Bound the queues\n\nDate: 2026-02-01\n\n## Status\n\nAccepted\n\n"
-        "Amends [1. Use queues](0001-use-queues.md)\n\n## Context\n\nQueues grew without end.\n",
-        encoding="utf-8",
-    )
-    data = plan_json(tmp_path)
-    rows = {r["key"]: r["state"] for r in data["coverage"]}
-    assert rows == {"ADR-0001#1": "retained", "ADR-0002#0": "unresolved"}
-    disp = {s["id"]: s["disposition"] for s in data["replacements"][0]["sources"]}
-    assert disp == {"ADR-0001": "superseded", "ADR-0002": "left-in-effect"}
-    code, out, err = invoke("plan", "--confirm", data["plan_id"], cwd=tmp_path)
-    assert code == 0 and "Applied plan" in out, (out, err)  # no edit: nothing to restage
-    recs = records(tmp_path)
-    assert recs["ADR-0001"].status == "superseded" and recs["ADR-0002"].status == "accepted"
-
-
-def test_a_record_without_decision_can_be_retired_by_the_reviewer(tmp_path: Path) -> None:
+def _queues_without_decision(tmp_path: Path) -> None:
+    """Two adr-tools records: ADR-0002 amends ADR-0001 but has no Decision section."""
     root = tmp_path / "docs" / "adr"
     root.mkdir(parents=True)
     (tmp_path / "mkdocs.yml").write_text("site_name: t\nplugins:\n  - adr\n", encoding="utf-8")
@@ -554,6 +529,23 @@ def test_a_record_without_decision_can_be_retired_by_the_reviewer(tmp_path: Path
         "Amends [1. Use queues](0001-use-queues.md)\n\n## Context\n\nQueues grew.\n",
         encoding="utf-8",
     )
+
+
+def test_a_record_without_decision_is_unresolved_and_stays_in_effect(tmp_path: Path) -> None:
+    _queues_without_decision(tmp_path)
+    data = plan_json(tmp_path)
+    rows = {r["key"]: r["state"] for r in data["coverage"]}
+    assert rows == {"ADR-0001#1": "retained", "ADR-0002#0": "unresolved"}
+    disp = {s["id"]: s["disposition"] for s in data["replacements"][0]["sources"]}
+    assert disp == {"ADR-0001": "superseded", "ADR-0002": "left-in-effect"}
+    code, out, err = invoke("plan", "--confirm", data["plan_id"], cwd=tmp_path)
+    assert code == 0 and "Applied plan" in out, (out, err)  # no edit: nothing to restage
+    recs = records(tmp_path)
+    assert recs["ADR-0001"].status == "superseded" and recs["ADR-0002"].status == "accepted"
+
+
+def test_a_record_without_decision_can_be_retired_by_the_reviewer(tmp_path: Path) -> None:
+    _queues_without_decision(tmp_path)
     data = plan_json(tmp_path)
     cov = tmp_path / data["review_dir"] / "coverage.txt"
     cov.write_text(
