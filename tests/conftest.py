@@ -135,3 +135,18 @@ def run_mkdocs(
         timeout=300,
         check=False,
     )
+
+
+def stop_serve(proc: subprocess.Popen[str]) -> str:
+    """Stop a ``mkdocs serve`` started in its own session (``start_new_session=True``):
+    SIGTERM to its process group, SIGKILL if it is still there after 20 s; its output."""
+    import os
+    import signal
+
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        out, _ = proc.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, _ = proc.communicate()
+    return out or ""

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import re
-import signal
 import subprocess
 import sys
 import time
@@ -14,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from .conftest import stop_serve
 from .test_serve_site import fetch, free_port, wait_for
 from .test_site_kit import make_site
 
@@ -138,12 +138,7 @@ def test_serve_shows_the_edit_on_every_page_that_names_it(tmp_path: Path, dirty:
         assert "ADR-0006 Use a workflow engine</a> (rejected)" in older
         assert index_status(fetch(f"{base}/INDEX/") or "", "ADR-0006") == "rejected"
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            out, _ = proc.communicate(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            out, _ = proc.communicate()
+        out = stop_serve(proc)
     assert "Traceback" not in out, out
 
 

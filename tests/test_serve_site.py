@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import re
-import signal
 import socket
 import subprocess
 import sys
@@ -16,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import tree_digest
+from .conftest import stop_serve, tree_digest
 from .test_site_kit import make_site
 
 pytestmark = pytest.mark.slow
@@ -79,12 +78,7 @@ def test_serve_rebuilds_an_edited_record_with_its_new_banner(tmp_path: Path) -> 
         changed = {k for k, v in tree_digest(folder / "docs").items() if docs_before.get(k) != v}
         assert changed == {"adr/0006-use-a-workflow-engine.md"}
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            out, _ = proc.communicate(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            out, _ = proc.communicate()
+        out = stop_serve(proc)
     assert "Traceback" not in out, out
 
 

@@ -26,7 +26,7 @@ from mkdocs_adr.config import from_options
 from mkdocs_adr.log import load
 from mkdocs_adr.views import dot, graphdata, mermaid, svg
 
-from .conftest import REPO, run_cli, run_mkdocs
+from .conftest import REPO, run_cli, run_mkdocs, stop_serve
 from .test_browser_site import ARTIFACTS, Browser, http_server
 from .test_site_kit import build
 
@@ -597,7 +597,6 @@ def test_a_site_with_its_own_home_and_pages_keeps_them(tmp_path: Path, theme: st
 
 def test_serve_answers_the_home_page(tmp_path: Path) -> None:
     import os
-    import signal
     import subprocess
     import sys
 
@@ -618,12 +617,7 @@ def test_serve_answers_the_home_page(tmp_path: Path) -> None:
         page = wait_for(f"http://127.0.0.1:{port}/", r"This site publishes 10")
         assert '<a href="adr/INDEX/">Decision index</a>' in page
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.communicate(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate()
+        stop_serve(proc)
     assert not (folder / "docs" / "index.md").exists()  # generated, never written
 
 
