@@ -13,6 +13,7 @@ import contextlib
 import functools
 import http.server
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -198,7 +199,20 @@ def _search(page: Any, site: Site, query: str) -> list[str]:
         box.press_sequentially(query, delay=30)
         results = page.locator("#mkdocs-search-results article h3 a")
         results.first.wait_for(timeout=15_000)
-    return [str(results.nth(i).get_attribute("href")) for i in range(results.count())]
+
+    def links() -> list[str]:
+        return [str(results.nth(i).get_attribute("href")) for i in range(results.count())]
+
+    # Both themes search as the query is typed: results for a prefix ("ADR-000") may be
+    # shown before those for the whole query. Read them once they stop changing.
+    found, deadline = links(), time.monotonic() + 10
+    while time.monotonic() < deadline:
+        page.wait_for_timeout(400)
+        again = links()
+        if again == found:
+            break
+        found = again
+    return found
 
 
 def test_find_a_record_by_id_with_the_site_search(browser: Browser, site: Site) -> None:
