@@ -315,12 +315,8 @@ def test_an_edit_restaging_cannot_carry_is_refused_with_its_line(lab: Path, tmp_
 def test_an_unresolved_unit_blocks_retiring_its_record(lab: Path, tmp_path: Path) -> None:
     project = fresh(lab, tmp_path)
     data = plan_json(project, "--domain", "payments")
-    cov = project / data["review_dir"] / "coverage.txt"
-    cov.write_text(
-        cov.read_text(encoding="utf-8").replace(
-            "ADR-0003#2: retained -> ADR-0061", "ADR-0003#2: unresolved"
-        ),
-        encoding="utf-8",
+    _edit_review(
+        project, data, "coverage.txt", "ADR-0003#2: retained -> ADR-0061", "ADR-0003#2: unresolved"
     )
     code, out, err = invoke("plan", "--confirm", data["plan_id"], "--json", cwd=project)
     assert code == 0, err
@@ -352,9 +348,9 @@ def test_retained_in_coverage_carries_an_unresolved_constraint_again(
 ) -> None:
     project = fresh(lab, tmp_path)
     data = plan_json(project, "--domain", "payments")
-    cov = project / data["review_dir"] / "coverage.txt"
-    text = cov.read_text(encoding="utf-8")
-    cov.write_text(text.replace("ADR-0003#2: retained -> ADR-0061", "ADR-0003#2: unresolved"))
+    _edit_review(
+        project, data, "coverage.txt", "ADR-0003#2: retained -> ADR-0061", "ADR-0003#2: unresolved"
+    )
     code, out, err = invoke("plan", "--confirm", data["plan_id"], "--json", cwd=project)
     assert code == 0, err
     v2 = json_of(out)
@@ -547,12 +543,12 @@ def test_a_record_without_decision_is_unresolved_and_stays_in_effect(tmp_path: P
 def test_a_record_without_decision_can_be_retired_by_the_reviewer(tmp_path: Path) -> None:
     _queues_without_decision(tmp_path)
     data = plan_json(tmp_path)
-    cov = tmp_path / data["review_dir"] / "coverage.txt"
-    cov.write_text(
-        cov.read_text(encoding="utf-8").replace(
-            "ADR-0002#0: unresolved", "ADR-0002#0: retired: it never said what to bound"
-        ),
-        encoding="utf-8",
+    _edit_review(
+        tmp_path,
+        data,
+        "coverage.txt",
+        "ADR-0002#0: unresolved",
+        "ADR-0002#0: retired: it never said what to bound",
     )
     code, out, err = invoke("plan", "--confirm", data["plan_id"], "--json", cwd=tmp_path)
     assert code == 0, err
@@ -631,11 +627,8 @@ def test_undoing_the_edits_makes_the_original_content_current_again(
 ) -> None:
     project = fresh(lab, tmp_path)
     data = plan_json(project, "--domain", "payments")
-    cov = project / data["review_dir"] / "coverage.txt"
-    cov.write_text(
-        cov.read_text(encoding="utf-8").replace(
-            "ADR-0003#2: retained -> ADR-0061", "ADR-0003#2: unresolved"
-        )
+    _edit_review(
+        project, data, "coverage.txt", "ADR-0003#2: retained -> ADR-0061", "ADR-0003#2: unresolved"
     )
     code, out, err = invoke("plan", "--confirm", data["plan_id"], "--json", cwd=project)
     v2 = json_of(out)
