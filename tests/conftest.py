@@ -137,10 +137,23 @@ def run_mkdocs(
     )
 
 
+def start_serve(folder: Path, port: int, *extra: str) -> subprocess.Popen[str]:
+    """``mkdocs serve`` of ``folder`` on 127.0.0.1:``port`` in its own session (stop it
+    with :func:`stop_serve`); its output, stderr included, on ``stdout``."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}", *extra],
+        cwd=folder,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+
+
 def stop_serve(proc: subprocess.Popen[str]) -> str:
     """Stop a ``mkdocs serve`` started in its own session (``start_new_session=True``):
     SIGTERM to its process group, SIGKILL if it is still there after 20 s; its output."""
-    import os
     import signal
 
     os.killpg(proc.pid, signal.SIGTERM)

@@ -4,16 +4,13 @@ change is reused, and reads as a fresh build's."""
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from .conftest import stop_serve
+from .conftest import start_serve, stop_serve
 from .test_serve_site import fetch, free_port, wait_for
 from .test_site_kit import make_site
 
@@ -108,24 +105,7 @@ def test_a_rebuild_that_reuses_pages_reads_as_a_fresh_build(tmp_path: Path) -> N
 def test_serve_shows_the_edit_on_every_page_that_names_it(tmp_path: Path, dirty: bool) -> None:
     folder = make_site(tmp_path / "serve", theme="mkdocs")
     port = free_port()
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "mkdocs",
-            "serve",
-            "-a",
-            f"127.0.0.1:{port}",
-            *(["--dirty"] if dirty else []),
-        ],
-        cwd=folder,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
-    )
+    proc = start_serve(folder, port, *(["--dirty"] if dirty else []))
     base = f"http://127.0.0.1:{port}/adr"
     try:
         before = wait_for(f"{base}/0005-use-cron/", r"adr-banner")

@@ -3,11 +3,8 @@ plugin's state does not grow across rebuilds."""
 
 from __future__ import annotations
 
-import os
 import re
 import socket
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -15,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import stop_serve, tree_digest
+from .conftest import start_serve, stop_serve, tree_digest
 from .test_site_kit import make_site
 
 pytestmark = pytest.mark.slow
@@ -50,16 +47,7 @@ def test_serve_rebuilds_an_edited_record_with_its_new_banner(tmp_path: Path) -> 
     folder = make_site(tmp_path / "serve", theme="mkdocs")
     record = folder / "docs" / "adr" / "0006-use-a-workflow-engine.md"
     port = free_port()
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"],
-        cwd=folder,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
-    )
+    proc = start_serve(folder, port)
     url = f"http://127.0.0.1:{port}/adr/0006-use-a-workflow-engine/"
     try:
         before = wait_for(url, r"adr-banner--proposed")

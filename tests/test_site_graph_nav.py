@@ -26,7 +26,7 @@ from mkdocs_adr.config import from_options
 from mkdocs_adr.log import load
 from mkdocs_adr.views import dot, graphdata, mermaid, svg
 
-from .conftest import REPO, run_cli, run_mkdocs, stop_serve
+from .conftest import REPO, run_cli, run_mkdocs, start_serve, stop_serve
 from .test_browser_site import ARTIFACTS, Browser, http_server
 from .test_site_kit import build
 
@@ -596,23 +596,12 @@ def test_a_site_with_its_own_home_and_pages_keeps_them(tmp_path: Path, theme: st
 
 
 def test_serve_answers_the_home_page(tmp_path: Path) -> None:
-    import os
-    import subprocess
-    import sys
 
     from .test_serve_site import free_port, wait_for
 
     folder = adr_only_site(tmp_path, "mkdocs")
     port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"],
-        cwd=folder,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
-    )
+    proc = start_serve(folder, port)
     try:
         page = wait_for(f"http://127.0.0.1:{port}/", r"This site publishes 10")
         assert '<a href="adr/INDEX/">Decision index</a>' in page
