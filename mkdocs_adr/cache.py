@@ -57,6 +57,8 @@ ENV_OFF = "MKDOCS_ADR_NO_CACHE"
 MAX_BYTES = 512 * 2**20
 #: The first line of every pack; a change of layout changes it.
 MAGIC = b"mkdocs-adr parse cache 3\n"
+#: The first line of every site snapshot (:class:`Snapshot`).
+SNAPSHOT_MAGIC = b"mkdocs-adr site snapshot 1\n"
 #: The package folder, whose files' names, sizes and times make the code stamp.
 _PACKAGE = Path(__file__).resolve().parent
 
@@ -280,6 +282,56 @@ class Pack:
             ]
             head = b"".join((MAGIC, self.header, b"\n", json.dumps(meta).encode(), b"\n"))
             atomic_write(self.path, b"".join((head, *parts)))
+            prune(folder, keep=self.path)
+
+
+class Snapshot:
+    """What a site build made from one log, kept for the next build of the same site
+    (docs/adr/0052): one file per project and configuration file, holding the key of
+    everything those outputs were made from and one pickle. :meth:`load` gives it back
+    only under the same key, code stamp and identity, with its checksum intact; a miss
+    of any kind is None and the outputs are made again."""
+
+    def __init__(self, project_dir: Path, ident: str) -> None:
+        full = json.dumps([str(project_dir), ident], sort_keys=True)
+        self.header = json.dumps({"code": code_stamp(), "ident": full}, sort_keys=True).encode()
+        self.path = directory() / f"site-{hashlib.sha256(full.encode()).hexdigest()[:32]}.pack"
+
+    def load(self, key: str) -> object:
+        """The kept value when it was kept under ``key``, else None."""
+        try:
+            with open(self.path, "rb", buffering=0) as fh:
+                if not _trusted(os.fstat(fh.fileno())):
+                    return None
+                data = fh.readall()
+            head_end = data.find(b"\n", len(SNAPSHOT_MAGIC))
+            if not data.startswith(SNAPSHOT_MAGIC) or head_end < 0:
+                return None
+            if data[len(SNAPSHOT_MAGIC) : head_end] != self.header:
+                return None
+            meta_end = data.find(b"\n", head_end + 1)
+            kept_key, crc = json.loads(data[head_end + 1 : meta_end])
+            if kept_key != key:
+                return None
+            part = _checked(memoryview(data)[meta_end + 1 :], crc)
+            value = _unpickled(part) if part is not None else None
+        except Exception:
+            return None
+        with contextlib.suppress(OSError):
+            os.utime(self.path)  # used now: the last to be pruned
+        return value
+
+    def save(self, key: str, value: object) -> None:
+        """Keep ``value`` under ``key``, atomically; on any failure, do nothing."""
+        with contextlib.suppress(Exception):
+            from .fsops import atomic_write
+
+            folder = self.path.parent
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            body = _pickled(value)
+            meta = json.dumps([key, zlib.crc32(body)]).encode()
+            head = b"".join((SNAPSHOT_MAGIC, self.header, b"\n", meta, b"\n"))
+            atomic_write(self.path, head + body)
             prune(folder, keep=self.path)
 
 

@@ -11,7 +11,8 @@ it MkDocs' objects and give back what it returns:
   (``File.generated``; nothing is written into ``docs_dir``), refused files are
   removed, roots outside ``docs_dir`` added under their URL prefix, records under
   ``nav: index`` kept out of the navigation; under serve, the pages whose additions
-  changed are marked modified, so ``--dirty`` rebuilds them too (ADR-0045);
+  changed are marked modified, so ``--dirty`` rebuilds them too (ADR-0045); a one-off
+  build starts from what the last build of the same inputs kept (ADR-0052);
 - ``on_nav``: views first, records pruned, previous/next links; ``on_page_markdown``,
   ``on_page_content``: titles, a line with id and status for search;
   ``on_page_context``: the rest, after search indexing (ADR-0045);
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
     from mkdocs.utils.templates import TemplateContext
 
 log = get_plugin_logger(__name__)
+_LISTED = InclusionLevel.INCLUDED
 
 
 class _Choice(c.Choice):  # type: ignore[type-arg]
@@ -182,6 +184,7 @@ class AdrPlugin(BasePlugin[AdrConfig]):  # type: ignore[no-untyped-call]
             site_name=config.site_name,
             site_url=config.site_url,
             memory=self.memory if self.command == "serve" or self.dirty else None,
+            keep=True,
         )
         self.site.use_theme(config.extra, config.theme)
         return config
@@ -204,10 +207,7 @@ class AdrPlugin(BasePlugin[AdrConfig]):  # type: ignore[no-untyped-call]
             log.info(terminal(note))
         for src in site.out_of_nav:
             found = files.get_file_from_path(src)
-            if found is not None and found.inclusion in (
-                InclusionLevel.INCLUDED,
-                InclusionLevel.UNDEFINED,
-            ):
+            if found is not None and found.inclusion in (_LISTED, InclusionLevel.UNDEFINED):
                 found.inclusion = InclusionLevel.NOT_IN_NAV
         for src in site.stale_pages() if site.memory is not None else ():
             if (found := files.get_file_from_path(src)) is not None:

@@ -41,6 +41,7 @@ The host's objects are duck-typed. A file is a :class:`SiteFile`; the build's fi
 from __future__ import annotations
 
 import functools
+import hashlib
 import html
 import json
 import logging
@@ -60,6 +61,7 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar, cast
 from urllib.parse import unquote
 
+from . import cache as disk_cache
 from . import freshness, links
 from .config import Config
 from .journal import receipt_moves
@@ -174,10 +176,10 @@ class RootPages:
     graph_src: str | None = None
     current_src: str | None = None
     graph: graphpage.GraphPage | None = None
-    index_tables: list[index_view.Table] = field(default_factory=list)
+    index_tables: list[index_view.Table] | None = field(default_factory=list)
     index_slotted: str = ""
     timeline_src: str | None = None
-    timeline_months: list[timeline_view.Month] = field(default_factory=list)
+    timeline_months: list[timeline_view.Month] | None = field(default_factory=list)
     timeline_slotted: str = ""
 
 
@@ -709,8 +711,9 @@ class Memory:
     redraws only the pages whose inputs changed, and names them to the host, which
     rebuilds them under ``--dirty`` although their files did not change."""
 
-    #: record page src -> (inputs, header and banners, what follows the text)
-    pages: dict[str, tuple[tuple[Any, ...], str, str]] = field(default_factory=dict)
+    #: record page src -> (inputs, header and banners, what follows the text); kept on
+    #: disk for a one-off build (docs/adr/0052), without the inputs (None)
+    pages: dict[str, tuple[tuple[Any, ...] | None, str, str]] = field(default_factory=dict)
     #: whether a build has filled it (before that, every page counts as changed)
     filled: bool = False
     #: the options it was filled under (other options: every page counts as changed)
@@ -733,8 +736,17 @@ class SiteBuild:
         site_name: str = "",
         site_url: str | None = None,
         memory: Memory | None = None,
+        keep: bool = False,
     ):
         self.engine = engine
+        #: Whether this build keeps what it made for the next build of the same site on
+        #: disk, and starts from what the last one kept when nothing it depends on
+        #: changed (a one-off build, ``mkdocs build``; docs/adr/0052). ``replay``: it did.
+        self.keep = keep and memory is None and disk_cache.enabled()
+        self.replay = False
+        self.snapshot: disk_cache.Snapshot | None = None
+        self.snapshot_key = ""
+        self.kept_changed = False
         #: What the previous build of this host left (serve), and this build's inputs
         #: of each record page (filled by :meth:`stale_pages`).
         self.memory = memory
@@ -785,7 +797,9 @@ class SiteBuild:
 
     def read_log(self, cache: ParseCache | None = None) -> Report:
         """Load the log and judge its views; the problems and whether they fail."""
-        self.log = adr_log = load(self.engine, cache=cache)
+        # a one-off build parses nothing a later build of this process could reuse: the
+        # disk cache's kept log answers when the walk vouches for it (docs/adr/0049)
+        self.log = adr_log = load(self.engine, cache=None if self.keep else cache)
         self.views = root_views(adr_log)
         views = [p for v in self.views for p in v.problems]
         problems = (*adr_log.problems, *(p for p in views if p.code not in BUILD_INFO_CODES))
@@ -837,7 +851,9 @@ class SiteBuild:
                 self.translations.setdefault(mirror.original.path, []).append(
                     (mirror.lang, found.src_uri)
                 )
-        if self.memory is not None:
+        if self.keep:
+            self._start_from_snapshot(files)
+        elif self.memory is not None:
             key = self.views_key()
             self.views_fresh = self.memory.views_key == key
             if not self.views_fresh:
@@ -1081,6 +1097,68 @@ class SiteBuild:
 
     # ------------------------------------------------------------ rebuilds
 
+    def _start_from_snapshot(self, files: FileHost) -> None:
+        """Take what the last build of this site kept when it was made from the same
+        inputs (:meth:`snapshot_inputs`), else start an empty memory to keep."""
+        engine = self.engine
+        ident = f"{engine.config_file or ''}\0{engine.docs_dir}"
+        self.snapshot = disk_cache.Snapshot(engine.project_dir, ident)
+        self.snapshot_key = self.snapshot_inputs(files)
+        kept = self.snapshot.load(self.snapshot_key)
+        if isinstance(kept, Memory):
+            self.memory, self.views_fresh, self.replay = kept, True, True
+        else:
+            self.memory, self.kept_changed = Memory(), True
+
+    def snapshot_inputs(self, files: FileHost) -> str:
+        """The key of everything a build's additions and generated pages are made from,
+        beside the code (the snapshot's header has the code stamp): the log's records
+        with their contents (:attr:`Log.fingerprint`), its configuration, day,
+        excluded files and problems, the state of each root's views, the site's
+        options and language, and every file of the site with the URL of each record."""
+        assert self.log is not None
+        adr_log = self.log
+        digest = hashlib.sha256()
+        parts = (
+            adr_log.fingerprint,
+            repr(self.engine),
+            adr_log.today,
+            repr(adr_log.excluded),
+            repr(adr_log.problems),
+            repr(adr_log.intake),
+            repr(self.views),
+            self.words.lang,
+            self.site_url,
+            self.site_name,
+            self.page_status,
+            self.search_html,
+            sorted(self.unpublished),
+            sorted(self.mirror_at),
+            sorted(f.src_uri for f in files),
+        )
+        for part in parts:
+            digest.update(f"{part}\n".encode())
+        digest.update("\n".join(f"{k}\0{f.url}" for k, f in self.file_at_path.items()).encode())
+        return digest.hexdigest()
+
+    def keep_snapshot(self) -> None:
+        """Write this build's memory for the next build (when it made anything new); the
+        index and timeline tables are left out, as filling a page made again from the
+        same inputs makes them again (:meth:`_index_tables`)."""
+        if not self.keep or self.snapshot is None or self.memory is None:
+            return
+        if not self.kept_changed:
+            return
+        views: dict[str, Any] = {}
+        for name, (_texts, value) in self.memory.views.items():
+            if name.startswith("index:"):
+                value = (None, value[1], value[2])
+            elif name.startswith("timeline:"):
+                value = (None, value[1])
+            views[name] = ((), value)
+        kept = Memory(pages=self.memory.pages, filled=True, views=views)
+        self.snapshot.save(self.snapshot_key, kept)
+
     def views_key(self) -> tuple[Any, ...]:
         """Everything the generated views (INDEX, timeline, graph pages, agent files) and
         each record page's additions are made from, as comparable data: the options, the
@@ -1112,6 +1190,13 @@ class SiteBuild:
         memory = self.memory
         if memory is None:
             return make()
+        if self.keep:  # the snapshot's key holds every record's text: no texts to compare
+            found = memory.views.get(name) if self.views_fresh else None
+            if found is not None:
+                return cast(_T, found[1])
+            value = make()
+            memory.views[name], self.kept_changed = ((), value), True
+            return value
         adr_log = self.log
         texts = (
             ()
@@ -1132,13 +1217,15 @@ class SiteBuild:
         mirror and CURRENT page (their banners follow other records). A host that
         rebuilds only changed files (``mkdocs serve --dirty``) must rebuild these too."""
         assert self.ctx is not None
+        if self.keep:
+            return []  # a one-off build rebuilds every page
         memory, options = self.memory, repr(self.engine)
         fresh = memory is not None and memory.filled and memory.options == options
         before = memory.pages if memory is not None and fresh else {}
         stale = []
         for src, rec in self.record_at.items():
             known = before.get(src)
-            if known is not None and self.views_fresh:
+            if known is not None and known[0] is not None and self.views_fresh:
                 self.inputs[src] = known[0]  # nothing a page is made from changed
                 continue
             inputs = self.inputs[src] = self.page_inputs(rec, src)
@@ -1299,6 +1386,7 @@ class SiteBuild:
         out = self._page_markdown(src, markdown, meta, markdown_title)
         if memory is not None:
             memory.views[name] = ((), (markdown, given, out, dict(meta)))
+            self.kept_changed = True
         return out
 
     def _page_markdown(
@@ -1469,6 +1557,7 @@ class SiteBuild:
         filled = self._fill_view(content, view, at)
         if memory is not None:
             memory.views[name] = ((), (content, filled))
+            self.kept_changed = True
         return filled
 
     def _fill_view(self, content: str, view: tuple[str, str], at: SiteFile) -> str:
@@ -1496,9 +1585,10 @@ class SiteBuild:
         and the shipped script that adds filters and sorting (ADR-0038)."""
         assert self.log is not None
         href = self._record_href(at)
-        columns = index_view.site_columns(rp.index_tables, self.words)
+        tables = self._index_tables(rp)
+        columns = index_view.site_columns(tables, self.words)
         start = 0
-        for n, table in enumerate(rp.index_tables):
+        for n, table in enumerate(tables):
             slot = index_view.TABLE_SLOT.format(n=n)
             drawn = index_view.site_table_html(
                 self.log,
@@ -1510,7 +1600,7 @@ class SiteBuild:
                 words=self.words,
             )
             start += len(table.records)
-            last = n == len(rp.index_tables) - 1
+            last = n == len(tables) - 1
             if last:
                 drawn += f"\n<script>{index_script()}</script>"
             content = content.replace(slot, drawn, 1)
@@ -1521,9 +1611,19 @@ class SiteBuild:
         ]
         return after_h1(content, llms.index_line(agent, self.words)) if agent else content
 
+    def _index_tables(self, rp: RootPages) -> list[index_view.Table]:
+        """The root's INDEX tables (made again when the snapshot left them out)."""
+        assert self.log is not None
+        if rp.index_tables is None:
+            rp.index_tables = index_view.tables(self.log, rp.views.root)[1]
+        return rp.index_tables
+
     def _fill_timeline(self, content: str, rp: RootPages, at: SiteFile) -> str:
         assert self.log is not None
         href = self._record_href(at)
+        if rp.timeline_months is None:  # left out of the snapshot: made again
+            records = index_view.root_records(self.log, rp.views.root)
+            rp.timeline_months = timeline_view.months(records)
         for n, month in enumerate(rp.timeline_months):
             slot = timeline_view.MONTH_SLOT.format(n=n)
             drawn = timeline_view.month_html(self.log, month, href, self.words)
@@ -1566,7 +1666,13 @@ class SiteBuild:
         src = at.src_uri
         inputs = self.inputs.get(src)
         known = self.memory.pages.get(src) if self.memory is not None else None
-        if inputs is None or known is None or known[0] != inputs:
+        if self.keep and self.memory is not None:
+            if known is None or not self.replay:
+                top, after = self._additions(rec, at)
+                self.memory.pages[src], self.kept_changed = (None, top, after), True
+            else:
+                top, after = known[1], known[2]
+        elif inputs is None or known is None or known[0] != inputs:
             top, after = self._additions(rec, at)
             if inputs is not None and self.memory is not None:
                 self.memory.pages[src] = (inputs, top, after)
@@ -1653,7 +1759,9 @@ class SiteBuild:
     # ----------------------------------------------------------------- search
 
     def finish(self, site_dir: Path) -> list[str]:
-        """After the site is written: ``read_guard`` over its search index; warnings."""
+        """After the site is written: ``read_guard`` over its search index; warnings. A
+        one-off build keeps what it made for the next (:meth:`keep_snapshot`)."""
+        self.keep_snapshot()
         return rewrite_search_index(
             site_dir / "search" / "search_index.json",
             self.archived_urls,
