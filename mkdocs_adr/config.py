@@ -284,7 +284,12 @@ class Config:
     def src_uri(self, project_rel: str) -> str | None:
         """The site's ``src_uri`` of a project-relative file (:func:`paths.site_src`);
         ``None`` when the site does not publish that file."""
-        return site_src(project_rel, self.rel(self.docs_dir), self.mounts)
+        return site_src(project_rel, self.docs_rel, self.mounts)
+
+    @functools.cached_property
+    def docs_rel(self) -> str:
+        """``docs_dir``, project-relative (:meth:`rel`)."""
+        return self.rel(self.docs_dir)
 
     def replace(self, **changes: Any) -> Config:
         return dataclasses.replace(self, **changes)

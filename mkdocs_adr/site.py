@@ -783,6 +783,7 @@ class SiteBuild:
         self.refused: dict[str, Problem] = {}  # src (file or folder) -> why it is left out
         self.unpublished: set[str] = set()  # paths of records left out (refused_files)
         self.titled_urls: set[str] = set()  # page urls whose title we escaped (search)
+        self.search_lines: dict[str, str] = {}  # src -> the line search indexed
         self.llms_src: str | None = None  # llms.txt, when this build wrote it
         self.index_json: dict[str, str] = {}  # root key -> src of the index.json written
         #: Material's page status shows each record's status (use_page_status)
@@ -1497,7 +1498,8 @@ class SiteBuild:
             # Search sees the id and status in one short line; the header and banners
             # take its place after indexing (page_context): the search plugins would
             # parse them again on every page, and banners name other records.
-            return after_h1(html, page_view.search_line(self.ctx, rec)) + AFTER_SLOT
+            line = self.search_lines[src] = page_view.search_line(self.ctx, rec)
+            return after_h1(html, line) + AFTER_SLOT
         mirror = self.mirror_at.get(src)
         if mirror is not None:
             top = page_view.mirror_banner(self.ctx, mirror.original, mirror.lang, href)
@@ -1679,7 +1681,8 @@ class SiteBuild:
         else:
             top, after = known[1], known[2]  # nothing it shows changed (ADR-0045)
         assert self.ctx is not None
-        output = output.replace(page_view.search_line(self.ctx, rec), top, 1)
+        line = self.search_lines.pop(src, None) or page_view.search_line(self.ctx, rec)
+        output = output.replace(line, top, 1)
         return output.replace(AFTER_SLOT, after, 1)
 
     def _additions(self, rec: Record, at: SiteFile) -> tuple[str, str]:
