@@ -22,7 +22,7 @@ import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import cache as disk_cache
 from . import checks
@@ -52,6 +52,9 @@ class ParseCache:
         self._data: dict[tuple[str, str, ParseOptions], Parsed] = {}
         self.hits = 0
         self.misses = 0
+        #: The last analysis (:func:`load`): the shape of its inputs and the log. A load
+        #: whose inputs have the same shape (only records' prose changed) reuses it.
+        self.analysed: tuple[tuple[Any, ...], Log] | None = None
 
     def get(self, key: tuple[str, str, ParseOptions]) -> Parsed | None:
         found = self._data.get(key)
@@ -222,11 +225,23 @@ def _load(config: Config, cache: ParseCache | None, today: dt.date | None) -> Lo
         identify(item, parsed_by_key[(digest, item.path)], digest, prefixes[item.root.path])
         for item, digest, _data in read
     ]
+    shape: tuple[Any, ...] = ()
     if cache is not None:
         cache.retain((digest, item.path, options) for item, digest, _data in read)
-    log = analyse(
-        config, records, excluded=found.excluded, layouts=found.layouts, intake=intake, today=today
-    )
+        shape = _shape(config, records, found, intake, today)
+    if cache is not None and cache.analysed is not None and cache.analysed[0] == shape:
+        log = _with_prose(cache.analysed[1], records, config)
+    else:
+        log = analyse(
+            config,
+            records,
+            excluded=found.excluded,
+            layouts=found.layouts,
+            intake=intake,
+            today=today,
+        )
+    if cache is not None:
+        cache.analysed = (shape, log)
     if pack is not None:
         entries = {disk_keys[key]: parsed_by_key[key] for key in disk_keys}
         if parsed_any or len(pack.entries) != len(entries):
@@ -234,6 +249,59 @@ def _load(config: Config, cache: ParseCache | None, today: dt.date | None) -> Lo
         elif inputs:
             pack.save(entries, log_key=inputs, stat_key=stats, walked=found.walked, log=log)
     return log
+
+
+def _shape(
+    config: Config, records: list[Record], found: Discovery, intake: list[Problem], today: dt.date
+) -> tuple[Any, ...]:
+    """Everything :func:`analyse` reads, but the records' prose and hashes: each record's
+    place and reading (:class:`~mkdocs_adr.model.Parsed` compares without its text; the
+    problem rules never read it), the configuration, what discovery found beside them,
+    the problems met on the way and the day."""
+    return (
+        repr(config),
+        found.excluded,
+        tuple(sorted(found.layouts.items())),
+        tuple(intake),
+        today,
+        tuple(
+            (r.id, r.path, r.root, r.domain, r.archived, r.number, r.symlink, r.parsed)
+            for r in records
+        ),
+    )
+
+
+def _with_prose(log: Log, records: list[Record], config: Config) -> Log:
+    """``log`` (analysed from records of the same :func:`_shape`) with the prose and hashes
+    of ``records``: the relations, graph and problems stay those the analysis found."""
+    new: list[Record] = []
+    for old, now in zip(log.records, records, strict=True):
+        if old.sha256 == now.sha256 and old.parsed is now.parsed:
+            new.append(old)
+            continue
+        new.append(
+            Record(
+                id=old.id,
+                path=old.path,
+                root=old.root,
+                domain=old.domain,
+                archived=old.archived,
+                sha256=now.sha256,
+                parsed=now.parsed,
+                number=old.number,
+                relations=old.relations,
+                units=old.units,
+                symlink=old.symlink,
+            )
+        )
+    return dataclasses.replace(
+        log,
+        config=config,
+        records=tuple(new),
+        fingerprint=_fingerprint(config, new),
+        by_id=_index_by_id(new),
+        by_path={r.path: r for r in new},
+    )
 
 
 #: How far back from the start of a run a file's change time makes its stat row unable

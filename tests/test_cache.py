@@ -573,3 +573,39 @@ def test_the_walk_is_vouched_for_by_its_folders_and_files(
     noted = read(project)
     assert walks == [1]
     assert answer(noted) == cold_answer(project)
+
+
+def test_a_prose_edit_reuses_the_analysis_and_answers_as_a_fresh_load(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Serve's cache (ADR-0045): after an edit of a record's prose only, the relations,
+    graph and problems of the last analysis stand, with the new text and hash."""
+    calls: list[int] = []
+    real = log_module.analyse
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(log_module, "analyse", counted)
+    memory = ParseCache()
+    old = Path.cwd()
+    os.chdir(project)
+    try:
+        load(for_root(Path("adr")), cache=memory, today=TODAY)
+        record = project / "adr" / "0007-use-structured-logging.md"
+        record.write_text(record.read_text("utf-8") + "\nOne more reason.\n", "utf-8")
+        prose = load(for_root(Path("adr")), cache=memory, today=TODAY)
+        assert len(calls) == 1, "a prose edit is not analysed again"
+        assert answer(prose) == cold_answer(project)
+        assert "One more reason." in prose.by_path["adr/0007-use-structured-logging.md"].parsed.text
+        text = record.read_text("utf-8")
+        assert "Accepted" in text
+        record.write_text(text.replace("Accepted", "Deprecated", 1), "utf-8")
+        before = len(calls)  # (cold_answer analysed once more)
+        status = load(for_root(Path("adr")), cache=memory, today=TODAY)
+        assert len(calls) == before + 1, "a status edit is analysed again"
+        assert answer(status) == cold_answer(project)
+        assert status.by_path["adr/0007-use-structured-logging.md"].status == "deprecated"
+    finally:
+        os.chdir(old)
