@@ -9,14 +9,20 @@ the pages whose files or inputs changed), after two kinds of edit: a sentence ad
 record's text (what an author does most while writing; the views stay as they were) and
 its status changed (which other pages and every view show). The figure is the CPU time
 spent inside the plugin's hooks (``process_time`` around each of them, so MkDocs' own work
-and the theme's are not counted) on the rebuild, over the same on the first build. SPEC
-11's target: at most 0.10. Each variant keeps its fastest of ``REPEAT`` runs.
+and the theme's are not counted) on the rebuild, over the same on the first build, which
+is a full one: each run has an empty cache folder of its own (``XDG_CACHE_HOME``), so the
+first build reads, parses and draws everything, as the first ``mkdocs serve`` on a
+machine does and as every build did when the issue measured 0.32. SPEC 11's target: at
+most 0.10. Each variant keeps its fastest of ``REPEAT`` runs.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import re
+import shutil
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -61,6 +67,25 @@ def _edit(text: str, kind: str, n: int) -> str:
 def _serve(folder: Path, record: Path, *, dirty: bool, edit: int, kind: str) -> tuple[float, float]:
     """A first build and a rebuild after one edit with one plugin instance, as serve
     runs them; the plugin's CPU seconds in each."""
+    # The first build is a full one: the plugin reads, parses and draws everything, as
+    # the first `mkdocs serve` on a machine does (an empty cache folder of its own; with a
+    # warm parse cache the first build would skip the parsing, docs/adr/0044).
+    cache_home = tempfile.mkdtemp(prefix="mkdocs-adr-serve-cache-")
+    before_home = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = cache_home
+    try:
+        return _serve_builds(folder, record, dirty=dirty, edit=edit, kind=kind)
+    finally:
+        if before_home is None:
+            os.environ.pop("XDG_CACHE_HOME", None)
+        else:
+            os.environ["XDG_CACHE_HOME"] = before_home
+        shutil.rmtree(cache_home, ignore_errors=True)
+
+
+def _serve_builds(
+    folder: Path, record: Path, *, dirty: bool, edit: int, kind: str
+) -> tuple[float, float]:
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
     from mkdocs.config.defaults import MkDocsConfig
