@@ -334,7 +334,8 @@ def default_mount(path: str) -> str:
     return "/".join(parts)
 
 
-def site_src(project_rel: str, docs: str, mounts: Sequence[tuple[str, str]]) -> str | None:
+@functools.lru_cache(maxsize=1 << 16)  # a pure function, asked for every record on every build
+def site_src(project_rel: str, docs: str, mounts: tuple[tuple[str, str], ...]) -> str | None:
     """The ``src_uri`` a project-relative file has in the site: below the docs folder
     as :func:`docs_relative` says, or in a mounted root ``(folder, url)`` as
     ``<url>/<path in the folder>``; ``None`` when the site does not publish it."""

@@ -64,12 +64,10 @@ from urllib.parse import unquote
 from . import cache as disk_cache
 from . import freshness, links
 from .config import Config
-from .journal import receipt_moves
 from .log import Log, ParseCache, load
 from .model import Problem, Record, Severity
 from .parsing import bounds
 from .paths import project_relative, within
-from .preview import preview_pages
 from .views import (
     assets,
     graphdata,
@@ -1001,6 +999,8 @@ class SiteBuild:
     def _preview(self, files: FileHost) -> list[str]:
         """The newest unpublished CURRENT draft in place of the published page (SPEC 4)."""
         assert self.log is not None
+        from .preview import preview_pages  # (serve only)
+
         pages, notes = preview_pages(self.log, self.engine.preview, self.words)
         for preview in pages:
             files.add(preview.src_uri, preview.markdown)
@@ -1011,6 +1011,8 @@ class SiteBuild:
         assert self.log is not None
         notes = []
         dests = {f.dest_uri for f in files}
+        from .journal import receipt_moves  # (its plans and file operations: on use)
+
         moves = receipt_moves(self.log.config.work_path)
         for old in redirects.old_locations(self.log, moves):
             target_src = redirects.docs_rel(self.log, old.record.path)
