@@ -720,6 +720,8 @@ class Memory:
     #: views made from it, by name: while the key holds, a view is not made again
     views_key: tuple[Any, ...] = ()
     views: dict[str, Any] = field(default_factory=dict)
+    #: each record's search line (:meth:`SiteBuild._search_line`) by what it shows
+    lines: dict[tuple[Any, ...], tuple[str, str]] = field(default_factory=dict)
 
 
 class SiteBuild:
@@ -1490,7 +1492,6 @@ class SiteBuild:
         if self.ctx is None:
             return None
         src = at.src_uri
-        href = self._href(at)
         rec = self.record_at.get(src)
         if rec is not None or src in self.mirror_at:
             self.titled_urls.add(url)
@@ -1500,10 +1501,11 @@ class SiteBuild:
             # Search sees the id and status in one short line; the header and banners
             # take its place after indexing (page_context): the search plugins would
             # parse them again on every page, and banners name other records.
-            line = self.search_lines[src] = page_view.search_line(self.ctx, rec)
+            line = self.search_lines[src] = self._search_line(rec)
             return after_h1(html, line) + AFTER_SLOT
         mirror = self.mirror_at.get(src)
         if mirror is not None:
+            href = self._href(at)
             top = page_view.mirror_banner(self.ctx, mirror.original, mirror.lang, href)
             if mirror.original is not None:
                 top += "".join(page_view.banners(self.ctx, mirror.original, href))
@@ -1517,6 +1519,17 @@ class SiteBuild:
         if view is not None and view[0] == "timeline":
             return f'<div class="adr-timeline">{html}</div>'
         return None
+
+    def _search_line(self, rec: Record) -> str:
+        """:func:`page_view.search_line`, made again only when what it shows changed (a
+        serve rebuild keeps the lines of the last build in its memory)."""
+        assert self.ctx is not None
+        lines = self.memory.lines if self.memory is not None else {}
+        key = (rec.id, rec.status, rec.archived, rec.date, rec.domain, rec.parsed.deciders)
+        found = lines.get(key)
+        if found is None or found[0] != self.words.lang:
+            found = lines[key] = (self.words.lang, page_view.search_line(self.ctx, rec))
+        return found[1]
 
     def current_banner(self, root_key: str, at: SiteFile) -> str | None:
         """The freshness banner of a root's CURRENT page, or the DRAFT banner of a preview.
@@ -1683,7 +1696,7 @@ class SiteBuild:
         else:
             top, after = known[1], known[2]  # nothing it shows changed (ADR-0045)
         assert self.ctx is not None
-        line = self.search_lines.pop(src, None) or page_view.search_line(self.ctx, rec)
+        line = self.search_lines.pop(src, None) or self._search_line(rec)
         output = output.replace(line, top, 1)
         return output.replace(AFTER_SLOT, after, 1)
 
