@@ -784,6 +784,7 @@ class SiteBuild:
         self.unpublished: set[str] = set()  # paths of records left out (refused_files)
         self.titled_urls: set[str] = set()  # page urls whose title we escaped (search)
         self.search_lines: dict[str, str] = {}  # src -> the line search indexed
+        self.summaries: tuple[str, ...] | None = None  # each record's, once per build
         self.llms_src: str | None = None  # llms.txt, when this build wrote it
         self.index_json: dict[str, str] = {}  # root key -> src of the index.json written
         #: Material's page status shows each record's status (use_page_status)
@@ -1203,11 +1204,9 @@ class SiteBuild:
             memory.views[name], self.kept_changed = ((), value), True
             return value
         adr_log = self.log
-        texts = (
-            ()
-            if not prose or adr_log is None
-            else tuple(llms.summary(adr_log, r) for r in adr_log.records)
-        )
+        if prose and adr_log is not None and self.summaries is None:
+            self.summaries = tuple(llms.summary(adr_log, r) for r in adr_log.records)
+        texts = self.summaries if prose and self.summaries is not None else ()
         found = memory.views.get(name) if self.views_fresh else None
         if found is not None and found[0] == texts:
             return cast(_T, found[1])
