@@ -334,11 +334,16 @@ def default_mount(path: str) -> str:
     return "/".join(parts)
 
 
-@functools.lru_cache(maxsize=1 << 16)  # a pure function, asked for every record on every build
-def site_src(project_rel: str, docs: str, mounts: tuple[tuple[str, str], ...]) -> str | None:
+def site_src(project_rel: str, docs: str, mounts: Sequence[tuple[str, str]]) -> str | None:
     """The ``src_uri`` a project-relative file has in the site: below the docs folder
     as :func:`docs_relative` says, or in a mounted root ``(folder, url)`` as
     ``<url>/<path in the folder>``; ``None`` when the site does not publish it."""
+    pairs = tuple((folder, url) for folder, url in mounts) if mounts else ()
+    return _site_src(project_rel, docs, pairs)
+
+
+@functools.lru_cache(maxsize=1 << 16)  # asked for every record on every build
+def _site_src(project_rel: str, docs: str, mounts: tuple[tuple[str, str], ...]) -> str | None:
     inside = docs_relative(project_rel, docs)
     if inside is not None:
         return inside
