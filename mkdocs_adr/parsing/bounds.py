@@ -160,7 +160,8 @@ def _may_nest(text: str) -> bool:
     sure; True is checked line by line)."""
     if text.count(">") > RENDER_DEPTH and _QUOTE_RUN.search(text) is not None:
         return True
-    return any(w in text for w in _WIDE) and _DEEP_START.search(text) is not None
+    wide = "        " in text or "\t\t" in text or " \t" in text or "\t " in text  # _WIDE
+    return wide and _DEEP_START.search(text) is not None
 
 
 def _cap_quotes(nest: str) -> str:

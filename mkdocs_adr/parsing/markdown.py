@@ -83,7 +83,12 @@ def links(text: str) -> Iterator[re.Match[str]]:
         return
     if text.count("[") <= FEW_BRACKETS:
         yield from _few_links(text)
-        return
+    else:
+        yield from _table_links(text)
+
+
+def _table_links(text: str) -> Iterator[re.Match[str]]:
+    """:func:`links` by the tables, for a text of any number of ``[``."""
     ends = label_ends(text)
     tails = _closing_tails(text, sorted({c for c in ends.values() if text[c + 1 : c + 2] == "("}))
     match = _LINK_BARE.match
@@ -808,7 +813,8 @@ def scan(text: str) -> Document:
             level = len(hashes) if len(hashes) < 6 else 6
             # tuple.__new__ directly: the NamedTuple's own __new__ is a Python call
             headings.append(_new(Heading, (level, title, index + offset + 1, index + 1)))
-    if "=" in body or "-" in body:
+    # an underline starts a line with "=", "-" or the spaces before them
+    if "\n-" in padded or "\n=" in padded or "\n " in padded:
         # the line of each match, counted on from the last one (not from the start)
         index = pos = 0
         for m in _SETEXT_NL.finditer(padded):

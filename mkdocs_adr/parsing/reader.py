@@ -564,6 +564,9 @@ def _prose_refs(text: str, prefixes: tuple[str, ...], spans: _Spans) -> Iterator
     rejecting the starts inside ``spans``, and resuming one character later as
     ``finditer`` would, is the same as blanking the links first.
     """
+    if spans is _NO_SPANS:  # nothing to pass over: the plain scan
+        yield from _prose_pattern(prefixes).finditer(text)
+        return
     search = _prose_pattern(prefixes).search
     pos = 0
     while True:
