@@ -212,6 +212,32 @@ def test_links_and_the_link_pattern_find_what_the_backtracking_pattern_found() -
         assert _groups(markdown.links(text)) == want, text
 
 
+def test_both_ways_of_finding_links_find_the_same_links() -> None:
+    # links() searches a text of few "[" with the pattern, any other by its tables
+    texts = generated(5, 5000, 14) + generated(6, 500, 80)
+    texts += ["[a](b) " * 20, "![x [y](z)](w)", "[[a](b)](c)", "[" * 30 + "](x)"]
+    assert any(t.count("[") > markdown.FEW_BRACKETS for t in texts)
+    for text in texts:
+        table = _groups(markdown._table_links(text))
+        assert _groups(markdown._few_links(text)) == table, text
+        assert _groups(markdown.links(text)) == table, text
+
+
+def test_a_text_without_a_digit_a_link_or_a_url_names_no_reference() -> None:
+    # the quick test before the relation patterns (status._MAY_REF)
+    extra = ["Accepted", "superseded by x", "被 ADR 取代", "Ersetzt durch ADR-٣"]
+    for text in generated(7, 20000, 12) + extra:
+        if status._MAY_REF.search(text) is None:
+            # so no pattern the test skips could have found anything
+            for pattern in (
+                status.REF,
+                status.VERB_PHRASE,
+                status._CJK_VERB_PHRASE,
+                status.WRAPPED_PHRASE,
+            ):
+                assert pattern.search(text) is None, (pattern.pattern[:40], text)
+
+
 def test_the_link_line_scanner_reads_what_the_link_line_pattern_read() -> None:
     for text in generated(2, 20000, 14):
         m = OLD_LINK_LINE.match(text)

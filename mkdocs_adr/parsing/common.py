@@ -70,6 +70,8 @@ def fm_line(doc: Document, key: str) -> int | None:
     """The line number of frontmatter key ``key``, if the record has it."""
     if doc.frontmatter is None:
         return None
+    if ":" not in key:  # the first line that starts "key:" is the first whose text
+        return doc.frontmatter_keys().get(key)  # before its first colon is the key
     for i, line in enumerate(doc.frontmatter_lines()):
         if line.lower().startswith(key + ":"):
             return i + 1
@@ -102,8 +104,8 @@ def inline_fields(doc: Document) -> dict[str, tuple[str, int]]:
         return out
     limit = next((h.line for h in doc.headings if h.level == 2), None)
     for lineno, text in doc.unfenced_before(limit):
-        if text.lstrip().startswith("#"):
-            continue
+        if not may_hold_fields(text) or text.lstrip().startswith("#"):
+            continue  # (a line without those marks has no first LINE characters with them)
         m = field_match(text)
         if m:
             out.setdefault(heading_key(m.group(1)), (m.group(2).strip("* "), lineno))

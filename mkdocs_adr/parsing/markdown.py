@@ -81,6 +81,14 @@ def links(text: str) -> Iterator[re.Match[str]]:
     """
     if "](" not in text:
         return
+    if text.count("[") <= FEW_BRACKETS:
+        yield from _few_links(text)
+    else:
+        yield from _table_links(text)
+
+
+def _table_links(text: str) -> Iterator[re.Match[str]]:
+    """:func:`links` by the tables, for a text of any number of ``[``."""
     ends = label_ends(text)
     tails = _closing_tails(text, sorted({c for c in ends.values() if text[c + 1 : c + 2] == "("}))
     match = _LINK_BARE.match
@@ -92,6 +100,29 @@ def links(text: str) -> Iterator[re.Match[str]]:
             continue
         m = match(text, start)
         if m is None:  # pragma: no cover - _closing_tails and the pattern agree
+            continue
+        yield m
+        pos = m.end()
+
+
+#: A text with at most this many ``[`` is searched with the pattern itself (each ``[``
+#: costs at most one look to the end of the text: a bounded number of passes), which
+#: is quicker than :func:`links`' tables for the few links a record usually has.
+FEW_BRACKETS = 16
+
+
+def _few_links(text: str) -> Iterator[re.Match[str]]:
+    """``LINK.finditer(text)``: ``_LINK_BARE`` from each ``[`` on, an image's ``[``
+    passed over as the look-behind passes over it (the next try starts one on)."""
+    search = _LINK_BARE.search
+    pos = 0
+    while True:
+        m = search(text, pos)
+        if m is None:
+            return
+        start = m.start()
+        if start and text[start - 1] == "!":
+            pos = start + 1
             continue
         yield m
         pos = m.end()
@@ -215,6 +246,7 @@ class Document:
     _unfenced: list[tuple[int, str]] | None = None
     _keys: list[str] | None = None
     _fm_lines: list[str] | None = None
+    _fm_keys: dict[str, int] | None = None
     #: The text below the frontmatter: ``"\n".join(lines)``.
     body_text: str | None = None
 
@@ -250,6 +282,19 @@ class Document:
         if self._fm_lines is None:
             self._fm_lines = self.text.split("\n", self.offset)[: self.offset]
         return self._fm_lines
+
+    def frontmatter_keys(self) -> dict[str, int]:
+        """For each lower-cased text before the first colon of a frontmatter line, the
+        (1-based) number of the first line that has it."""
+        if self._fm_keys is None:
+            first: dict[str, int] = {}
+            for i, line in enumerate(self.frontmatter_lines()):
+                lower = line.lower()
+                colon = lower.find(":")
+                if colon != -1 and lower[:colon] not in first:
+                    first[lower[:colon]] = i + 1
+            self._fm_keys = first
+        return self._fm_keys
 
     def keyed_sections(self, wanted: Container[str]) -> list[tuple[Section, str]]:
         """The sections whose :func:`heading_key` is in ``wanted``, with that key.
@@ -765,8 +810,11 @@ def scan(text: str) -> Document:
             if fenced[index]:
                 continue
             title = raw_title.strip().strip("*_").strip()  # _clean_heading
-            headings.append(Heading(min(len(hashes), 6), title, index + offset + 1, index + 1))
-    if "=" in body or "-" in body:
+            level = len(hashes) if len(hashes) < 6 else 6
+            # tuple.__new__ directly: the NamedTuple's own __new__ is a Python call
+            headings.append(_new(Heading, (level, title, index + offset + 1, index + 1)))
+    # an underline starts a line with "=", "-" or the spaces before them
+    if "\n-" in padded or "\n=" in padded or "\n " in padded:
         # the line of each match, counted on from the last one (not from the start)
         index = pos = 0
         for m in _SETEXT_NL.finditer(padded):
@@ -795,6 +843,9 @@ def scan(text: str) -> Document:
         headings = [h for _, h in found]
     doc.headings = headings
     return doc
+
+
+_new = tuple.__new__
 
 
 class LineCounter:

@@ -145,6 +145,10 @@ def _bound_frontmatter(doc: Document, path: str) -> list[Problem]:
     out: list[Problem] = []
     if not fm:
         return out
+    if len(doc.text) - len(doc.body_text or "") <= FIELD_BOUND:
+        # no YAML string is longer than the text it is written with (escapes, folding
+        # and aliases never lengthen one), so frontmatter this short holds none to cut
+        return out
     for key in _BOUNDED:
         if key not in fm:
             continue
@@ -470,7 +474,7 @@ def _mentions(
     skip = taken | heading_lines
     # inline code is not prose: `ADR-0003` or `[x](0003-x.md)` there is an example
     spans: list[tuple[int, int]] = inline_code_spans(text) if "`" in text else []
-    code_spans = _Spans(spans)
+    code_spans = _Spans(spans) if spans else _NO_SPANS
     if has_link:
         for m in links(text):
             if code_spans.covers(m.start()):
@@ -481,7 +485,7 @@ def _mentions(
                 n = count.upto(m.start()) + base
                 if n not in skip:
                     out.append(Relation("mentions", href, "link", n, label=m.group(1)))
-    for m in _prose_refs(text, options.prefixes, _Spans(spans)):
+    for m in _prose_refs(text, options.prefixes, _Spans(spans) if spans else _NO_SPANS):
         n = count.upto(m.start()) + base
         if n in skip:
             continue
@@ -505,6 +509,9 @@ class _Spans:
         i = bisect.bisect_right(self.starts, pos)
         return i > 0 and pos < self.ends[i - 1]
 
+
+#: No spans: covers nothing (the usual record has no code span and no link).
+_NO_SPANS = _Spans([])
 
 _BACKTICKS = re.compile(r"`+")
 
@@ -557,6 +564,9 @@ def _prose_refs(text: str, prefixes: tuple[str, ...], spans: _Spans) -> Iterator
     rejecting the starts inside ``spans``, and resuming one character later as
     ``finditer`` would, is the same as blanking the links first.
     """
+    if spans is _NO_SPANS:  # nothing to pass over: the plain scan
+        yield from _prose_pattern(prefixes).finditer(text)
+        return
     search = _prose_pattern(prefixes).search
     pos = 0
     while True:

@@ -164,6 +164,10 @@ _URL = r"https?://[^\s)\]>,;]+"
 # ASCII look-arounds, not \b: ``被ADR-045取代`` has no word boundary around the id
 _ID = r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9_]*[- ]?\d{1,6}(?:#[Dd]\d+)?(?![A-Za-z0-9_])"
 REF = re.compile(rf"({_LINK})|({_URL})|({_ID})")
+#: What every reference :data:`REF` finds holds: a link's ``](``, a URL's ``://`` or an
+#: id's digit (``\d``, any script's, as in the id pattern). A text without any of them
+#: names no reference, so no phrase of references either: a cheap test first.
+_MAY_REF = re.compile(r"\d|\]\(|://")
 _REF_LIST = rf"(?:{_LINK}|{_URL}|{_ID})(?:\s*+(?:,|、|，|&|and|;)?\s*+(?:{_LINK}|{_URL}|{_ID}))*"
 _REFS_AT = re.compile(_REF_LIST)
 #: A wrapped phrase (below) names at most 16 references: it may start at any
@@ -366,6 +370,8 @@ def relations_in_text(text: str, origin: str, line: int | None) -> Iterator[Rela
     the first :data:`.bounds.LINE` characters are read.
     """
     text = bounds.line(text)
+    if _MAY_REF.search(text) is None:
+        return  # every phrase below ends in a reference
     if text.isascii():
         for m in VERB_PHRASE.finditer(text):
             verb = m.group(1)
@@ -474,6 +480,8 @@ def relation_line(text: str, origin: str, line: int | None) -> list[Relation]:
     A status paragraph is split into its status and such lines.
     """
     text = bounds.line(text)
+    if _MAY_REF.search(text) is None:
+        return []  # a link line and every phrase below hold a reference
     found = list(link_line(text, origin, line)) if "](" in text else []
     if found:
         return found

@@ -19,6 +19,7 @@ asks it.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 
@@ -46,9 +47,9 @@ def heading(text: str, file_name: str, prefixes: Iterable[str]) -> tuple[str, in
     """
     known = tuple(prefixes)
     named = read_file_name(file_name, known)
-    own = {GENERIC_PREFIX, *(p.upper() for p in known)}
-    if named.prefix:
-        own.add(named.prefix)
+    own = _own_prefixes(known)
+    if named.prefix and named.prefix not in own:
+        own = own | {named.prefix}
     raw = text.strip()
     candidate = raw
     bracketed = _BRACKETED_ID.match(raw)
@@ -65,7 +66,13 @@ def heading(text: str, file_name: str, prefixes: Iterable[str]) -> tuple[str, in
     return title, number
 
 
-def _counts(m: re.Match[str], own: set[str], file_number: int | None) -> bool:
+@functools.lru_cache(maxsize=64)
+def _own_prefixes(known: tuple[str, ...]) -> frozenset[str]:
+    """The prefixes a heading's id may carry: ``ADR`` and the roots' (upper-cased)."""
+    return frozenset({GENERIC_PREFIX, *(p.upper() for p in known)})
+
+
+def _counts(m: re.Match[str], own: frozenset[str], file_number: int | None) -> bool:
     """Whether the id ``m`` found at the start of a heading is the record's id.
 
     A number without a separator (``# 28 Use X``) counts in a numbered file when it

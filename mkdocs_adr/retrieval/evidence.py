@@ -40,38 +40,46 @@ class Relations:
     def of(cls, log: Log) -> Relations:
         seen: set[RelationLink] = set()
         rels = cls()
+        out, into = rels.out, rels.into
+        forward = FORWARD
         for rec in log.records:
-            if log.get(rec.id) is None:
+            # the relations that make links: resolved, of a kind with a direction
+            declared: list[tuple[str | None, Relation]] = [
+                (None, r)
+                for r in rec.relations
+                if r.target_id is not None and r.kind != "mentions" and r.kind in forward
+            ]
+            for u in rec.units:
+                declared += [
+                    (u.key, r)
+                    for r in u.relations
+                    if r.target_id is not None and r.kind != "mentions" and r.kind in forward
+                ]
+            if not declared or log.get(rec.id) is None:
                 continue  # an ambiguous id: its relations resolve to nothing
-            declared: list[tuple[str | None, Relation]] = [(None, r) for r in rec.relations]
-            declared += [(u.key, r) for u in rec.units for r in u.relations]
             for unit, rel in declared:
-                if rel.kind == "mentions" or rel.target_id is None or rel.kind not in FORWARD:
-                    continue
-                kind, backwards = FORWARD[rel.kind]
+                target_id = rel.target_id or ""  # never None: filtered above
+                kind, backwards = forward[rel.kind]
                 link = (
-                    RelationLink(rel.target_id, rel.target_unit, kind, rec.id, unit)
+                    RelationLink(target_id, rel.target_unit, kind, rec.id, unit)
                     if backwards
-                    else RelationLink(rec.id, unit, kind, rel.target_id, rel.target_unit)
+                    else RelationLink(rec.id, unit, kind, target_id, rel.target_unit)
                 )
                 if link.source == link.target and link.source_unit == link.target_unit:
                     continue
                 if link not in seen:
                     seen.add(link)
-                    rels.out.setdefault(link.source, []).append(link)
-                    rels.into.setdefault(link.target, []).append(link)
-        for table in (rels.out, rels.into):
+                    out.setdefault(link.source, []).append(link)
+                    into.setdefault(link.target, []).append(link)
+        for table in (out, into):
             for links in table.values():
-                links.sort(
-                    key=lambda k: (
-                        k.source,
-                        k.target,
-                        k.kind,
-                        k.source_unit or "",
-                        k.target_unit or "",
-                    )
-                )
+                if len(links) > 1:
+                    links.sort(key=_link_order)
         return rels
+
+
+def _link_order(k: RelationLink) -> tuple[str, str, str, str, str]:
+    return (k.source, k.target, k.kind, k.source_unit or "", k.target_unit or "")
 
 
 def status_of(rec: Record, unit: Unit | None) -> str:
