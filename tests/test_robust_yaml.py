@@ -11,6 +11,7 @@ space, a 13,000-character domain.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -570,3 +571,46 @@ def test_frontmatter_of_hostile_pieces_reads_or_is_refused_within_its_bound(
         return
     # what was built is bounded by the alias budget: never an expansion of the text
     assert len(repr(data)) <= 20 * max(10 * len(raw), 4096)
+
+
+SET_RECORD = """---
+title: Tagged with a set
+status: superseded
+tags: !!set {zeta, alpha, mid}
+superseded_by: !!set {ADR-0009}
+---
+# Tagged with a set
+"""
+
+
+def test_a_yaml_set_reads_as_its_items_in_order_in_every_process() -> None:
+    """``!!set`` loads as a Python set, whose order follows the hash seed: read as its
+    items sorted, the same in every process (and never as the set's repr cut at commas)."""
+    parsed = parse_bytes(SET_RECORD.encode(), path="0003-set.md", options=OPTIONS)
+    assert parsed.tags == ("alpha", "mid", "zeta")
+    assert [(r.kind, r.target) for r in parsed.relations] == [("superseded-by", "ADR-0009")]
+    code = textwrap.dedent(
+        """
+        import sys
+        from mkdocs_adr.config import DEFAULT_ALIASES, DEFAULT_STATUS_HEADINGS
+        from mkdocs_adr.parsing import ParseOptions, parse_bytes
+        options = ParseOptions(
+            aliases=tuple(sorted(DEFAULT_ALIASES.items())),
+            status_headings=frozenset(h.lower() for h in DEFAULT_STATUS_HEADINGS),
+            prefixes=("ADR",),
+        )
+        p = parse_bytes(sys.stdin.buffer.read(), path="0003-set.md", options=options)
+        print(repr((p.tags, [(r.kind, r.target) for r in p.relations])))
+        """
+    )
+    seen = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            input=SET_RECORD.encode(),
+            capture_output=True,
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+            check=True,
+        ).stdout
+        for seed in range(6)
+    }
+    assert len(seen) == 1, seen

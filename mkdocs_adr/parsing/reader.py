@@ -171,6 +171,8 @@ def _yaml_fix(message: str) -> str:
 def _as_list(value: object) -> tuple[str, ...]:
     if value is None or isinstance(value, bool):
         return ()
+    if isinstance(value, (set, frozenset)):  # YAML's !!set: its order is the hash seed's
+        value = sorted(value, key=str)
     if isinstance(value, (list, tuple)):
         return tuple(str(v).strip() for v in value if v is not None and str(v).strip())
     text = str(value).strip()

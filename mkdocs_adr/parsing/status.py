@@ -546,6 +546,8 @@ def frontmatter_refs(value: object) -> list[str]:
     """A frontmatter relation value as a list of reference strings."""
     if value is None:
         return []
+    if isinstance(value, (set, frozenset)):  # YAML's !!set: its order is the hash seed's
+        value = sorted(value, key=str)
     if isinstance(value, (list, tuple)):
         out: list[str] = []
         for item in value:
