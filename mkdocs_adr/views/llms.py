@@ -260,6 +260,31 @@ def entry(log: Log, rec: Record, where: str, url: Href) -> str:
     return f"{head}: {state}; {_successor(log, rec, url)}"
 
 
+#: A record's line of ``llms.txt`` by :func:`entry_key` (see :func:`render`).
+Entries = dict[tuple[object, ...], str]
+
+
+def entry_key(log: Log, rec: Record, where: str, url: Href) -> tuple[object, ...]:
+    """Everything :func:`entry` reads, as a small hashable key (ADR-0051): the section,
+    the file's content hash (title and the summary's sentence come from it), the
+    record's identity and place, its page URL, its counted status, which units bind,
+    and for a history entry its successor with that record's title and URL."""
+    s = log.successor(rec.id) if where == HISTORY else None
+    target = log.get(s.current) if s is not None and s.current else None
+    return (
+        where,
+        rec.sha256,
+        rec.id,
+        rec.path,
+        rec.archived,
+        url(rec),
+        log.status_of(rec),
+        tuple(log.in_effect(rec, u) for u in rec.units) if where != HISTORY else (),
+        s,
+        (target.title, url(target)) if target is not None else None,
+    )
+
+
 def in_index_order(records: list[Record]) -> list[Record]:
     """``records`` sorted as the INDEX lists them: by number, then id and path."""
     return sorted(records, key=lambda r: (r.number is None, r.number or 0, r.id, r.path))
@@ -280,9 +305,19 @@ def ordered(log: Log) -> list[Record]:
     return [rec for records in by_root(log).values() for rec in records]
 
 
-def render(log: Log, *, name: str, url: Href, links: Sequence[Link] = ()) -> str:
+def render(
+    log: Log,
+    *,
+    name: str,
+    url: Href,
+    links: Sequence[Link] = (),
+    entries: Entries | None = None,
+) -> str:
     """The text of ``llms.txt`` for ``log``. ``name`` is the site's name (the H1),
-    ``url`` a record's page URL, ``links`` the machine-readable views to name."""
+    ``url`` a record's page URL, ``links`` the machine-readable views to name.
+    ``entries``: the lines of an earlier render by :func:`entry_key`, which a long-lived
+    host keeps for the same options: a record whose key is there is not made again, and
+    the lines made are added (ADR-0051)."""
     groups: dict[str, list[Record]] = {key: [] for key, _ in SECTIONS}
     for rec in ordered(log):
         groups[group(log, rec)].append(rec)
@@ -314,7 +349,16 @@ def render(log: Log, *, name: str, url: Href, links: Sequence[Link] = ()) -> str
     for key, heading in SECTIONS:
         if groups[key]:
             lines += [f"## {heading}", ""]
-            lines += [entry(log, rec, key, url) for rec in groups[key]]
+            if entries is None:
+                lines += [entry(log, rec, key, url) for rec in groups[key]]
+                lines.append("")
+                continue
+            for rec in groups[key]:
+                cached = entry_key(log, rec, key, url)
+                found = entries.get(cached)
+                if found is None:
+                    found = entries[cached] = entry(log, rec, key, url)
+                lines.append(found)
             lines.append("")
     return "\n".join(lines)
 
