@@ -15,8 +15,8 @@ from typing import Any
 from mkdocs_adr.config import load_from_mkdocs_yml
 from mkdocs_adr.log import Log, load
 from mkdocs_adr.model import Record
+from mkdocs_adr.views import graphdata, i18n, indexjson, llms, svg
 from mkdocs_adr.views import index as index_view
-from mkdocs_adr.views import indexjson, llms
 from mkdocs_adr.views import timeline as timeline_view
 
 from .test_agents_llms import shop_log
@@ -103,3 +103,38 @@ def test_a_title_edit_remakes_the_pieces_that_name_it(tmp_path: Path) -> None:
     # (its history line, the successor link's tooltip in the INDEX and the timeline),
     # not in index.json, which names the successor by id only
     assert grown == {"json": 1, "llms": 2, "rows": 2, "timeline": 2}
+
+
+def test_graph_markup_kept_across_drawings_matches_a_fresh_drawing(tmp_path: Path) -> None:
+    """svg.prepare keeps each node's and edge's markup (ADR-0051): drawing again, in
+    another language, and after a status edit gives what a first drawing gives."""
+    project = shop_log(tmp_path / "shop")
+
+    def drawing(lang: str) -> str:
+        log = load(load_from_mkdocs_yml(project / "mkdocs.yml"))
+        return svg.render(
+            graphdata.build(log),
+            uid="g",
+            href=lambda rid: f"../{rid}/",
+            title="All",
+            root=log.roots[0].path,
+            words=i18n.messages(lang),
+        )
+
+    def fresh(lang: str) -> str:
+        svg._NODE_MARKUP.clear()
+        svg._EDGE_MARKUP.clear()
+        return drawing(lang)
+
+    english, french = fresh("en"), fresh("fr")
+    assert english != french and "ADR-0003" in english
+    assert drawing("en") == english and drawing("fr") == french
+    assert drawing("en") == english
+    record = project / "docs" / "adr" / POSTGRES
+    record.write_text(
+        record.read_text("utf-8").replace("Accepted\n\nSupersedes", "Deprecated\n\nSupersedes"),
+        "utf-8",
+    )
+    edited = drawing("en")
+    assert edited != english and 'data-adr-status="deprecated"' in edited
+    assert edited == fresh("en")
