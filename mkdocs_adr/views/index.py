@@ -424,11 +424,12 @@ def site_table_html(
         f'<th data-key="{key}" aria-sort="none">{esc(name)}</th>' for key, name in columns
     )
     out = []
+    labels_of = tuple((key, esc(name)) for key, name in columns)  # escaped once a table
     for n, rec in enumerate(table.records, start):
         url = href(rec)
         successors = site_successors(log, rec)
         if rows is None:
-            out.append(_site_row(rec, n, url, successors, href, columns, words))
+            out.append(_site_row(rec, n, url, successors, href, labels_of, words))
             continue
         key = (
             rec.sha256,
@@ -444,7 +445,7 @@ def site_table_html(
         )
         found = rows.get(key)
         if found is None:
-            found = rows[key] = _site_row(rec, n, url, successors, href, columns, words)
+            found = rows[key] = _site_row(rec, n, url, successors, href, labels_of, words)
         out.append(found)
     script_words = (
         f' data-adr-labels="{esc(json.dumps(labels, ensure_ascii=False, sort_keys=True))}"'
@@ -466,7 +467,7 @@ def _site_row(
     columns: tuple[tuple[str, str], ...],
     words: Messages,
 ) -> str:
-    """One row of :func:`site_table_html`."""
+    """One row of :func:`site_table_html`; ``columns``: (key, escaped header)."""
     esc = page_view.esc
 
     def linked(text: str, url: str | None = url) -> str:
@@ -497,7 +498,7 @@ def _site_row(
         "successor": (successor_html(successors, href, words), None),
     }
     tds = "".join(
-        f'<td class="adr-col-{key}" data-label="{esc(name)}"'
+        f'<td class="adr-col-{key}" data-label="{name}"'
         + (f' data-sort="{esc(cells[key][1])}"' if cells[key][1] is not None else "")
         + f">{cells[key][0]}</td>"
         for key, name in columns

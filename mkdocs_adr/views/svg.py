@@ -346,9 +346,9 @@ def _vertical(g: _Layered, gap: float = GAP_Y) -> dict[str, float]:
             y[n] = top
             top += heights[n] + gap
 
-    def centre(n: str) -> float:
-        return y[n] + heights[n] / 2
-
+    half = {n: heights[n] / 2 for row in g.rows for n in row}
+    # each node's neighbours on both sides, gathered once for the six sweeps
+    linked = {n: g.left_of.get(n, []) + g.right_of.get(n, []) for row in g.rows for n in row}
     for it in range(6):
         order = range(n_layers) if it % 2 == 0 else range(n_layers - 1, -1, -1)
         for li in order:
@@ -357,9 +357,9 @@ def _vertical(g: _Layered, gap: float = GAP_Y) -> dict[str, float]:
                 continue
             want = []
             for n in row:
-                ns = g.left_of.get(n, []) + g.right_of.get(n, [])
-                c = sum(centre(m) for m in ns) / len(ns) if ns else centre(n)
-                want.append(c - heights[n] / 2)
+                ns = linked[n]
+                c = sum(y[m] + half[m] for m in ns) / len(ns) if ns else y[n] + half[n]
+                want.append(c - half[n])
             for n, p in zip(row, _settle(row, want, heights, gap), strict=True):
                 y[n] = p
     return y
