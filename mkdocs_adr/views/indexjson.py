@@ -19,6 +19,7 @@ import json
 from typing import Any
 
 from .. import __version__
+from ..graph import Succession
 from ..log import Log
 from ..model import Record, RootInfo
 from ..safetext import json_text, plain, unsafe_href
@@ -47,8 +48,8 @@ def record(log: Log, rec: Record, url: llms.Href) -> dict[str, Any]:
     return _record(log, rec, url(rec))
 
 
-def _record(log: Log, rec: Record, url: str | None) -> dict[str, Any]:
-    s = log.successor(rec.id)
+def _record(log: Log, rec: Record, url: str | None, s: Succession | None = None) -> dict[str, Any]:
+    s = s or log.successor(rec.id)
     units = [
         {
             "key": u.key,
@@ -106,11 +107,14 @@ def document(log: Log, root: RootInfo, url: llms.Href) -> dict[str, Any]:
 Lines = dict[tuple[Any, ...], str]
 
 
-def line_key(log: Log, rec: Record, url: str | None) -> tuple[Any, ...]:
+def line_key(
+    log: Log, rec: Record, url: str | None, s: Succession | None = None
+) -> tuple[Any, ...]:
     """Everything :func:`record` reads, as a small hashable key (ADR-0051): the file's
     content hash (title, status, tags, dates, units and the summary's sentence come from
     it), the record's identity and place, its page URL, and what the analysis says of it
-    and of each unit (counted status, in effect, successor)."""
+    and of each unit (counted status, in effect, successor). ``s``: its succession, when
+    the caller has it."""
     return (
         rec.sha256,
         rec.id,
@@ -120,7 +124,7 @@ def line_key(log: Log, rec: Record, url: str | None) -> tuple[Any, ...]:
         url,
         log.status_of(rec),
         log.in_effect(rec),
-        log.successor(rec.id),
+        s or log.successor(rec.id),
         tuple((log.in_effect(rec, u), log.successor(rec.id, u.key).current) for u in rec.units),
     )
 
@@ -143,10 +147,11 @@ def render(log: Log, root: RootInfo, url: llms.Href, lines: Lines | None = None)
         if lines is None:
             out.append(_line(_record(log, rec, target)))
             continue
-        key = line_key(log, rec, target)
+        s = log.successor(rec.id)
+        key = line_key(log, rec, target, s)
         found = lines.get(key)
         if found is None:
-            found = lines[key] = _line(_record(log, rec, target))
+            found = lines[key] = _line(_record(log, rec, target, s))
         out.append(found)
     head = _line(_head(log, root))
     body = "[\n" + ",\n".join(out) + "\n]" if out else "[]"

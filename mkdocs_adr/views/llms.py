@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from ..graph import Succession
 from ..log import Log
 from ..model import Record, status_label
 from ..parsing.sections import decision_of
@@ -228,9 +229,9 @@ def _label(rec: Record) -> str:
     return text(f"{rec.id}: {rec.title}")
 
 
-def _successor(log: Log, rec: Record, url: Href) -> str:
+def _successor(log: Log, rec: Record, url: Href, s: Succession | None = None) -> str:
     """What replaced a record, as the history entry says it."""
-    s = log.successor(rec.id)
+    s = s or log.successor(rec.id)
     if s.current:
         target = log.get(s.current)
         name = text(s.current)
@@ -246,8 +247,9 @@ def _successor(log: Log, rec: Record, url: Href) -> str:
     return "no successor recorded"
 
 
-def entry(log: Log, rec: Record, where: str, url: Href) -> str:
-    """One ``- [id: title](url): text`` line of the section ``where``."""
+def entry(log: Log, rec: Record, where: str, url: Href, s: Succession | None = None) -> str:
+    """One ``- [id: title](url): text`` line of the section ``where`` (``s``: the
+    record's succession, when the caller has it)."""
     head = f"- {link(_label(rec), url(rec))}"
     status = status_label(log.status_of(rec))
     if where == IN_EFFECT:
@@ -257,19 +259,22 @@ def entry(log: Log, rec: Record, where: str, url: Href) -> str:
     if where == UNVERIFIED:
         return f"{head}: status {text(status)}; {prose(summary(log, rec))}"
     state = text(status) + (", archived" if rec.archived else "")
-    return f"{head}: {state}; {_successor(log, rec, url)}"
+    return f"{head}: {state}; {_successor(log, rec, url, s)}"
 
 
 #: A record's line of ``llms.txt`` by :func:`entry_key` (see :func:`render`).
 Entries = dict[tuple[object, ...], str]
 
 
-def entry_key(log: Log, rec: Record, where: str, url: Href) -> tuple[object, ...]:
+def entry_key(
+    log: Log, rec: Record, where: str, url: Href, s: Succession | None = None
+) -> tuple[object, ...]:
     """Everything :func:`entry` reads, as a small hashable key (ADR-0051): the section,
     the file's content hash (title and the summary's sentence come from it), the
     record's identity and place, its page URL, its counted status, which units bind,
-    and for a history entry its successor with that record's title and URL."""
-    s = log.successor(rec.id) if where == HISTORY else None
+    and for a history entry its successor (``s``, when the caller has it) with that
+    record's title and URL."""
+    s = (s or log.successor(rec.id)) if where == HISTORY else None
     target = log.get(s.current) if s is not None and s.current else None
     return (
         where,
@@ -354,10 +359,11 @@ def render(
                 lines.append("")
                 continue
             for rec in groups[key]:
-                cached = entry_key(log, rec, key, url)
+                s = log.successor(rec.id) if key == HISTORY else None
+                cached = entry_key(log, rec, key, url, s)
                 found = entries.get(cached)
                 if found is None:
-                    found = entries[cached] = entry(log, rec, key, url)
+                    found = entries[cached] = entry(log, rec, key, url, s)
                 lines.append(found)
             lines.append("")
     return "\n".join(lines)
