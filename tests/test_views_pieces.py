@@ -138,3 +138,17 @@ def test_graph_markup_kept_across_drawings_matches_a_fresh_drawing(tmp_path: Pat
     edited = drawing("en")
     assert edited != english and 'data-adr-status="deprecated"' in edited
     assert edited == fresh("en")
+
+
+def test_summaries_are_made_once_per_log(tmp_path: Path) -> None:
+    log = load(load_from_mkdocs_yml(shop_log(tmp_path / "shop") / "mkdocs.yml"))
+    found = llms.summaries(log)
+    assert found == tuple(llms.summary(log, r) for r in log.records)
+    assert llms.summaries(log) is found
+    by_id = dict(zip((r.id for r in log.records), found, strict=True))
+    assert by_id["ADR-0003"] == (
+        "Scope. Every service that keeps state runs on `PostgreSQL 15`, one schema per service."
+    )
+    assert by_id["ADR-0008"] == (
+        "D1: Use PostgreSQL as the system of record; D3: Use Redis for caching"
+    )

@@ -169,6 +169,20 @@ def summary(log: Log, rec: Record) -> str:
     return _decision_sentence(rec) or _one_line(rec.title)
 
 
+def summaries(log: Log) -> tuple[str, ...]:
+    """Every record's :func:`summary`, in the log's order, made once per log (kept with
+    the ``Log`` value, as :mod:`~mkdocs_adr.parsing.sections` keeps sections with a
+    ``Parsed`` one): a host that compares them before reusing its views asks per view."""
+    memo = vars(log)  # a frozen dataclass, but not slotted: it has an instance dict
+    found: tuple[str, ...] | None = memo.get(_SUMMARIES)
+    if found is None:
+        found = memo[_SUMMARIES] = tuple(summary(log, r) for r in log.records)
+    return found
+
+
+_SUMMARIES = "_llms_summaries"
+
+
 #: First sentences of decisions by (content hash, path, style, body start): a long-lived
 #: host (``mkdocs serve``) asks again for records whose text did not change.
 _SENTENCES: dict[tuple[str, str, str, int], str | None] = {}
