@@ -8,6 +8,7 @@ Markdown table through a Markdown parser would cost more than the rest of the pa
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import posixpath
@@ -45,9 +46,11 @@ class Table:
     records: tuple[Record, ...] = ()  # the record of each row, for the site's table
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def md_text(text: str) -> str:
     """Escape text for a Markdown table cell: no HTML, no links, no cell breaks, no
-    control characters (:func:`~mkdocs_adr.safetext.plain`)."""
+    control characters (:func:`~mkdocs_adr.safetext.plain`). Kept per text: the same
+    ids and titles are escaped again on every build of a long-lived host."""
     out = html.escape(plain(text), quote=False)
     for ch in "\\`*_[]|#":
         out = out.replace(ch, "\\" + ch)
@@ -56,23 +59,33 @@ def md_text(text: str) -> str:
 
 def _link(from_dir: str, rec: Record) -> str:
     """A relative link target, percent-encoded so any file name stays one link."""
+    return _link_path(from_dir, rec.path)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _link_path(from_dir: str, path: str) -> str:
     prefix = from_dir.rstrip("/") + "/" if from_dir else ""
-    if prefix and rec.path.startswith(prefix):
-        rel = rec.path[len(prefix) :]  # the common case, without relpath's cost
+    if prefix and path.startswith(prefix):
+        rel = path[len(prefix) :]  # the common case, without relpath's cost
     else:
-        rel = posixpath.relpath(rec.path, from_dir or ".")
+        rel = posixpath.relpath(path, from_dir or ".")
     return quote(rel, safe="/")
 
 
 def root_records(log: Log, root: RootInfo) -> list[Record]:
-    return [r for r in log.records if _root_path(log, r) == root.path]
+    """The records of ``root`` in the log's order."""
+    paths = root_paths(log)
+    return [r for r in log.records if paths.get(r.root, r.root) == root.path]
 
 
-def _root_path(log: Log, rec: Record) -> str:
+def root_paths(log: Log) -> dict[str, str]:
+    """Each configured root's ``path`` (as records name their root) -> its folder,
+    project-relative: worked out once per call, not once per record."""
+    out: dict[str, str] = {}
     for cfg in log.config.roots:
-        if cfg.path == rec.root:
-            return log.config.rel(log.config.root_dir(cfg))
-    return rec.root
+        if cfg.path not in out:  # the first root of a path names it
+            out[cfg.path] = log.config.rel(log.config.root_dir(cfg))
+    return out
 
 
 def _successor(log: Log, rec: Record) -> Cell:
@@ -369,6 +382,20 @@ def script_labels(words: Messages = ENGLISH) -> dict[str, str]:
 SCRIPT_LABELS: dict[str, str] = script_labels()
 
 
+#: A row of the site's INDEX table by its key (see :func:`site_table_html`).
+Rows = dict[tuple[object, ...], str]
+
+
+def successors_key(
+    items: list[tuple[str, Successor]], href: Callable[[Record], str | None]
+) -> tuple[object, ...]:
+    """What :func:`successor_html` shows of ``items``, as a hashable key."""
+    return tuple(
+        (unit, rid, note, (rec.title, href(rec)) if rec is not None else None)
+        for unit, (rec, rid, note) in items
+    )
+
+
 def site_table_html(
     log: Log,
     table: Table,
@@ -378,60 +405,48 @@ def site_table_html(
     start: int = 0,
     labels: dict[str, str] | None = None,
     words: Messages = ENGLISH,
+    rows: Rows | None = None,
 ) -> str:
     """One INDEX table as the site shows it: every cell of the committed table and more,
     all record text escaped. Each row carries ``data-status``, ``data-domain`` and
     ``data-tags`` (a JSON list) for the filters, each cell ``data-label`` (its column,
     for the narrow layout) and, where its text does not sort, ``data-sort``. ``start``
     numbers the rows across the tables of one page (``data-order``: the INDEX order);
-    ``labels`` (the first table of a page) are the script's words (:data:`SCRIPT_LABELS`)."""
+    ``labels`` (the first table of a page) are the script's words (:data:`SCRIPT_LABELS`).
+
+    ``rows``: the rows of an earlier render by their key (the file's content hash, the
+    record's identity and place, its URL, its place in the order, the columns, the
+    language and what its successor cell shows), which a long-lived host keeps for the
+    same options: a row whose key is there is not drawn again, and the rows drawn are
+    added (ADR-0051)."""
     esc = page_view.esc
     head = "".join(
         f'<th data-key="{key}" aria-sort="none">{esc(name)}</th>' for key, name in columns
     )
-    rows = []
+    out = []
+    labels_of = tuple((key, esc(name)) for key, name in columns)  # escaped once a table
     for n, rec in enumerate(table.records, start):
         url = href(rec)
-
-        def linked(text: str, url: str | None = url) -> str:
-            return f'<a href="{esc(url)}">{esc(text)}</a>' if url is not None else esc(text)
-
-        # an id of up to 12 characters stays on one line; a longer one wraps
-        kind = "adr-cell-id adr-cell-id--short" if len(rec.id) <= SHORT_ID else "adr-cell-id"
-        the_id = (
-            f'<a class="{kind}" href="{esc(url)}">{esc(rec.id)}</a>'
-            if url is not None
-            else f'<span class="{kind}">{esc(rec.id)}</span>'
+        successors = site_successors(log, rec)
+        if rows is None:
+            out.append(_site_row(rec, n, url, successors, href, labels_of, words))
+            continue
+        key = (
+            rec.sha256,
+            rec.id,
+            rec.path,
+            rec.domain,
+            rec.archived,
+            url,
+            n,
+            columns,
+            words.lang,
+            successors_key(successors, href),
         )
-        cells: dict[str, tuple[str, str | None]] = {
-            "id": (the_id, rec.id),
-            "title": (linked(rec.title), None),
-            "status": (
-                page_view.badge(rec.status, rec.raw_status, words)
-                + (" " + page_view.archived_tag(words) if rec.archived else ""),
-                str(STATUSES.index(rec.status)) if rec.status in STATUSES else str(len(STATUSES)),
-            ),
-            "date": (esc(rec.date or ""), None),
-            "domain": (esc(rec.domain or ""), None),
-            "tags": (
-                " ".join(f'<span class="adr-tag">{esc(t)}</span>' for t in rec.parsed.tags),
-                None,
-            ),
-            "deciders": (esc(", ".join(rec.parsed.deciders)), None),
-            "successor": (successor_html(site_successors(log, rec), href, words), None),
-        }
-        tds = "".join(
-            f'<td class="adr-col-{key}" data-label="{esc(name)}"'
-            + (f' data-sort="{esc(cells[key][1])}"' if cells[key][1] is not None else "")
-            + f">{cells[key][0]}</td>"
-            for key, name in columns
-        )
-        rows.append(
-            f'<tr data-order="{n}" data-status="{esc(rec.status)}" '
-            f'data-domain="{esc(rec.domain or "")}" '
-            f'data-tags="{esc(json.dumps(list(rec.parsed.tags), ensure_ascii=False))}">'
-            f"{tds}</tr>\n"
-        )
+        found = rows.get(key)
+        if found is None:
+            found = rows[key] = _site_row(rec, n, url, successors, href, labels_of, words)
+        out.append(found)
     script_words = (
         f' data-adr-labels="{esc(json.dumps(labels, ensure_ascii=False, sort_keys=True))}"'
         if labels is not None
@@ -439,5 +454,58 @@ def site_table_html(
     )
     return (
         f'<div class="adr-index-table"{script_words}>\n<table>\n<thead>\n'
-        f"<tr>{head}</tr>\n</thead>\n<tbody>\n{''.join(rows)}</tbody>\n</table>\n</div>"
+        f"<tr>{head}</tr>\n</thead>\n<tbody>\n{''.join(out)}</tbody>\n</table>\n</div>"
+    )
+
+
+def _site_row(
+    rec: Record,
+    n: int,
+    url: str | None,
+    successors: list[tuple[str, Successor]],
+    href: Callable[[Record], str | None],
+    columns: tuple[tuple[str, str], ...],
+    words: Messages,
+) -> str:
+    """One row of :func:`site_table_html`; ``columns``: (key, escaped header)."""
+    esc = page_view.esc
+
+    def linked(text: str, url: str | None = url) -> str:
+        return f'<a href="{esc(url)}">{esc(text)}</a>' if url is not None else esc(text)
+
+    # an id of up to 12 characters stays on one line; a longer one wraps
+    kind = "adr-cell-id adr-cell-id--short" if len(rec.id) <= SHORT_ID else "adr-cell-id"
+    the_id = (
+        f'<a class="{kind}" href="{esc(url)}">{esc(rec.id)}</a>'
+        if url is not None
+        else f'<span class="{kind}">{esc(rec.id)}</span>'
+    )
+    cells: dict[str, tuple[str, str | None]] = {
+        "id": (the_id, rec.id),
+        "title": (linked(rec.title), None),
+        "status": (
+            page_view.badge(rec.status, rec.raw_status, words)
+            + (" " + page_view.archived_tag(words) if rec.archived else ""),
+            str(STATUSES.index(rec.status)) if rec.status in STATUSES else str(len(STATUSES)),
+        ),
+        "date": (esc(rec.date or ""), None),
+        "domain": (esc(rec.domain or ""), None),
+        "tags": (
+            " ".join(f'<span class="adr-tag">{esc(t)}</span>' for t in rec.parsed.tags),
+            None,
+        ),
+        "deciders": (esc(", ".join(rec.parsed.deciders)), None),
+        "successor": (successor_html(successors, href, words), None),
+    }
+    tds = "".join(
+        f'<td class="adr-col-{key}" data-label="{name}"'
+        + (f' data-sort="{esc(cells[key][1])}"' if cells[key][1] is not None else "")
+        + f">{cells[key][0]}</td>"
+        for key, name in columns
+    )
+    return (
+        f'<tr data-order="{n}" data-status="{esc(rec.status)}" '
+        f'data-domain="{esc(rec.domain or "")}" '
+        f'data-tags="{esc(json.dumps(list(rec.parsed.tags), ensure_ascii=False))}">'
+        f"{tds}</tr>\n"
     )

@@ -19,6 +19,7 @@ import json
 from typing import Any
 
 from .. import __version__
+from ..graph import Succession
 from ..log import Log
 from ..model import Record, RootInfo
 from ..safetext import json_text, plain, unsafe_href
@@ -44,7 +45,11 @@ def _url(value: str | None) -> str | None:
 
 def record(log: Log, rec: Record, url: llms.Href) -> dict[str, Any]:
     """One record's entry."""
-    s = log.successor(rec.id)
+    return _record(log, rec, url(rec))
+
+
+def _record(log: Log, rec: Record, url: str | None, s: Succession | None = None) -> dict[str, Any]:
+    s = s or log.successor(rec.id)
     units = [
         {
             "key": u.key,
@@ -66,7 +71,7 @@ def record(log: Log, rec: Record, url: llms.Href) -> dict[str, Any]:
         "successor": s.current,
         "succession": s.state,
         "successor_candidates": list(s.candidates) if not s.current else [],
-        "url": _url(url(rec)),
+        "url": _url(url),
         "path": rec.path,
         "domain": _text(rec.domain),
         "tags": [plain(t) for t in rec.parsed.tags],
@@ -77,9 +82,7 @@ def record(log: Log, rec: Record, url: llms.Href) -> dict[str, Any]:
     }
 
 
-def document(log: Log, root: RootInfo, url: llms.Href) -> dict[str, Any]:
-    """The ``index.json`` object of ``root``."""
-    records = llms.by_root(log).get(root.path, [])
+def _head(log: Log, root: RootInfo) -> dict[str, Any]:
     return {
         "schema": SCHEMA,
         "version": VERSION,
@@ -91,19 +94,65 @@ def document(log: Log, root: RootInfo, url: llms.Href) -> dict[str, Any]:
             "title": plain(root.title),
             "layout": root.layout,
         },
-        "records": [record(log, r, url) for r in records],
     }
 
 
-def render(log: Log, root: RootInfo, url: llms.Href) -> str:
+def document(log: Log, root: RootInfo, url: llms.Href) -> dict[str, Any]:
+    """The ``index.json`` object of ``root``."""
+    records = llms.by_root(log).get(root.path, [])
+    return {**_head(log, root), "records": [record(log, r, url) for r in records]}
+
+
+#: A record's line of ``index.json`` by :func:`line_key` (see :func:`render`).
+Lines = dict[tuple[Any, ...], str]
+
+
+def line_key(
+    log: Log, rec: Record, url: str | None, s: Succession | None = None
+) -> tuple[Any, ...]:
+    """Everything :func:`record` reads, as a small hashable key (ADR-0051): the file's
+    content hash (title, status, tags, dates, units and the summary's sentence come from
+    it), the record's identity and place, its page URL, and what the analysis says of it
+    and of each unit (counted status, in effect, successor). ``s``: its succession, when
+    the caller has it."""
+    return (
+        rec.sha256,
+        rec.id,
+        rec.path,
+        rec.domain,
+        rec.archived,
+        url,
+        log.status_of(rec),
+        log.in_effect(rec),
+        s or log.successor(rec.id),
+        tuple((log.in_effect(rec, u), log.successor(rec.id, u.key).current) for u in rec.units),
+    )
+
+
+def _line(data: dict[str, Any]) -> str:
+    return json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def render(log: Log, root: RootInfo, url: llms.Href, lines: Lines | None = None) -> str:
     """The text of ``index.json``: the header's keys sorted, then ``records``, one record
     per line with its keys sorted (readable and diffable, and written by the C encoder
-    where ``indent`` would take the slow one), one final newline."""
-    doc = document(log, root, url)
-    records = doc.pop("records")
-    head = json.dumps(doc, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    lines = [
-        json.dumps(r, sort_keys=True, ensure_ascii=False, separators=(",", ":")) for r in records
-    ]
-    body = "[\n" + ",\n".join(lines) + "\n]" if lines else "[]"
+    where ``indent`` would take the slow one), one final newline.
+
+    ``lines``: the lines of an earlier render, by :func:`line_key`, which a long-lived
+    host (``mkdocs serve``) keeps for the same options: a record whose key is there is
+    not made again, and the lines made are added (ADR-0051)."""
+    out = []
+    for rec in llms.by_root(log).get(root.path, []):
+        target = url(rec)
+        if lines is None:
+            out.append(_line(_record(log, rec, target)))
+            continue
+        s = log.successor(rec.id)
+        key = line_key(log, rec, target, s)
+        found = lines.get(key)
+        if found is None:
+            found = lines[key] = _line(_record(log, rec, target, s))
+        out.append(found)
+    head = _line(_head(log, root))
+    body = "[\n" + ",\n".join(out) + "\n]" if out else "[]"
     return json_text(head[:-1] + ',"records":' + body + "}") + "\n"

@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from ..graph import Succession
 from ..log import Log
 from ..model import Record, status_label
 from ..parsing.sections import decision_of
@@ -168,6 +169,20 @@ def summary(log: Log, rec: Record) -> str:
     return _decision_sentence(rec) or _one_line(rec.title)
 
 
+def summaries(log: Log) -> tuple[str, ...]:
+    """Every record's :func:`summary`, in the log's order, made once per log (kept with
+    the ``Log`` value, as :mod:`~mkdocs_adr.parsing.sections` keeps sections with a
+    ``Parsed`` one): a host that compares them before reusing its views asks per view."""
+    memo = vars(log)  # a frozen dataclass, but not slotted: it has an instance dict
+    found: tuple[str, ...] | None = memo.get(_SUMMARIES)
+    if found is None:
+        found = memo[_SUMMARIES] = tuple(summary(log, r) for r in log.records)
+    return found
+
+
+_SUMMARIES = "_llms_summaries"
+
+
 #: First sentences of decisions by (content hash, path, style, body start): a long-lived
 #: host (``mkdocs serve``) asks again for records whose text did not change.
 _SENTENCES: dict[tuple[str, str, str, int], str | None] = {}
@@ -228,9 +243,9 @@ def _label(rec: Record) -> str:
     return text(f"{rec.id}: {rec.title}")
 
 
-def _successor(log: Log, rec: Record, url: Href) -> str:
+def _successor(log: Log, rec: Record, url: Href, s: Succession | None = None) -> str:
     """What replaced a record, as the history entry says it."""
-    s = log.successor(rec.id)
+    s = s or log.successor(rec.id)
     if s.current:
         target = log.get(s.current)
         name = text(s.current)
@@ -246,8 +261,9 @@ def _successor(log: Log, rec: Record, url: Href) -> str:
     return "no successor recorded"
 
 
-def entry(log: Log, rec: Record, where: str, url: Href) -> str:
-    """One ``- [id: title](url): text`` line of the section ``where``."""
+def entry(log: Log, rec: Record, where: str, url: Href, s: Succession | None = None) -> str:
+    """One ``- [id: title](url): text`` line of the section ``where`` (``s``: the
+    record's succession, when the caller has it)."""
     head = f"- {link(_label(rec), url(rec))}"
     status = status_label(log.status_of(rec))
     if where == IN_EFFECT:
@@ -257,7 +273,35 @@ def entry(log: Log, rec: Record, where: str, url: Href) -> str:
     if where == UNVERIFIED:
         return f"{head}: status {text(status)}; {prose(summary(log, rec))}"
     state = text(status) + (", archived" if rec.archived else "")
-    return f"{head}: {state}; {_successor(log, rec, url)}"
+    return f"{head}: {state}; {_successor(log, rec, url, s)}"
+
+
+#: A record's line of ``llms.txt`` by :func:`entry_key` (see :func:`render`).
+Entries = dict[tuple[object, ...], str]
+
+
+def entry_key(
+    log: Log, rec: Record, where: str, url: Href, s: Succession | None = None
+) -> tuple[object, ...]:
+    """Everything :func:`entry` reads, as a small hashable key (ADR-0051): the section,
+    the file's content hash (title and the summary's sentence come from it), the
+    record's identity and place, its page URL, its counted status, which units bind,
+    and for a history entry its successor (``s``, when the caller has it) with that
+    record's title and URL."""
+    s = (s or log.successor(rec.id)) if where == HISTORY else None
+    target = log.get(s.current) if s is not None and s.current else None
+    return (
+        where,
+        rec.sha256,
+        rec.id,
+        rec.path,
+        rec.archived,
+        url(rec),
+        log.status_of(rec),
+        tuple(log.in_effect(rec, u) for u in rec.units) if where != HISTORY else (),
+        s,
+        (target.title, url(target)) if target is not None else None,
+    )
 
 
 def in_index_order(records: list[Record]) -> list[Record]:
@@ -280,9 +324,19 @@ def ordered(log: Log) -> list[Record]:
     return [rec for records in by_root(log).values() for rec in records]
 
 
-def render(log: Log, *, name: str, url: Href, links: Sequence[Link] = ()) -> str:
+def render(
+    log: Log,
+    *,
+    name: str,
+    url: Href,
+    links: Sequence[Link] = (),
+    entries: Entries | None = None,
+) -> str:
     """The text of ``llms.txt`` for ``log``. ``name`` is the site's name (the H1),
-    ``url`` a record's page URL, ``links`` the machine-readable views to name."""
+    ``url`` a record's page URL, ``links`` the machine-readable views to name.
+    ``entries``: the lines of an earlier render by :func:`entry_key`, which a long-lived
+    host keeps for the same options: a record whose key is there is not made again, and
+    the lines made are added (ADR-0051)."""
     groups: dict[str, list[Record]] = {key: [] for key, _ in SECTIONS}
     for rec in ordered(log):
         groups[group(log, rec)].append(rec)
@@ -314,7 +368,17 @@ def render(log: Log, *, name: str, url: Href, links: Sequence[Link] = ()) -> str
     for key, heading in SECTIONS:
         if groups[key]:
             lines += [f"## {heading}", ""]
-            lines += [entry(log, rec, key, url) for rec in groups[key]]
+            if entries is None:
+                lines += [entry(log, rec, key, url) for rec in groups[key]]
+                lines.append("")
+                continue
+            for rec in groups[key]:
+                s = log.successor(rec.id) if key == HISTORY else None
+                cached = entry_key(log, rec, key, url, s)
+                found = entries.get(cached)
+                if found is None:
+                    found = entries[cached] = entry(log, rec, key, url, s)
+                lines.append(found)
             lines.append("")
     return "\n".join(lines)
 

@@ -69,6 +69,9 @@ class PageContext:
     declared: dict[str, list[Edge]] = field(default_factory=dict)
     #: the words of the site's language (:mod:`mkdocs_adr.views.i18n`)
     words: Messages = ENGLISH
+    #: pieces every page of the build shares, made on first use (the pager's words,
+    #: each record's search line and pager name): computed once a build, not once a page
+    shared: dict[object, object] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def build(
@@ -144,7 +147,23 @@ def badge_class(status: str) -> str:
 
 
 def badge(status: str, raw: str = "", words: Messages = ENGLISH) -> str:
-    """A status badge in the site's language; the tooltip also gives the word as written."""
+    """A status badge in the site's language; the tooltip also gives the word as written.
+    Made once per (status, word as written, catalogue): the header, the INDEX and the
+    timeline show the same few badges a thousand times."""
+    key = (status, raw, words.lang)
+    found = _BADGES.get(key)
+    if found is None or found[0] is not words.table:
+        if len(_BADGES) >= _BADGES_MAX:
+            _BADGES.clear()
+        found = _BADGES[key] = (words.table, _badge(status, raw, words))
+    return found[1]
+
+
+_BADGES: dict[tuple[str, str, str], tuple[Mapping[str, str], str]] = {}
+_BADGES_MAX = 4096
+
+
+def _badge(status: str, raw: str, words: Messages) -> str:
     shown = words.status(status)
     tip = words.t("badge.tip", status=shown)
     if raw and raw.lower() != status:
@@ -247,8 +266,16 @@ def header(ctx: PageContext, rec: Record, *, relations_slot: str = "") -> str:
 def search_line(ctx: PageContext, rec: Record) -> str:
     """What search indexes of a record's header: the text of :func:`header`'s fields (id,
     status, archived, date, domain, deciders) in one paragraph without markup, which the
-    host replaces by the header and the banners after indexing."""
-    words = ctx.words
+    host replaces by the header and the banners after indexing. Made once a build (the
+    host asks before and after indexing)."""
+    key = ("search", rec.path)
+    found = ctx.shared.get(key)
+    if found is None:
+        found = ctx.shared[key] = _search_line(ctx.words, rec)
+    return str(found)
+
+
+def _search_line(words: Messages, rec: Record) -> str:
     fields = [rec.id, words.status(rec.status)]
     if rec.archived:
         fields.append(words.t("tag.archived"))
@@ -744,30 +771,58 @@ def pager(
 ) -> str:
     """Previous / next record in INDEX order, and the way back to the INDEX, timeline
     and graph."""
-    words = ctx.words
     prev, nxt = ctx.neighbours_in_order(rec)
+    label, views = _pager_words(ctx)
     cells = []
-    if prev is not None and (url := href(prev.id) if ctx.log.get(prev.id) else None):
+    if prev is not None and (url := href(prev.id) if _linkable(ctx, prev) else None):
         cells.append(
-            f'<a class="adr-prev" rel="prev" href="{esc(url)}">← {esc(prev.id)} '
-            f"{esc(prev.title)}</a>"
+            f'<a class="adr-prev" rel="prev" href="{esc(url)}">← {_pager_name(ctx, prev)}</a>'
         )
     else:
         cells.append('<span class="adr-prev"></span>')
     middle = [
-        f'<a class="adr-{kind}-link" href="{esc(url)}">{esc(words.t("pager." + kind))}</a>'
+        f'<a class="adr-{kind}-link" href="{esc(url)}">{views[kind]}</a>'
         for kind, url in (("index", index_href), ("timeline", timeline_href), ("graph", graph_href))
         if url
     ]
     cells.append(f'<span class="adr-pager-views">{" · ".join(middle)}</span>')
-    if nxt is not None and (url := href(nxt.id) if ctx.log.get(nxt.id) else None):
+    if nxt is not None and (url := href(nxt.id) if _linkable(ctx, nxt) else None):
         cells.append(
-            f'<a class="adr-next" rel="next" href="{esc(url)}">{esc(nxt.id)} {esc(nxt.title)} →</a>'
+            f'<a class="adr-next" rel="next" href="{esc(url)}">{_pager_name(ctx, nxt)} →</a>'
         )
     else:
         cells.append('<span class="adr-next"></span>')
-    label = esc(words.t("pager.label"))
     return f'<nav class="adr-pager" aria-label="{label}">{"".join(cells)}</nav>'
+
+
+_PAGER_VIEWS = ("index", "timeline", "graph")
+
+
+def _pager_words(ctx: PageContext) -> tuple[str, dict[str, str]]:
+    """The pager's label and the names of its view links, escaped, once a build."""
+    found = ctx.shared.get("pager")
+    if found is None:
+        words = ctx.words
+        found = ctx.shared["pager"] = (
+            esc(words.t("pager.label")),
+            {kind: esc(words.t("pager." + kind)) for kind in _PAGER_VIEWS},
+        )
+    return found  # type: ignore[return-value]
+
+
+def _linkable(ctx: PageContext, rec: Record) -> bool:
+    """Whether the pager may link ``rec``: its id names it alone."""
+    return ctx.log.get(rec.id) is not None
+
+
+def _pager_name(ctx: PageContext, rec: Record) -> str:
+    """``id title`` of a neighbour as the pager shows it (escaped), once a build: each
+    record is named by the pages before and after it."""
+    key = ("pager", rec.path)
+    found = ctx.shared.get(key)
+    if found is None:
+        found = ctx.shared[key] = f"{esc(rec.id)} {esc(rec.title)}"
+    return str(found)
 
 
 def local_graph(

@@ -346,9 +346,9 @@ def _vertical(g: _Layered, gap: float = GAP_Y) -> dict[str, float]:
             y[n] = top
             top += heights[n] + gap
 
-    def centre(n: str) -> float:
-        return y[n] + heights[n] / 2
-
+    half = {n: heights[n] / 2 for row in g.rows for n in row}
+    # each node's neighbours on both sides, gathered once for the six sweeps
+    linked = {n: g.left_of.get(n, []) + g.right_of.get(n, []) for row in g.rows for n in row}
     for it in range(6):
         order = range(n_layers) if it % 2 == 0 else range(n_layers - 1, -1, -1)
         for li in order:
@@ -357,9 +357,9 @@ def _vertical(g: _Layered, gap: float = GAP_Y) -> dict[str, float]:
                 continue
             want = []
             for n in row:
-                ns = g.left_of.get(n, []) + g.right_of.get(n, [])
-                c = sum(centre(m) for m in ns) / len(ns) if ns else centre(n)
-                want.append(c - heights[n] / 2)
+                ns = linked[n]
+                c = sum(y[m] + half[m] for m in ns) / len(ns) if ns else y[n] + half[n]
+                want.append(c - half[n])
             for n, p in zip(row, _settle(row, want, heights, gap), strict=True):
                 y[n] = p
     return y
@@ -731,33 +731,55 @@ def prepare(
         f'<g transform="translate({MARGIN},{MARGIN})">',
         '<g class="adr-edges" fill="none">',
     ]
+    table = words.table
     for e, pts, vertical in placed.edges:
-        css, attrs = edge_style(e, uid)
-        what = words.t(f"edge.{e.kind}", new=e.source, old=e.target)
-        if e.unit:
-            what += words.t("edge.unit", unit=e.unit)
-        if e.proposed:
-            what += words.t("edge.proposed", new=e.source, old=e.target)
-        if e.declared:
-            what += words.t("edge.declared")
-        parts.append(
-            f'<path class="{css}" d="{_path(pts, vertical)}" {attrs}>'
-            f"<title>{esc(what)}</title></path>"
-        )
+        key = (e, tuple(pts), vertical, uid, words.lang)
+        found = _EDGE_MARKUP.get(key)
+        if found is None or found[0] is not table:
+            found = _EDGE_MARKUP[key] = (table, _edge_markup(e, pts, vertical, uid, words))
+        parts.append(found[1])
     parts.append("</g>")
     parts.append('<g class="adr-nodes">')
-    nodes = tuple(
-        _node_parts(
-            data.nodes[nid],
-            x,
-            y,
-            external=root is not None and data.nodes[nid].root != root,
-            clip=f"{uid}-c{i}",
-            words=words,
-        )
-        for i, (nid, (x, y)) in enumerate(placed.nodes.items())
+    nodes = []
+    for i, (nid, (x, y)) in enumerate(placed.nodes.items()):
+        node = data.nodes[nid]
+        external = root is not None and node.root != root
+        clip = f"{uid}-c{i}"
+        spot = (node, x, y, external, clip, words.lang)
+        known = _NODE_MARKUP.get(spot)
+        if known is None or known[0] is not table:
+            made = _node_parts(node, x, y, external=external, clip=clip, words=words)
+            known = _NODE_MARKUP[spot] = (table, made)
+        nodes.append(known[1])
+    if len(_NODE_MARKUP) >= _MARKUP_MAX or len(_EDGE_MARKUP) >= _MARKUP_MAX:
+        _NODE_MARKUP.clear()
+        _EDGE_MARKUP.clear()
+    return Prepared(head, "".join(parts), tuple(nodes))
+
+
+#: The markup of each node and edge by everything it is drawn from (the node or edge,
+#: its place, its clip id or drawing, the language; the catalogue it was worded from is
+#: kept beside it): the graph page and the local graphs are drawn again on every rebuild
+#: under serve, where an edit changes few nodes and moves none (ADR-0051).
+_NODE_MARKUP: dict[tuple[object, ...], tuple[object, NodeParts]] = {}
+_EDGE_MARKUP: dict[tuple[object, ...], tuple[object, str]] = {}
+_MARKUP_MAX = 1 << 15
+
+
+def _edge_markup(
+    e: DrawnEdge, pts: list[tuple[float, float]], vertical: bool, uid: str, words: Messages
+) -> str:
+    css, attrs = edge_style(e, uid)
+    what = words.t(f"edge.{e.kind}", new=e.source, old=e.target)
+    if e.unit:
+        what += words.t("edge.unit", unit=e.unit)
+    if e.proposed:
+        what += words.t("edge.proposed", new=e.source, old=e.target)
+    if e.declared:
+        what += words.t("edge.declared")
+    return (
+        f'<path class="{css}" d="{_path(pts, vertical)}" {attrs}><title>{esc(what)}</title></path>'
     )
-    return Prepared(head, "".join(parts), nodes)
 
 
 def fill(prepared: Prepared, *, title: str, href: RecordHref, focus: str | None = None) -> str:

@@ -69,36 +69,74 @@ def render_slotted(title: str, found: list[Month], total: int, words: Messages =
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
+#: An entry of the timeline by its key (see :func:`month_html`).
+Entries = dict[tuple[object, ...], str]
+
+
 def month_html(
-    log: Log, month: Month, href: Callable[[Record], str | None], words: Messages = ENGLISH
+    log: Log,
+    month: Month,
+    href: Callable[[Record], str | None],
+    words: Messages = ENGLISH,
+    entries: Entries | None = None,
 ) -> str:
-    """A month's entries: date, linked id and title, status badge, successor."""
-    esc = page_view.esc
+    """A month's entries: date, linked id and title, status badge, successor.
+
+    ``entries``: the entries of an earlier render by their key (the file's content hash,
+    the record's identity, its URL, the language and what its successor shows), which a
+    long-lived host keeps for the same options: an entry whose key is there is not drawn
+    again, and the entries drawn are added (ADR-0051)."""
     out = []
     for rec in month.records:
         url = href(rec)
-        name = f"{rec.id} {rec.title}"
-        title = (
-            f'<a class="adr-timeline-title" href="{esc(url)}">{esc(name)}</a>'
-            if url is not None
-            else f'<span class="adr-timeline-title">{esc(name)}</span>'
-        )
-        parts = [
-            f'<span class="adr-timeline-date">{esc(rec.date or "")}</span>' if rec.date else "",
-            title,
-            page_view.badge(rec.status, rec.raw_status, words),
-        ]
-        if rec.archived:
-            parts.append(page_view.archived_tag(words))
         successors = index_view.site_successors(log, rec)
-        if successors:
-            parts.append(
-                '<span class="adr-timeline-successor"><span class="adr-label">'
-                f"{page_view.esc(words.t('timeline.successor'))}:</span> "
-                f"{index_view.successor_html(successors, href, words)}</span>"
-            )
-        out.append(
-            f'<div class="adr-timeline-entry" data-adr-id="{esc(rec.id)}" '
-            f'data-status="{esc(rec.status)}">{" ".join(p for p in parts if p)}</div>'
+        if entries is None:
+            out.append(_entry(rec, url, successors, href, words))
+            continue
+        key = (
+            rec.sha256,
+            rec.id,
+            rec.path,
+            rec.archived,
+            url,
+            words.lang,
+            index_view.successors_key(successors, href),
         )
+        found = entries.get(key)
+        if found is None:
+            found = entries[key] = _entry(rec, url, successors, href, words)
+        out.append(found)
     return f'<div class="adr-timeline-month">{"".join(out)}</div>'
+
+
+def _entry(
+    rec: Record,
+    url: str | None,
+    successors: list[tuple[str, index_view.Successor]],
+    href: Callable[[Record], str | None],
+    words: Messages,
+) -> str:
+    esc = page_view.esc
+    name = f"{rec.id} {rec.title}"
+    title = (
+        f'<a class="adr-timeline-title" href="{esc(url)}">{esc(name)}</a>'
+        if url is not None
+        else f'<span class="adr-timeline-title">{esc(name)}</span>'
+    )
+    parts = [
+        f'<span class="adr-timeline-date">{esc(rec.date or "")}</span>' if rec.date else "",
+        title,
+        page_view.badge(rec.status, rec.raw_status, words),
+    ]
+    if rec.archived:
+        parts.append(page_view.archived_tag(words))
+    if successors:
+        parts.append(
+            '<span class="adr-timeline-successor"><span class="adr-label">'
+            f"{esc(words.t('timeline.successor'))}:</span> "
+            f"{index_view.successor_html(successors, href, words)}</span>"
+        )
+    return (
+        f'<div class="adr-timeline-entry" data-adr-id="{esc(rec.id)}" '
+        f'data-status="{esc(rec.status)}">{" ".join(p for p in parts if p)}</div>'
+    )
