@@ -720,6 +720,10 @@ class Memory:
     #: views made from it, by name: while the key holds, a view is not made again
     views_key: tuple[Any, ...] = ()
     views: dict[str, Any] = field(default_factory=dict)
+    #: per-record pieces of the views (index.json and llms.txt lines, INDEX rows,
+    #: timeline entries) by view, each by its key (ADR-0051), for these options
+    pieces: dict[str, dict[Any, str]] = field(default_factory=dict)
+    pieces_options: tuple[str, str] = ("", "")
     #: each record's search line (:meth:`SiteBuild._search_line`) by what it shows
     lines: dict[tuple[Any, ...], tuple[str, str]] = field(default_factory=dict)
 
@@ -784,7 +788,6 @@ class SiteBuild:
         self.unpublished: set[str] = set()  # paths of records left out (refused_files)
         self.titled_urls: set[str] = set()  # page urls whose title we escaped (search)
         self.search_lines: dict[str, str] = {}  # src -> the line search indexed
-        self.summaries: tuple[str, ...] | None = None  # each record's, once per build
         self.llms_src: str | None = None  # llms.txt, when this build wrote it
         self.index_json: dict[str, str] = {}  # root key -> src of the index.json written
         #: Material's page status shows each record's status (use_page_status)
@@ -1058,7 +1061,13 @@ class SiteBuild:
             if not free(src):
                 continue
             at = files.probe(src)
-            made = functools.partial(indexjson.render, adr_log, rv.root, self._agent_url(at))
+            made = functools.partial(
+                indexjson.render,
+                adr_log,
+                rv.root,
+                self._agent_url(at),
+                self.pieces(f"index.json:{src}"),
+            )
             files.add(src, self.memo(f"json:{src}", made, True))
             self.index_json[cfg.path] = src
             added = files.get(src)
@@ -1067,7 +1076,11 @@ class SiteBuild:
             text = self.memo(
                 f"llms:{links}",
                 lambda: llms.render(
-                    adr_log, name=self.site_name, url=self._agent_url(llms_at), links=links
+                    adr_log,
+                    name=self.site_name,
+                    url=self._agent_url(llms_at),
+                    links=links,
+                    entries=self.pieces("llms.txt"),
                 ),
                 True,
             )
@@ -1189,6 +1202,21 @@ class SiteBuild:
             self.search_html,
         )
 
+    def pieces(self, name: str) -> dict[Any, str] | None:
+        """The pieces of view ``name`` kept from earlier builds (ADR-0051), None
+        without a memory; every piece is dropped when the options or language change,
+        and a view's when it holds many more than the log has records."""
+        memory = self.memory
+        if memory is None or self.log is None:
+            return None
+        options = (repr(self.engine), self.words.lang)
+        if memory.pieces_options != options:
+            memory.pieces, memory.pieces_options = {}, options
+        found = memory.pieces.setdefault(name, {})
+        if len(found) > 4 * len(self.log.records) + 64:
+            found.clear()
+        return found
+
     def memo(self, name: str, make: Callable[[], _T], prose: bool = False) -> _T:
         """The view ``name``, made by ``make`` unless the previous build of this host made
         it from the same :meth:`views_key` (``prose``: and the same one-line summaries,
@@ -1204,9 +1232,7 @@ class SiteBuild:
             memory.views[name], self.kept_changed = ((), value), True
             return value
         adr_log = self.log
-        if prose and adr_log is not None and self.summaries is None:
-            self.summaries = tuple(llms.summary(adr_log, r) for r in adr_log.records)
-        texts = self.summaries if prose and self.summaries is not None else ()
+        texts = () if not prose or adr_log is None else llms.summaries(adr_log)
         found = memory.views.get(name) if self.views_fresh else None
         if found is not None and found[0] == texts:
             return cast(_T, found[1])
@@ -1614,6 +1640,7 @@ class SiteBuild:
                 start=start,
                 labels=index_view.script_labels(self.words) if n == 0 else None,
                 words=self.words,
+                rows=self.pieces(f"index:{rp.key}"),
             )
             start += len(table.records)
             last = n == len(tables) - 1
@@ -1642,7 +1669,9 @@ class SiteBuild:
             rp.timeline_months = timeline_view.months(records)
         for n, month in enumerate(rp.timeline_months):
             slot = timeline_view.MONTH_SLOT.format(n=n)
-            drawn = timeline_view.month_html(self.log, month, href, self.words)
+            drawn = timeline_view.month_html(
+                self.log, month, href, self.words, self.pieces(f"timeline:{rp.key}")
+            )
             content = content.replace(slot, drawn, 1)
         return content
 
