@@ -287,7 +287,7 @@ class Pack:
 
 class Snapshot:
     """What a site build made from one log, kept for the next build of the same site
-    (docs/adr/0052): one file per project and configuration file, holding the key of
+    (docs/adr/0051): one file per project and configuration file, holding the key of
     everything those outputs were made from and one pickle. :meth:`load` gives it back
     only under the same key, code stamp and identity, with its checksum intact; a miss
     of any kind is None and the outputs are made again."""

@@ -12,7 +12,7 @@ it MkDocs' objects and give back what it returns:
   removed, roots outside ``docs_dir`` added under their URL prefix, records under
   ``nav: index`` kept out of the navigation; under serve, the pages whose additions
   changed are marked modified, so ``--dirty`` rebuilds them too (ADR-0045); a one-off
-  build starts from what the last build of the same inputs kept (ADR-0052);
+  build starts from what the last build of the same inputs kept (ADR-0051);
 - ``on_nav``: views first, records pruned, previous/next links; ``on_page_markdown``,
   ``on_page_content``: titles, a line with id and status for search;
   ``on_page_context``: the rest, after search indexing (ADR-0045);

@@ -710,7 +710,7 @@ class Memory:
     rebuilds them under ``--dirty`` although their files did not change."""
 
     #: record page src -> (inputs, header and banners, what follows the text); kept on
-    #: disk for a one-off build (docs/adr/0052), without the inputs (None)
+    #: disk for a one-off build (docs/adr/0051), without the inputs (None)
     pages: dict[str, tuple[tuple[Any, ...] | None, str, str]] = field(default_factory=dict)
     #: whether a build has filled it (before that, every page counts as changed)
     filled: bool = False
@@ -721,7 +721,7 @@ class Memory:
     views_key: tuple[Any, ...] = ()
     views: dict[str, Any] = field(default_factory=dict)
     #: per-record pieces of the views (index.json and llms.txt lines, INDEX rows,
-    #: timeline entries) by view, each by its key (ADR-0051), for these options
+    #: timeline entries) by view, each by its key (ADR-0050), for these options
     pieces: dict[str, dict[Any, str]] = field(default_factory=dict)
     pieces_options: tuple[str, str] = ("", "")
     #: each record's search line (:meth:`SiteBuild._search_line`) by what it shows
@@ -745,7 +745,7 @@ class SiteBuild:
         self.engine = engine
         #: Whether this build keeps what it made for the next build of the same site on
         #: disk, and starts from what the last one kept when nothing it depends on
-        #: changed (a one-off build, ``mkdocs build``; docs/adr/0052). ``replay``: it did.
+        #: changed (a one-off build, ``mkdocs build``; docs/adr/0051). ``replay``: it did.
         self.keep = keep and memory is None and disk_cache.enabled()
         self.replay = False
         self.snapshot: disk_cache.Snapshot | None = None
@@ -1203,7 +1203,7 @@ class SiteBuild:
         )
 
     def pieces(self, name: str) -> dict[Any, str] | None:
-        """The pieces of view ``name`` kept from earlier builds (ADR-0051), None
+        """The pieces of view ``name`` kept from earlier builds (ADR-0050), None
         without a memory; every piece is dropped when the options or language change,
         and a view's when it holds many more than the log has records."""
         memory = self.memory

@@ -1,5 +1,5 @@
 """A one-off ``mkdocs build`` starts from what the last build of the same site kept
-(docs/adr/0052): with nothing changed, the record pages' additions and the generated
+(docs/adr/0051): with nothing changed, the record pages' additions and the generated
 views are taken from the snapshot instead of being made again, and the site is
 byte-identical to one built without any cache; after an edit of any kind the snapshot
 is not used, and the site again equals a build without cache."""

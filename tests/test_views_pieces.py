@@ -1,4 +1,4 @@
-"""Per-record pieces of the views, kept by a long-lived host (ADR-0051).
+"""Per-record pieces of the views, kept by a long-lived host (ADR-0050).
 
 ``index.json`` lines, ``llms.txt`` entries, the site's INDEX rows and the timeline's
 entries can be handed a plain dict of the pieces an earlier render made: a render with
@@ -106,7 +106,7 @@ def test_a_title_edit_remakes_the_pieces_that_name_it(tmp_path: Path) -> None:
 
 
 def test_graph_markup_kept_across_drawings_matches_a_fresh_drawing(tmp_path: Path) -> None:
-    """svg.prepare keeps each node's and edge's markup (ADR-0051): drawing again, in
+    """svg.prepare keeps each node's and edge's markup (ADR-0050): drawing again, in
     another language, and after a status edit gives what a first drawing gives."""
     project = shop_log(tmp_path / "shop")
 

@@ -418,7 +418,7 @@ def site_table_html(
     record's identity and place, its URL, its place in the order, the columns, the
     language and what its successor cell shows), which a long-lived host keeps for the
     same options: a row whose key is there is not drawn again, and the rows drawn are
-    added (ADR-0051)."""
+    added (ADR-0050)."""
     esc = page_view.esc
     head = "".join(
         f'<th data-key="{key}" aria-sort="none">{esc(name)}</th>' for key, name in columns

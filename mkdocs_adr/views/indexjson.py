@@ -110,7 +110,7 @@ Lines = dict[tuple[Any, ...], str]
 def line_key(
     log: Log, rec: Record, url: str | None, s: Succession | None = None
 ) -> tuple[Any, ...]:
-    """Everything :func:`record` reads, as a small hashable key (ADR-0051): the file's
+    """Everything :func:`record` reads, as a small hashable key (ADR-0050): the file's
     content hash (title, status, tags, dates, units and the summary's sentence come from
     it), the record's identity and place, its page URL, and what the analysis says of it
     and of each unit (counted status, in effect, successor). ``s``: its succession, when
@@ -140,7 +140,7 @@ def render(log: Log, root: RootInfo, url: llms.Href, lines: Lines | None = None)
 
     ``lines``: the lines of an earlier render, by :func:`line_key`, which a long-lived
     host (``mkdocs serve``) keeps for the same options: a record whose key is there is
-    not made again, and the lines made are added (ADR-0051)."""
+    not made again, and the lines made are added (ADR-0050)."""
     out = []
     for rec in llms.by_root(log).get(root.path, []):
         target = url(rec)

@@ -283,7 +283,7 @@ Entries = dict[tuple[object, ...], str]
 def entry_key(
     log: Log, rec: Record, where: str, url: Href, s: Succession | None = None
 ) -> tuple[object, ...]:
-    """Everything :func:`entry` reads, as a small hashable key (ADR-0051): the section,
+    """Everything :func:`entry` reads, as a small hashable key (ADR-0050): the section,
     the file's content hash (title and the summary's sentence come from it), the
     record's identity and place, its page URL, its counted status, which units bind,
     and for a history entry its successor (``s``, when the caller has it) with that
@@ -336,7 +336,7 @@ def render(
     ``url`` a record's page URL, ``links`` the machine-readable views to name.
     ``entries``: the lines of an earlier render by :func:`entry_key`, which a long-lived
     host keeps for the same options: a record whose key is there is not made again, and
-    the lines made are added (ADR-0051)."""
+    the lines made are added (ADR-0050)."""
     groups: dict[str, list[Record]] = {key: [] for key, _ in SECTIONS}
     for rec in ordered(log):
         groups[group(log, rec)].append(rec)

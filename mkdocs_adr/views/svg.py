@@ -760,7 +760,7 @@ def prepare(
 #: The markup of each node and edge by everything it is drawn from (the node or edge,
 #: its place, its clip id or drawing, the language; the catalogue it was worded from is
 #: kept beside it): the graph page and the local graphs are drawn again on every rebuild
-#: under serve, where an edit changes few nodes and moves none (ADR-0051).
+#: under serve, where an edit changes few nodes and moves none (ADR-0050).
 _NODE_MARKUP: dict[tuple[object, ...], tuple[object, NodeParts]] = {}
 _EDGE_MARKUP: dict[tuple[object, ...], tuple[object, str]] = {}
 _MARKUP_MAX = 1 << 15

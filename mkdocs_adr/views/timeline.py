@@ -85,7 +85,7 @@ def month_html(
     ``entries``: the entries of an earlier render by their key (the file's content hash,
     the record's identity, its URL, the language and what its successor shows), which a
     long-lived host keeps for the same options: an entry whose key is there is not drawn
-    again, and the entries drawn are added (ADR-0051)."""
+    again, and the entries drawn are added (ADR-0050)."""
     out = []
     for rec in month.records:
         url = href(rec)
