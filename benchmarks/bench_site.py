@@ -16,8 +16,9 @@ Every build is a real ``mkdocs build`` in a subprocess (with Python's bytecode c
 as an installed package has it), timed by the CPU time it used
 (user + system, from ``getrusage``), which a busy machine disturbs far less than wall
 time; wall times are reported beside. Variants that are compared are built alternately
-and each keeps its fastest run (of 5 for the ``auto`` pair, which a shared machine
-disturbs by a third either way, of 2 for the slow full pair). ``run(workdir)`` returns
+and each keeps its fastest run (of 7 for the ``auto`` pair, which a shared machine
+disturbs by a third either way, of 2 for the slow full pair); the sites are written to
+``/dev/shm`` where there is one, so the disk's latency does not count. ``run(workdir)`` returns
 one dict per figure;
 ``python benchmarks/bench_site.py [WORKDIR]`` prints them.
 """
@@ -27,6 +28,7 @@ from __future__ import annotations
 import json
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -46,10 +48,16 @@ def _site_bytes(folder: Path) -> int:
     return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
 
 
-def _build(project: Path, config: str, name: str) -> dict[str, Any]:
+#: Where the built sites go: a memory-backed folder when the machine has one, so the
+#: figures are CPU, not the disk's latency (which added up to a second of system time,
+#: either way, to a build of 1,000 pages on a shared machine).
+SITES = Path("/dev/shm") if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+
+
+def _build(project: Path, config: str, name: str, sites: Path | None = None) -> dict[str, Any]:
     yml = project / f"mkdocs.{name}.yml"
     yml.write_text(config, encoding="utf-8")
-    site = project / f"site-{name}"
+    site = (sites or project) / f"site-{name}"
     # Bytecode is cached as for any installed package (MkDocs' and the theme's are): with
     # PYTHONDONTWRITEBYTECODE every build would compile the plugin's modules again.
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
@@ -73,14 +81,14 @@ def _build(project: Path, config: str, name: str) -> dict[str, Any]:
 
 
 def _pair(
-    project: Path, a: tuple[str, str], b: tuple[str, str], repeat: int
+    project: Path, a: tuple[str, str], b: tuple[str, str], repeat: int, sites: Path | None = None
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """Build two variants alternately ``repeat`` times each; keep each one's fastest run,
     so a busy machine slows both sides alike instead of skewing one."""
     runs_a, runs_b = [], []
     for _ in range(repeat):
-        runs_a.append(_build(project, a[1], a[0]))
-        runs_b.append(_build(project, b[1], b[0]))
+        runs_a.append(_build(project, a[1], a[0], sites))
+        runs_b.append(_build(project, b[1], b[0], sites))
     return min(runs_a, key=lambda r: r["seconds"]), min(runs_b, key=lambda r: r["seconds"])
 
 
@@ -98,7 +106,7 @@ def run(
     workdir: Path,
     *,
     records: int = RECORDS,
-    repeat: int = 5,
+    repeat: int = 7,
     repeat_full: int = 2,
     full: bool = True,
 ) -> list[dict[str, Any]]:
@@ -106,6 +114,17 @@ def run(
 
     ``full=False`` skips the (slow) overhead measurement under a full navigation."""
     project = generate(Path(workdir) / f"site-{records}", records)
+    sites = Path(tempfile.mkdtemp(prefix="mkdocs-adr-bench-sites-", dir=SITES)) if SITES else None
+    try:
+        return _run(project, records, repeat, repeat_full, full, sites)
+    finally:
+        if sites is not None:
+            shutil.rmtree(sites, ignore_errors=True)
+
+
+def _run(
+    project: Path, records: int, repeat: int, repeat_full: int, full: bool, sites: Path | None
+) -> list[dict[str, Any]]:
     plugin = "plugins:\n  - search\n  - adr:\n      fail_on: never\n      nav: {nav}\n"
     bare = "plugins:\n  - search\n"
     short_nav = "nav:\n  - index.md\n  - adr/README.md\n"
@@ -116,12 +135,15 @@ def run(
         ("auto", head + plugin.format(nav="auto")),
         ("bare-short", head + short_nav + bare),
         repeat,
+        sites,
     )
     full_config = ("full", head + plugin.format(nav="full"))
     if full:
-        full_nav, bare_full = _pair(project, full_config, ("bare-full", head + bare), repeat_full)
+        full_nav, bare_full = _pair(
+            project, full_config, ("bare-full", head + bare), repeat_full, sites
+        )
     else:
-        full_nav = _build(project, full_config[1], full_config[0])
+        full_nav = _build(project, full_config[1], full_config[0], sites)
     out = [
         _figure(
             "site: nav auto vs full, build time (ratio)",
