@@ -20,6 +20,7 @@ from ..log import Log
 from ..model import STATUSES, Record, RootInfo, status_label
 from ..safetext import plain
 from . import page as page_view
+from . import piece_key
 from .i18n import ENGLISH, Messages
 
 #: First line of every generated INDEX; its presence marks the file as ours.
@@ -432,12 +433,7 @@ def site_table_html(
             out.append(_site_row(rec, n, url, successors, href, labels_of, words))
             continue
         key = (
-            rec.sha256,
-            rec.id,
-            rec.path,
-            rec.domain,
-            rec.archived,
-            url,
+            *piece_key(rec, url),
             n,
             columns,
             words.lang,

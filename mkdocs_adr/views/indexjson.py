@@ -23,7 +23,7 @@ from ..graph import Succession
 from ..log import Log
 from ..model import Record, RootInfo
 from ..safetext import json_text, plain, unsafe_href
-from . import llms
+from . import llms, piece_key
 
 #: The file name at each root's URL.
 NAME = "index.json"
@@ -116,12 +116,7 @@ def line_key(
     and of each unit (counted status, in effect, successor). ``s``: its succession, when
     the caller has it."""
     return (
-        rec.sha256,
-        rec.id,
-        rec.path,
-        rec.domain,
-        rec.archived,
-        url,
+        *piece_key(rec, url),
         log.status_of(rec),
         log.in_effect(rec),
         s or log.successor(rec.id),

@@ -25,6 +25,7 @@ from ..log import Log
 from ..model import Record, status_label
 from ..parsing.sections import decision_of
 from ..safetext import relative_href, terminal, unsafe_href
+from . import piece_key
 from .i18n import ENGLISH, Messages
 from .index import md_text
 
@@ -292,11 +293,7 @@ def entry_key(
     target = log.get(s.current) if s is not None and s.current else None
     return (
         where,
-        rec.sha256,
-        rec.id,
-        rec.path,
-        rec.archived,
-        url(rec),
+        *piece_key(rec, url(rec)),
         log.status_of(rec),
         tuple(log.in_effect(rec, u) for u in rec.units) if where != HISTORY else (),
         s,

@@ -16,6 +16,7 @@ from ..log import Log
 from ..model import Record
 from . import index as index_view
 from . import page as page_view
+from . import piece_key
 from .i18n import ENGLISH, Messages
 
 #: A month's place in :func:`render_slotted` output.
@@ -94,11 +95,7 @@ def month_html(
             out.append(_entry(rec, url, successors, href, words))
             continue
         key = (
-            rec.sha256,
-            rec.id,
-            rec.path,
-            rec.archived,
-            url,
+            *piece_key(rec, url),
             words.lang,
             index_view.successors_key(successors, href),
         )
