@@ -11,6 +11,8 @@ exactly the registry's forceable formats.
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -244,3 +246,19 @@ def test_the_style_option_refuses_what_the_registry_does_not_force(
             docs_dir=tmp_path,
             config_file=None,
         )
+
+
+def test_the_style_option_lists_the_registrys_forced_formats_in_its_order() -> None:
+    from mkdocs_adr.config import STYLES
+    from mkdocs_adr.parsing.formats import FORCED
+
+    assert ("auto", *FORCED) == STYLES
+
+
+def test_reading_the_options_imports_no_format() -> None:
+    code = (
+        "import sys, mkdocs_adr.config; "
+        "print(sorted(m for m in sys.modules if m.startswith('mkdocs_adr.parsing.formats')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]", out.stdout
