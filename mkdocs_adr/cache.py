@@ -179,20 +179,11 @@ class Pack:
             self._read()
 
     def _read(self) -> None:
-        with open(self.path, "rb", buffering=0) as fh:
-            st = os.fstat(fh.fileno())
-            if not _trusted(st):
-                return
-            data = fh.readall()
-        head_end = data.find(b"\n", len(MAGIC))
-        if not data.startswith(MAGIC) or head_end < 0:
+        found = _read_file(self.path, MAGIC, self.header)
+        if found is None:
             return
-        if data[len(MAGIC) : head_end] != self.header:
-            return
-        meta_end = data.find(b"\n", head_end + 1)
-        meta = json.loads(data[head_end + 1 : meta_end])
+        meta, body = found
         crcs, lengths, log_key, stat_key, count = meta
-        body = memoryview(data)[meta_end + 1 :]
         log_len, entries_len, walked_len = lengths
         if len(body) != log_len + entries_len + walked_len or type(log_key) is not str:
             return
@@ -206,8 +197,7 @@ class Pack:
         self.filled = bool(log_len and self._log_part is not None) or bool(
             count and self._entries_part is not None
         )
-        with contextlib.suppress(OSError):
-            os.utime(self.path)  # used now: the last to be pruned
+        _used(self.path)
 
     @property
     def log(self) -> object:
@@ -262,10 +252,6 @@ class Pack:
         over the paths ``walked`` had stat rows ``stat_key``) as the pack, atomically;
         on any failure, do nothing."""
         with contextlib.suppress(Exception):
-            from .fsops import atomic_write  # (a warm read writes nothing: not imported)
-
-            folder = self.path.parent
-            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
             log_part = _pickled(log) if log is not None else b""
             held = {id(r.parsed): i for i, r in enumerate(getattr(log, "records", ()))}
             refs = {key: held.get(id(value), value) for key, value in entries.items()}
@@ -280,9 +266,7 @@ class Pack:
                 stat_key if kept else "",
                 len(entries),
             ]
-            head = b"".join((MAGIC, self.header, b"\n", json.dumps(meta).encode(), b"\n"))
-            atomic_write(self.path, b"".join((head, *parts)))
-            prune(folder, keep=self.path)
+            _write_file(self.path, MAGIC, self.header, meta, parts)
 
 
 class Snapshot:
@@ -300,39 +284,57 @@ class Snapshot:
     def load(self, key: str) -> object:
         """The kept value when it was kept under ``key``, else None."""
         try:
-            with open(self.path, "rb", buffering=0) as fh:
-                if not _trusted(os.fstat(fh.fileno())):
-                    return None
-                data = fh.readall()
-            head_end = data.find(b"\n", len(SNAPSHOT_MAGIC))
-            if not data.startswith(SNAPSHOT_MAGIC) or head_end < 0:
+            found = _read_file(self.path, SNAPSHOT_MAGIC, self.header)
+            if found is None:
                 return None
-            if data[len(SNAPSHOT_MAGIC) : head_end] != self.header:
-                return None
-            meta_end = data.find(b"\n", head_end + 1)
-            kept_key, crc = json.loads(data[head_end + 1 : meta_end])
+            (kept_key, crc), body = found
             if kept_key != key:
                 return None
-            part = _checked(memoryview(data)[meta_end + 1 :], crc)
+            part = _checked(body, crc)
             value = _unpickled(part) if part is not None else None
         except Exception:
             return None
-        with contextlib.suppress(OSError):
-            os.utime(self.path)  # used now: the last to be pruned
+        _used(self.path)
         return value
 
     def save(self, key: str, value: object) -> None:
         """Keep ``value`` under ``key``, atomically; on any failure, do nothing."""
         with contextlib.suppress(Exception):
-            from .fsops import atomic_write
-
-            folder = self.path.parent
-            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
             body = _pickled(value)
-            meta = json.dumps([key, zlib.crc32(body)]).encode()
-            head = b"".join((SNAPSHOT_MAGIC, self.header, b"\n", meta, b"\n"))
-            atomic_write(self.path, head + body)
-            prune(folder, keep=self.path)
+            _write_file(self.path, SNAPSHOT_MAGIC, self.header, [key, zlib.crc32(body)], (body,))
+
+
+def _read_file(path: Path, magic: bytes, header: bytes) -> tuple[Any, memoryview] | None:
+    """The meta line and the body of a cache file this user wrote (:func:`_trusted`) with
+    this first line and header, or None; reading errors propagate to the caller."""
+    with open(path, "rb", buffering=0) as fh:
+        if not _trusted(os.fstat(fh.fileno())):
+            return None
+        data = fh.readall()
+    head_end = data.find(b"\n", len(magic))
+    if not data.startswith(magic) or head_end < 0 or data[len(magic) : head_end] != header:
+        return None
+    meta_end = data.find(b"\n", head_end + 1)
+    return json.loads(data[head_end + 1 : meta_end]), memoryview(data)[meta_end + 1 :]
+
+
+def _write_file(
+    path: Path, magic: bytes, header: bytes, meta: Any, parts: tuple[bytes, ...]
+) -> None:
+    """Write a cache file (first line, header, meta line, body) atomically, then prune the
+    folder; errors propagate to the caller, which skips the write."""
+    from .fsops import atomic_write  # (a warm read writes nothing: not imported)
+
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    head = b"".join((magic, header, b"\n", json.dumps(meta).encode(), b"\n"))
+    atomic_write(path, b"".join((head, *parts)))
+    prune(path.parent, keep=path)
+
+
+def _used(path: Path) -> None:
+    """Mark a cache file used now: the folder is pruned by last use."""
+    with contextlib.suppress(OSError):
+        os.utime(path)
 
 
 def _checked(part: memoryview, crc: object) -> memoryview | None:

@@ -787,7 +787,6 @@ class SiteBuild:
         self.refused: dict[str, Problem] = {}  # src (file or folder) -> why it is left out
         self.unpublished: set[str] = set()  # paths of records left out (refused_files)
         self.titled_urls: set[str] = set()  # page urls whose title we escaped (search)
-        self.search_lines: dict[str, str] = {}  # src -> the line search indexed
         self.llms_src: str | None = None  # llms.txt, when this build wrote it
         self.index_json: dict[str, str] = {}  # root key -> src of the index.json written
         #: Material's page status shows each record's status (use_page_status)
@@ -1526,8 +1525,7 @@ class SiteBuild:
             # Search sees the id and status in one short line; the header and banners
             # take its place after indexing (page_context): the search plugins would
             # parse them again on every page, and banners name other records.
-            line = self.search_lines[src] = self._search_line(rec)
-            return after_h1(html, line) + AFTER_SLOT
+            return after_h1(html, self._search_line(rec)) + AFTER_SLOT
         mirror = self.mirror_at.get(src)
         if mirror is not None:
             href = self._href(at)
@@ -1724,8 +1722,7 @@ class SiteBuild:
         else:
             top, after = known[1], known[2]  # nothing it shows changed (ADR-0045)
         assert self.ctx is not None
-        line = self.search_lines.pop(src, None) or self._search_line(rec)
-        output = output.replace(line, top, 1)
+        output = output.replace(self._search_line(rec), top, 1)
         return output.replace(AFTER_SLOT, after, 1)
 
     def _additions(self, rec: Record, at: SiteFile) -> tuple[str, str]:
