@@ -1223,20 +1223,15 @@ class SiteBuild:
         memory = self.memory
         if memory is None:
             return make()
-        if self.keep:  # the snapshot's key holds every record's text: no texts to compare
-            found = memory.views.get(name) if self.views_fresh else None
-            if found is not None:
-                return cast(_T, found[1])
-            value = make()
-            memory.views[name], self.kept_changed = ((), value), True
-            return value
         adr_log = self.log
-        texts = () if not prose or adr_log is None else llms.summaries(adr_log)
+        texts: tuple[str, ...] = ()
+        if prose and not self.keep and adr_log is not None:  # (a snapshot's key holds them)
+            texts = llms.summaries(adr_log)
         found = memory.views.get(name) if self.views_fresh else None
         if found is not None and found[0] == texts:
             return cast(_T, found[1])
         value = make()
-        memory.views[name] = (texts, value)
+        memory.views[name], self.kept_changed = (texts, value), True
         return value
 
     def stale_pages(self) -> list[str]:
@@ -1709,18 +1704,16 @@ class SiteBuild:
         src = at.src_uri
         inputs = self.inputs.get(src)
         known = self.memory.pages.get(src) if self.memory is not None else None
-        if self.keep and self.memory is not None:
-            if known is None or not self.replay:
-                top, after = self._additions(rec, at)
-                self.memory.pages[src], self.kept_changed = (None, top, after), True
-            else:
-                top, after = known[1], known[2]
-        elif inputs is None or known is None or known[0] != inputs:
-            top, after = self._additions(rec, at)
-            if inputs is not None and self.memory is not None:
-                self.memory.pages[src] = (inputs, top, after)
+        if self.keep:  # a replayed snapshot was made from the same inputs (ADR-0051)
+            fresh = self.replay and known is not None
+        else:  # nothing it shows changed (ADR-0045)
+            fresh = inputs is not None and known is not None and known[0] == inputs
+        if fresh and known is not None:
+            top, after = known[1], known[2]
         else:
-            top, after = known[1], known[2]  # nothing it shows changed (ADR-0045)
+            top, after = self._additions(rec, at)
+            if self.memory is not None and (self.keep or inputs is not None):
+                self.memory.pages[src], self.kept_changed = (inputs, top, after), True
         assert self.ctx is not None
         output = output.replace(self._search_line(rec), top, 1)
         return output.replace(AFTER_SLOT, after, 1)
