@@ -274,26 +274,12 @@ def _shape(
 def _with_prose(log: Log, records: list[Record], config: Config) -> Log:
     """``log`` (analysed from records of the same :func:`_shape`) with the prose and hashes
     of ``records``: the relations, graph and problems stay those the analysis found."""
-    new: list[Record] = []
-    for old, now in zip(log.records, records, strict=True):
-        if old.sha256 == now.sha256 and old.parsed is now.parsed:
-            new.append(old)
-            continue
-        new.append(
-            Record(
-                id=old.id,
-                path=old.path,
-                root=old.root,
-                domain=old.domain,
-                archived=old.archived,
-                sha256=now.sha256,
-                parsed=now.parsed,
-                number=old.number,
-                relations=old.relations,
-                units=old.units,
-                symlink=old.symlink,
-            )
-        )
+    new = [
+        old
+        if old.sha256 == now.sha256 and old.parsed is now.parsed
+        else dataclasses.replace(old, sha256=now.sha256, parsed=now.parsed)
+        for old, now in zip(log.records, records, strict=True)
+    ]
     return dataclasses.replace(
         log,
         config=config,
