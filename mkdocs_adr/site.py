@@ -639,7 +639,7 @@ def site_links(engine: Config, src: str, page: str, markdown: str) -> str | None
     records of one root) and links to files the site does not publish are left as
     written (MkDocs reports the latter, as for any page).
     """
-    docs = engine.rel(engine.docs_dir)
+    docs = engine.docs_rel
     edits = []
     for link in links.find_links(markdown):
         path = unquote(link.path)
@@ -1501,7 +1501,7 @@ class SiteBuild:
         if page is None:
             if not engine.mounts or ".." not in markdown:
                 return None
-            page = project_relative(src, engine.rel(engine.docs_dir))
+            page = project_relative(src, engine.docs_rel)
         return site_links(engine, src, page, markdown) if page else None
 
     def page_content(self, html: str, at: SiteFile, url: str) -> str | None:

@@ -107,7 +107,7 @@ def relocate(
 
 def _docs_folder(config: Config) -> str:
     """The docs folder, project-relative; refused when it lies outside the project."""
-    docs_rel = config.rel(config.docs_dir)
+    docs_rel = config.docs_rel
     if mdlinks.escapes(docs_rel):
         raise RefusedError(
             f"the docs folder {config.docs_dir} is outside the project folder "

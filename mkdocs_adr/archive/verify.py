@@ -103,7 +103,7 @@ def _link_problems(config: Config, links: Sequence[LinkEdit]) -> list[str]:
     """Plain links (mentions) are checked link by link: each rewritten link must reach the
     planned target (the file it reached before, at its place after the plan)."""
     problems: list[str] = []
-    docs_rel = config.rel(config.docs_dir)
+    docs_rel = config.docs_rel
     for edit in links:
         if edit.form == "nav":
             continue
