@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Container, Iterator
+from collections.abc import Callable, Container, Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -114,14 +114,22 @@ FEW_BRACKETS = 16
 def _few_links(text: str) -> Iterator[re.Match[str]]:
     """``LINK.finditer(text)``: ``_LINK_BARE`` from each ``[`` on, an image's ``[``
     passed over as the look-behind passes over it (the next try starts one on)."""
-    search = _LINK_BARE.search
+    return matches_except(_LINK_BARE, text, lambda start: start > 0 and text[start - 1] == "!")
+
+
+def matches_except(
+    pattern: re.Pattern[str], text: str, skip: Callable[[int], bool]
+) -> Iterator[re.Match[str]]:
+    """``pattern.finditer(text)`` without the matches whose start ``skip`` rejects; after a
+    rejected start the search resumes one character on, as ``finditer`` would."""
+    search = pattern.search
     pos = 0
     while True:
         m = search(text, pos)
         if m is None:
             return
         start = m.start()
-        if start and text[start - 1] == "!":
+        if skip(start):
             pos = start + 1
             continue
         yield m

@@ -18,7 +18,7 @@ from . import bounds, titles
 from .common import declarations, fm_line, frontmatter_relations, inline_fields, links_section
 from .dates import parse_date, pick_date
 from .formats import DATE_FROM_STATUS, DETECTORS, FORCED, VARIANTS, Context, Hit, container
-from .markdown import Document, LineCounter, links, scan
+from .markdown import Document, LineCounter, links, matches_except, scan
 from .options import ParseOptions
 from .status import FRONTMATTER_KEYS, relation_line
 
@@ -569,18 +569,7 @@ def _prose_refs(text: str, prefixes: tuple[str, ...], spans: _Spans) -> Iterator
     if spans is _NO_SPANS:  # nothing to pass over: the plain scan
         yield from _prose_pattern(prefixes).finditer(text)
         return
-    search = _prose_pattern(prefixes).search
-    pos = 0
-    while True:
-        m = search(text, pos)
-        if m is None:
-            return
-        start = m.start()
-        if spans.covers(start):
-            pos = start + 1
-            continue
-        yield m
-        pos = m.end()
+    yield from matches_except(_prose_pattern(prefixes), text, spans.covers)
 
 
 @functools.lru_cache(maxsize=32)
