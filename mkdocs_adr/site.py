@@ -302,6 +302,10 @@ def _stem(item: Any) -> str:
     return str(posixpath.basename(item.file.src_uri).split(".")[0])
 
 
+def _is_index(item: Any) -> bool:
+    return _is_page(item) and _stem(item) in ("index", "README")
+
+
 def views_first(items: list[Any], views: set[str]) -> None:
     """In a generated navigation, put INDEX / CURRENT / graph right after a section's
     index page (README.md / index.md), before the records (in place); at the top level
@@ -363,6 +367,12 @@ def lift_views(items: list[Any], views: set[str]) -> list[Any]:
     if not ours:
         return items
     section.children = [ch for ch in section.children if ch not in ours]
+    if len(section.children) == 1 and _is_index(section.children[0]):
+        # only its index page is left (the records are out of the nav): a section that
+        # opens onto one link is a click for nothing, so the page takes its place
+        lone = section.children[0]
+        lone.title = section.title
+        return [*pages, *ours, lone]
     return [*pages, *ours, *([section] if section.children else [])]
 
 

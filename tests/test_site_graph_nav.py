@@ -561,6 +561,30 @@ def test_the_section_is_titled_from_the_root_title(tmp_path: Path, theme: str) -
 
 
 @pytest.mark.parametrize("theme", THEMES)
+def test_a_large_log_lists_its_readme_in_place_of_a_one_link_section(
+    tmp_path: Path, theme: str
+) -> None:
+    """Above ``nav_limit`` the records leave the nav: the section would open onto the
+    log's README alone, so the README stands in its place, under the section's title."""
+    folder = adr_only_site(tmp_path, theme, roots='[{path: adr, title: "Shop & orders"}]')
+    yml = folder / "mkdocs.yml"
+    yml.write_text(yml.read_text("utf-8") + "      nav_limit: 3\n", "utf-8")
+    (folder / "docs" / "adr" / "README.md").write_text("# How we decide\n\nOur log.\n", "utf-8")
+    site = built(folder)
+    html = (site / "adr" / "INDEX" / "index.html").read_text("utf-8")
+    assert menu(html, theme) == [
+        (0, "Overview"),
+        (0, "Shop & orders: decision index"),
+        (0, "Shop & orders: decision timeline"),
+        (0, "Shop & orders: decision graph"),
+        (0, "Shop & orders"),
+    ]
+    assert 'href="../">' in html or 'href="../"' in html  # the README's page, adr/
+    readme = (site / "adr" / "index.html").read_text("utf-8")
+    assert "Our log." in readme and "How we decide" in readme
+
+
+@pytest.mark.parametrize("theme", THEMES)
 def test_root_dot_puts_the_views_first(tmp_path: Path, theme: str) -> None:
     """The log is docs_dir itself (``roots: [.]``): views at the top, before the records."""
     folder = adr_only_site(tmp_path, theme, roots="[.]", log=False)
