@@ -228,7 +228,13 @@ def legacy_rows(rows: list[Row]) -> list[Row]:
             ratio=auto.get("value"),
             measured=f"plugin {d.get('plugin_cpu_s')} s CPU",
             baseline=f"same pages, no plugin {d.get('bare_cpu_s')} s CPU",
-            note=f"bench_site, {d.get('records')} records; its own target {auto.get('target')}",
+            note=f"bench_site, {d.get('records')} records"
+            + (
+                f", median of the pairs' ratios (fastest runs' ratio {d['fastest_ratio']})"
+                if "fastest_ratio" in d
+                else ""
+            )
+            + f"; its own target {auto.get('target')}",
         )
     if auto and full and _details(full).get("bare_cpu_s"):
         mine, naive = _details(auto)["plugin_cpu_s"], _details(full)["bare_cpu_s"]

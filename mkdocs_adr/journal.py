@@ -37,7 +37,7 @@ from .fsops import (
     sha256_bytes,
     sha256_file,
 )
-from .paths import inside_project, normalize
+from .paths import inside_project, normalize, receipts_dir
 from .plans import Plan, Step, load_plan, plan_dir, read_staged, staged_problems
 
 RECEIPT_SCHEMA = "mkdocs-adr/receipt"
@@ -459,7 +459,7 @@ def write_receipt(work_dir: Path, receipt: Receipt) -> Receipt:
 
     Returns the receipt with its file name.
     """
-    folder = work_dir / "receipts"
+    folder = receipts_dir(work_dir)
     folder.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
     base = f"{stamp}-{receipt.plan_id}"
@@ -475,7 +475,7 @@ def write_receipt(work_dir: Path, receipt: Receipt) -> Receipt:
 
 def list_receipts(work_dir: Path) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
-    folder = work_dir / "receipts"
+    folder = receipts_dir(work_dir)
     if not folder.is_dir():
         return out
     for path in sorted(folder.glob("*.json")):
@@ -505,7 +505,7 @@ def receipt_moves(work_dir: Path) -> list[RecordedMove]:
     ``{"from": str, "to": str}`` or whose paths do not normalize (absolute, leaving
     the project) or name the same place.
     """
-    folder = work_dir / "receipts"
+    folder = receipts_dir(work_dir)
     try:
         files = sorted(p for p in folder.iterdir() if p.suffix == ".json" and p.is_file())
     except OSError:

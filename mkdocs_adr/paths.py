@@ -90,8 +90,19 @@ class UnsafePath(ValueError):
 # --------------------------------------------------------------------- the rule
 
 
+#: A path already in normal form that the rule accepts (:func:`relative` at once): names
+#: between single slashes, none of them ``.`` or ``..``, the first not a drive or ``~``.
+_PLAIN = re.compile(r"(?![A-Za-z]:|~)(?!\.\.?(?:/|$))[^/\\\x00]+(?:/(?!\.\.?(?:/|$))[^/\\\x00]+)*")
+
+
 def relative(path: str) -> str:
     """``path`` in normal form (``""`` for the folder itself), or :class:`UnsafePath`."""
+    if len(path) <= MAX_CHARS and _PLAIN.fullmatch(path):
+        return path  # (most paths a program asks about; the same answer as _relative)
+    return _relative(path)
+
+
+def _relative(path: str) -> str:
     if "\x00" in path:
         raise UnsafePath(path, "nul")
     text = path.replace("\\", "/")
@@ -120,6 +131,11 @@ def relative(path: str) -> str:
     if len(out) > MAX_CHARS:
         raise UnsafePath(path, "too-long")
     return out
+
+
+def receipts_dir(work_dir: Path) -> Path:
+    """Where apply and archive leave their receipts, in the work dir (one JSON file each)."""
+    return work_dir / "receipts"
 
 
 def normalize(path: str) -> str | None:

@@ -67,7 +67,7 @@ from .config import Config
 from .log import Log, ParseCache, load
 from .model import Problem, Record, Severity
 from .parsing import bounds
-from .paths import project_relative, within
+from .paths import project_relative, receipts_dir, within
 from .views import (
     assets,
     graphdata,
@@ -1058,9 +1058,12 @@ class SiteBuild:
         assert self.log is not None
         notes = []
         dests = {f.dest_uri for f in files}
-        from .journal import receipt_moves  # (its plans and file operations: on use)
+        work = self.log.config.work_path
+        moves = []
+        if receipts_dir(work).is_dir():  # (the journal, its plans and file operations: on use)
+            from .journal import receipt_moves
 
-        moves = receipt_moves(self.log.config.work_path)
+            moves = receipt_moves(work)
         for old in redirects.old_locations(self.log, moves):
             target_src = redirects.docs_rel(self.log, old.record.path)
             target = files.get(target_src) if target_src else None
@@ -1216,7 +1219,7 @@ class SiteBuild:
             elif name.startswith("timeline:"):
                 value = (None, value[1])
             views[name] = ((), value)
-        kept = Memory(pages=self.memory.pages, filled=True, views=views)
+        kept = Memory(pages=self.memory.pages, filled=True, views=views, lines=self.memory.lines)
         self.snapshot.save(self.snapshot_key, kept)
 
     def views_key(self) -> tuple[Any, ...]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import posixpath
 from pathlib import Path
+from typing import Any
 from urllib.parse import urljoin
 
 import pytest
@@ -154,6 +155,29 @@ raw_path = st.builds(
     st.sampled_from(["", "/", "\\", "./", "../"]),
     st.lists(segment, max_size=8),
 )
+
+
+def _answer(rule: Any, raw: str) -> tuple[str, str]:
+    try:
+        return ("ok", rule(raw))
+    except paths.UnsafePath as exc:
+        return ("refused", exc.kind)
+
+
+def test_the_plain_path_shortcut_answers_as_the_rule_for_every_short_string() -> None:
+    """``relative`` takes a path already in normal form at once (one pattern); every
+    string of up to five characters over the characters the rule looks at gets the
+    answer the rule's own walk gives."""
+    alphabet = "a./\\~:C\x00\n"
+    strings = [""]
+    frontier = [""]
+    for _ in range(5):
+        frontier = [s + c for s in frontier for c in alphabet]
+        strings += frontier
+    for raw in strings:
+        assert _answer(paths.relative, raw) == _answer(paths._relative, raw), repr(raw)
+    long_name = "a/" * (paths.MAX_CHARS // 2) + "b"
+    assert _answer(paths.relative, long_name) == ("refused", "too-long")
 
 
 @settings(max_examples=400, deadline=None)

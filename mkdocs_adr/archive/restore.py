@@ -23,7 +23,7 @@ from ..fsops import exists, sha256_bytes, sha256_file
 from ..journal import read_journal
 from ..log import Log, load
 from ..model import Record
-from ..paths import inside_project
+from ..paths import inside_project, receipts_dir
 from ..plans import Plan, load_plan, plan_dir
 from .moves import FileMove, restore_target
 from .planner import Draft, relocate
@@ -153,7 +153,7 @@ def _return_notes(records: list[Record], draft: Draft) -> list[str]:
 
 
 def _receipt(work: Path, plan_id: str, name: str | None) -> dict[str, Any]:
-    path = work / "receipts" / (name or "")
+    path = receipts_dir(work) / (name or "")
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
