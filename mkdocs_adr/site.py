@@ -1210,6 +1210,12 @@ class SiteBuild:
         kept.markdown, kept.markdown_options = self.memory.markdown, self.memory.markdown_options
         self.snapshot.save(self.snapshot_key, kept)
 
+    @functools.cached_property
+    def options(self) -> str:
+        """The engine's options as the memory compares them (``repr``: one a build, it
+        costs as much as the rest of a page's Markdown step)."""
+        return repr(self.engine)
+
     def views_key(self) -> tuple[Any, ...]:
         """Everything the generated views (INDEX, timeline, graph pages, agent files) and
         each record page's additions are made from, as comparable data: the options, the
@@ -1241,7 +1247,7 @@ class SiteBuild:
         memory = self.memory
         if memory is None or self.log is None:
             return None
-        options = (repr(self.engine), self.words.lang)
+        options = (self.options, self.words.lang)
         if memory.pieces_options != options:
             memory.pieces, memory.pieces_options = {}, options
         found = memory.pieces.setdefault(name, {})
@@ -1279,7 +1285,7 @@ class SiteBuild:
         assert self.ctx is not None
         if self.keep:
             return []  # a one-off build rebuilds every page
-        memory, options = self.memory, repr(self.engine)
+        memory, options = self.memory, self.options
         fresh = memory is not None and memory.filled and memory.options == options
         before = memory.pages if memory is not None and fresh else {}
         reads = memory.reads if memory is not None and fresh else {}
@@ -1518,7 +1524,7 @@ class SiteBuild:
         memory = self.memory
         if memory is None:
             return self._page_markdown(src, markdown, meta, markdown_title)
-        options = (repr(self.engine), self.words.lang, self.page_status)
+        options = (self.options, self.words.lang, self.page_status)
         if memory.markdown_options != options:
             memory.markdown, memory.markdown_options = {}, options
         read = self._markdown_reads(src)
