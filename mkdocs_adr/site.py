@@ -754,6 +754,11 @@ class Memory:
     #: given, what it gave, and the key of what else it read; for ``markdown_options``
     markdown: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     markdown_options: tuple[Any, ...] = ()
+    #: each record page's HTML before search indexing, by src: (the host's HTML, the
+    #: search line, what it gave), and after it: (the host's HTML, header and banners,
+    #: what follows the text, what it gave); the same inputs give the same page
+    contents: dict[str, tuple[str, str, str]] = field(default_factory=dict)
+    filled_pages: dict[str, tuple[str, str, str, str]] = field(default_factory=dict)
 
 
 class SiteBuild:
@@ -1661,7 +1666,17 @@ class SiteBuild:
             # Search sees the id and status in one short line; the header and banners
             # take its place after indexing (page_context): the search plugins would
             # parse them again on every page, and banners name other records.
-            return after_h1(html, self._search_line(rec)) + AFTER_SLOT
+            line = self._search_line(rec)
+            kept = self.memory.contents if self.memory is not None and not self.keep else None
+            found = kept.get(src) if kept is not None else None
+            if found is not None and found[0] == html and found[1] == line:
+                return found[2]  # the page rendered as last time (serve)
+            end = html.find("</h1>")
+            end = end + len("</h1>") if end >= 0 else 0
+            out = "".join((html[:end], line, html[end:], AFTER_SLOT))
+            if kept is not None:
+                kept[src] = (html, line, out)
+            return out
         mirror = self.mirror_at.get(src)
         if mirror is not None:
             href = self._href(at)
@@ -1859,9 +1874,27 @@ class SiteBuild:
             top, after = self._additions(rec, at)
             if self.memory is not None and (self.keep or inputs is not None):
                 self.memory.pages[src], self.kept_changed = (inputs, top, after), True
-        assert self.ctx is not None
-        output = output.replace(self._search_line(rec), top, 1)
-        return output.replace(AFTER_SLOT, after, 1)
+        kept = self.memory.filled_pages if self.memory is not None and not self.keep else None
+        found = kept.get(src) if kept is not None else None
+        if found is not None and found[0] == output and found[1] is top and found[2] is after:
+            return found[3]  # the same page with the same additions (serve)
+        line = self._search_line(rec)
+        at_line, at_slot = output.find(line), output.find(AFTER_SLOT)
+        if 0 <= at_line < at_slot:
+            filled = "".join(
+                (
+                    output[:at_line],
+                    top,
+                    output[at_line + len(line) : at_slot],
+                    after,
+                    output[at_slot + len(AFTER_SLOT) :],
+                )
+            )
+        else:
+            filled = output.replace(line, top, 1).replace(AFTER_SLOT, after, 1)
+        if kept is not None:
+            kept[src] = (output, top, after, filled)
+        return filled
 
     def _additions(self, rec: Record, at: SiteFile) -> tuple[str, str]:
         """A record page's header with banners, and what follows its text."""
