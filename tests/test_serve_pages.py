@@ -45,6 +45,12 @@ EDITS = {
         'status: "deprecated"',
         'status: "deprecated"\nrelates-to: ["ADR-0001"]',
     ),
+    "duplicate-id": ("0011-use-redis.md", 'id: "ADR-0011"', 'id: "ADR-0004"'),
+    "declared-successor": (
+        "0009-use-graphql.md",
+        'status: "draft"',
+        'status: "accepted"\nsupersedes: ["ADR-0008"]',
+    ),
 }
 
 A = "adr/"
@@ -52,6 +58,24 @@ A = "adr/"
 #: record, the records its edit shows on (its successor's, its predecessors' banners
 #: and relation lines, local graphs that draw it) and its pager neighbours
 WORKED_OUT = {
+    # ADR-0004 claimed twice: neither is a node any more, so the records that name it
+    # (its predecessors' successor, the pagers) and the pages around both change
+    "duplicate-id": {
+        f"{A}archive/0002-use-mysql.md",
+        f"{A}archive/0003-use-postgresql-12.md",
+        f"{A}0004-use-postgresql-16.md",
+        f"{A}0005-use-cron.md",
+        f"{A}0010-use-kafka.md",
+        f"{A}0011-use-redis.md",
+        f"{A}0012-hostile-script.md",
+    },
+    # a draft accepted that supersedes a rejected record: a relation and a status at once
+    "declared-successor": {
+        f"{A}0007-use-soap.md",
+        f"{A}0008-use-mongodb.md",
+        f"{A}0009-use-graphql.md",
+        f"{A}0010-use-kafka.md",
+    },
     "successor-accepted": {
         f"{A}0005-use-cron.md",
         f"{A}0006-use-a-workflow-engine.md",
@@ -82,6 +106,14 @@ WORKED_OUT = {
 #: the pages whose Markdown step each edit makes the rebuild run again
 VIEWS = [f"{A}GRAPH.md", f"{A}INDEX.md", f"{A}TIMELINE.md"]
 MARKDOWN = {
+    # ADR-0003's relation to ADR-0004 no longer resolves: its card changed
+    "duplicate-id": [
+        f"{A}0011-use-redis.md",
+        f"{A}GRAPH.md",
+        f"{A}INDEX.md",
+        f"{A}archive/0003-use-postgresql-12.md",
+    ],
+    "declared-successor": [f"{A}0009-use-graphql.md", *VIEWS],
     "successor-accepted": [f"{A}0006-use-a-workflow-engine.md", *VIEWS],
     "successor-proposed": [
         f"{A}0004-use-postgresql-16.md",
@@ -189,6 +221,13 @@ def test_a_rebuild_works_out_only_what_the_edit_touches(
 
 #: the record pages each edit must change, which --dirty rebuilds beside the views
 CHANGED = {
+    "duplicate-id": WORKED_OUT["duplicate-id"],
+    # ADR-0007 names ADR-0008 in its pager only, which shows it as before
+    "declared-successor": {
+        f"{A}0008-use-mongodb.md",
+        f"{A}0009-use-graphql.md",
+        f"{A}0010-use-kafka.md",
+    },
     "successor-accepted": WORKED_OUT["successor-accepted"],
     "successor-proposed": WORKED_OUT["successor-proposed"],
     "title": WORKED_OUT["title"],
