@@ -685,7 +685,7 @@ OPTIONS: tuple[Option, ...] = (
         "nav",
         str,
         "auto",
-        "full lists every record; index lists only the views; auto switches above nav_limit.",
+        "full lists every record; index leaves them to the views; auto switches above nav_limit.",
         choices=NAV_MODES,
     ),
     Option(

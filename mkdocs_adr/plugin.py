@@ -100,8 +100,8 @@ class _Files:
     def __init__(self, files: Files, config: MkDocsConfig) -> None:
         self.files, self.config = files, config
 
-    def get(self, src: str) -> File | None:
-        return self.files.get_file_from_path(src)
+    def get(self, src: str) -> File | None:  # src_uri as the engine writes them, posix
+        return self.files.src_uris.get(src)
 
     def __iter__(self) -> Iterator[File]:
         return iter(self.files)
@@ -206,11 +206,11 @@ class AdrPlugin(BasePlugin[AdrConfig]):  # type: ignore[no-untyped-call]
         for note in site.add_pages(_Files(files, config)):
             log.info(terminal(note))
         for src in site.out_of_nav:
-            found = files.get_file_from_path(src)
+            found = files.src_uris.get(src)
             if found is not None and found.inclusion in (_LISTED, InclusionLevel.UNDEFINED):
                 found.inclusion = InclusionLevel.NOT_IN_NAV
         for src in site.stale_pages() if site.memory is not None else ():
-            if (found := files.get_file_from_path(src)) is not None:
+            if (found := files.src_uris.get(src)) is not None:
                 found.is_modified = lambda: True  # type: ignore[method-assign]
         return files
 

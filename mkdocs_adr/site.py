@@ -377,6 +377,35 @@ def lift_views(items: list[Any], views: set[str]) -> list[Any]:
     return [*pages, *ours, *([section] if section.children else [])]
 
 
+def collapse_roots(items: list[Any], views: Mapping[str, tuple[str, str]]) -> dict[str, list[Any]]:
+    """In a generated navigation without the records (``nav: index``), each section
+    left holding only a root's views and its README becomes one entry, in place: the
+    README (else the first view) under the section's title. Every template lists every
+    entry on every page, so four view entries cost four renders a page at any size;
+    the views are a bar at the top of the README and of each other instead
+    (:func:`mkdocs_adr.views.page.view_bar`, ADR-0054).
+
+    ``views``: each view's src -> (kind, root key). Returns each collapsed root's key ->
+    its pages, the entry first."""
+    out: dict[str, list[Any]] = {}
+    for n, item in enumerate(items):
+        if not getattr(item, "is_section", False):
+            continue
+        children = item.children
+        out.update(collapse_roots(children, views))
+        ours = [ch for ch in children if _is_page(ch) and ch.file.src_uri in views]
+        if not ours or not all(ch in ours or _is_index(ch) for ch in children):
+            continue
+        landing = next((ch for ch in children if ch not in ours), ours[0])
+        landing.title, landing.parent = item.title, item.parent
+        items[n] = landing
+        for page in ours:
+            if page is not landing:
+                page.parent = None
+        out[views[ours[0].file.src_uri][1]] = [landing, *(p for p in ours if p is not landing)]
+    return out
+
+
 def prune(items: list[Any], drop: set[str], index_pages: Mapping[str, Any]) -> list[Any]:
     """An explicit navigation without the pages in ``drop``; where a section loses them
     and no INDEX is listed anywhere, the INDEX takes the place of the first one.
@@ -815,6 +844,9 @@ class SiteBuild:
         self.archived_urls: dict[str, search.ArchivedPage] = {}  # page url -> record
         self.nav_mode = "full"
         self.out_of_nav: set[str] = set()  # src_uris kept out of the nav
+        #: pages that carry their root's view bar (its views out of the nav) -> the bar's
+        #: entries: (src, name as shown, escaped)
+        self.bar_at: dict[str, list[tuple[str, str]]] = {}
         self.files_by_src: dict[str, SiteFile] = {}
         self.file_at_path: dict[str, SiteFile] = {}  # record path -> file
         #: local graphs drawn once per (neighbourhood, root), filled in per page
@@ -1483,6 +1515,8 @@ class SiteBuild:
             views_first(items, views)
             escape_sections(items)
             title_sections(items, self.section_titles())
+            if self.nav_mode == "index":
+                self.bar_at = self._bars(collapse_roots(items, self.view_at))
             items = lift_views(items, views)
         elif self.nav_mode == "index" and self.files is not None:
             files = self.files
@@ -1511,6 +1545,27 @@ class SiteBuild:
                     page.previous_page = chain[i - 1] if i > 0 else None
                     page.next_page = chain[i + 1] if i + 1 < len(chain) else None
         return items, pages
+
+    def _bars(self, collapsed: Mapping[str, list[Any]]) -> dict[str, list[tuple[str, str]]]:
+        """Each page of a collapsed root -> the entries of its view bar: the entry page
+        under its nav title (escaped already), then each view by its name."""
+        names = {
+            "index": "heading.index",
+            "timeline": "heading.timeline",
+            "current": "home.current",
+            "graph": "heading.graph",
+        }
+        out: dict[str, list[tuple[str, str]]] = {}
+        for pages in collapsed.values():
+            entries = []
+            for page in pages:
+                src = page.file.src_uri
+                kind = self.view_at.get(src, ("", ""))[0]
+                name = page.title if page is pages[0] or kind not in names else None
+                entries.append((src, name or page_view.esc(self.words.t(names[kind]))))
+            for page in pages:
+                out[page.file.src_uri] = entries
+        return out
 
     # ------------------------------------------------------------------ pages
 
@@ -1749,6 +1804,19 @@ class SiteBuild:
         rec = self.record_at.get(src)
         if rec is not None:
             return self._fill_record(content, rec, at)
+        filled = self._fill_page(content, src, at)
+        if src in self.bar_at:  # after the fill: the bar is not the view's (ADR-0054)
+            return after_h1(content if filled is None else filled, self._view_bar(src, at))
+        return filled
+
+    def _view_bar(self, src: str, at: SiteFile) -> str:
+        entries = [
+            (name, None if other == src else self._view_href(other, at))
+            for other, name in self.bar_at[src]
+        ]
+        return page_view.view_bar(entries, self.words)
+
+    def _fill_page(self, content: str, src: str, at: SiteFile) -> str | None:
         view = self.view_at.get(src)
         if view is None or view[0] not in ("graph", "index", "timeline"):
             return None

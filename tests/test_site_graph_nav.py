@@ -561,27 +561,57 @@ def test_the_section_is_titled_from_the_root_title(tmp_path: Path, theme: str) -
 
 
 @pytest.mark.parametrize("theme", THEMES)
-def test_a_large_log_lists_its_readme_in_place_of_a_one_link_section(
-    tmp_path: Path, theme: str
-) -> None:
-    """Above ``nav_limit`` the records leave the nav: the section would open onto the
-    log's README alone, so the README stands in its place, under the section's title."""
+def test_a_large_log_is_one_entry_with_its_views_in_a_bar(tmp_path: Path, theme: str) -> None:
+    """Above ``nav_limit`` the records leave the nav, and the root's section would hold
+    its README and its views: every page of the site would render those entries. The
+    README stands in the section's place under its title, and it and each view carry
+    a bar of the others (ADR-0054)."""
     folder = adr_only_site(tmp_path, theme, roots='[{path: adr, title: "Shop & orders"}]')
     yml = folder / "mkdocs.yml"
     yml.write_text(yml.read_text("utf-8") + "      nav_limit: 3\n", "utf-8")
     (folder / "docs" / "adr" / "README.md").write_text("# How we decide\n\nOur log.\n", "utf-8")
     site = built(folder)
-    html = (site / "adr" / "INDEX" / "index.html").read_text("utf-8")
-    assert menu(html, theme) == [
-        (0, "Overview"),
-        (0, "Shop & orders: decision index"),
-        (0, "Shop & orders: decision timeline"),
-        (0, "Shop & orders: decision graph"),
-        (0, "Shop & orders"),
-    ]
-    assert 'href="../">' in html or 'href="../"' in html  # the README's page, adr/
+    for page in ("index.html", "adr/index.html", "adr/INDEX/index.html", "adr/GRAPH/index.html"):
+        assert menu((site / page).read_text("utf-8"), theme) == [
+            (0, "Overview"),
+            (0, "Shop & orders"),
+        ], page
     readme = (site / "adr" / "index.html").read_text("utf-8")
     assert "Our log." in readme and "How we decide" in readme
+    bars = {
+        page: re.findall(
+            r'<nav class="adr-views" aria-label="Decision views">(.*?)</nav>',
+            (site / page).read_text("utf-8"),
+        )
+        for page in ("adr/index.html", "adr/INDEX/index.html", "adr/TIMELINE/index.html")
+    }
+    assert bars == {
+        "adr/index.html": [
+            '<strong aria-current="page">Shop &amp; orders</strong> · '
+            '<a href="INDEX/">Decision index</a> · <a href="TIMELINE/">Decision timeline</a>'
+            ' · <a href="GRAPH/">Decision graph</a>'
+        ],
+        "adr/INDEX/index.html": [
+            '<a href="../">Shop &amp; orders</a> · '
+            '<strong aria-current="page">Decision index</strong> · '
+            '<a href="../TIMELINE/">Decision timeline</a> · <a href="../GRAPH/">Decision graph</a>'
+        ],
+        "adr/TIMELINE/index.html": [
+            '<a href="../">Shop &amp; orders</a> · <a href="../INDEX/">Decision index</a> · '
+            '<strong aria-current="page">Decision timeline</strong> · '
+            '<a href="../GRAPH/">Decision graph</a>'
+        ],
+    }
+    # a log without a README: its INDEX is the entry, under the same title
+    (folder / "docs" / "adr" / "README.md").unlink()
+    site = built(folder)
+    assert menu((site / "index.html").read_text("utf-8"), theme) == [
+        (0, "Overview"),
+        (0, "Shop & orders"),
+    ]
+    assert '<strong aria-current="page">Shop &amp; orders</strong> · <a href="../TIMELINE/">' in (
+        site / "adr" / "INDEX" / "index.html"
+    ).read_text("utf-8")
 
 
 @pytest.mark.parametrize("theme", THEMES)

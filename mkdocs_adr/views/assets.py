@@ -113,6 +113,8 @@ def stylesheet() -> str:
 .adr-pager .adr-prev, .adr-pager .adr-next {{ flex: 1 1 0; }}
 .adr-pager .adr-next {{ text-align: right; }}
 .adr-pager-views {{ white-space: nowrap; }}
+.adr-views {{ margin: -0.4em 0 1.2em; font-size: 0.92em; }}
+.adr-views strong {{ font-weight: 600; }}
 .adr-note {{ opacity: 0.8; }}
 .adr-pending {{ font-style: italic; }}
 .adr-index [hidden] {{ display: none !important; }}

@@ -796,6 +796,21 @@ def pager(
 
 
 _PAGER_VIEWS = ("index", "timeline", "graph")
+_PAGER_VIEWS = ("index", "timeline", "graph")
+
+
+def view_bar(entries: list[tuple[str, str | None]], words: Messages) -> str:
+    """The bar of a root's pages where its views are out of the navigation (ADR-0054):
+    each entry's name (escaped by the caller) linked to its page, the page itself
+    marked as the current one (``url`` None)."""
+    cells = [
+        f'<a href="{esc(url)}">{name}</a>'
+        if url is not None
+        else f'<strong aria-current="page">{name}</strong>'
+        for name, url in entries
+    ]
+    label = esc(words.t("views.label"))
+    return f'<nav class="adr-views" aria-label="{label}">{" · ".join(cells)}</nav>'
 
 
 def _pager_words(ctx: PageContext) -> tuple[str, dict[str, str]]:
