@@ -823,6 +823,7 @@ class SiteBuild:
         self.reach: dict[str, list[str]] = {}  # id -> the nodes its local graph's walk met
         #: record page src -> the ids its inputs were worked out from (page_inputs)
         self.reads: dict[str, frozenset[str]] = {}
+        self.cards: dict[str, tuple[Any, ...]] = {}  # record path -> card (_touched)
         #: The site's name (the H1 of llms.txt) and its public URL: with one, the links
         #: of llms.txt and index.json are absolute.
         self.site_name = site_name
@@ -1348,7 +1349,7 @@ class SiteBuild:
             memory.filled, memory.options = True, options
             memory.reads, memory.pages_key, memory.context = self.reads, key, self.ctx
             if not self.views_fresh or not memory.cards:
-                memory.cards = {r.path: card(r) for r in self.ctx.log.records}
+                memory.cards = self.cards or {r.path: card(r) for r in self.ctx.log.records}
         return stale
 
     def pages_key(self) -> tuple[Any, ...]:
@@ -1379,7 +1380,8 @@ class SiteBuild:
         if before is None or memory.pages_key != key or not memory.cards:
             return None
         adr_log = self.ctx.log
-        old, now = memory.cards, {r.path: card(r) for r in adr_log.records}
+        old = memory.cards
+        now = self.cards = {r.path: card(r) for r in adr_log.records}
         changed = [p for p, c in now.items() if old.get(p) != c]
         changed += [p for p in old if p not in now]
         ids = {c[0].upper() for p in changed for c in (old.get(p), now.get(p)) if c is not None}
