@@ -46,18 +46,34 @@ if TYPE_CHECKING:
 
 
 class ParseCache:
-    """Parsed records by (content hash, path, options); survives serve rebuilds."""
+    """Parsed records by (content hash, path, options); survives serve rebuilds.
+
+    Kept by options, then by (content hash, path): the options of one load are one
+    object, whose hash (every alias) is then worked out once a load, not once a file."""
 
     def __init__(self) -> None:
-        self._data: dict[tuple[str, str, ParseOptions], Parsed] = {}
+        self._by_options: dict[ParseOptions, dict[tuple[str, str], Parsed]] = {}
+        self._last: tuple[ParseOptions, dict[tuple[str, str], Parsed]] | None = None
         self.hits = 0
         self.misses = 0
         #: The last analysis (:func:`load`): the shape of its inputs and the log. A load
         #: whose inputs have the same shape (only records' prose changed) reuses it.
         self.analysed: tuple[tuple[Any, ...], Log] | None = None
 
+    def _table(self, options: ParseOptions, make: bool) -> dict[tuple[str, str], Parsed] | None:
+        last = self._last
+        if last is not None and last[0] is options:
+            return last[1]
+        table = self._by_options.get(options)
+        if table is None and make:
+            table = self._by_options[options] = {}
+        if table is not None:
+            self._last = (options, table)
+        return table
+
     def get(self, key: tuple[str, str, ParseOptions]) -> Parsed | None:
-        found = self._data.get(key)
+        table = self._table(key[2], make=False)
+        found = table.get((key[0], key[1])) if table is not None else None
         if found is None:
             self.misses += 1
         else:
@@ -65,17 +81,28 @@ class ParseCache:
         return found
 
     def put(self, key: tuple[str, str, ParseOptions], value: Parsed) -> None:
-        self._data[key] = value
+        table = self._table(key[2], make=True)
+        assert table is not None
+        table[(key[0], key[1])] = value
 
     def retain(self, keys: Iterable[tuple[str, str, ParseOptions]]) -> None:
         """Drop entries not in ``keys`` so the cache never outgrows the log."""
-        keep = set(keys)
-        for key in list(self._data):
-            if key not in keep:
-                del self._data[key]
+        wanted: dict[int, tuple[ParseOptions, set[tuple[str, str]]]] = {}
+        for digest, path, options in keys:
+            group = wanted.get(id(options))
+            if group is None:
+                group = wanted[id(options)] = (options, set())
+            group[1].add((digest, path))
+        kept: dict[ParseOptions, dict[tuple[str, str], Parsed]] = {}
+        for options, pairs in wanted.values():
+            table = self._by_options.get(options)
+            if table:
+                into = kept.setdefault(options, {})
+                into.update((k, v) for k, v in table.items() if k in pairs)
+        self._by_options, self._last = kept, None
 
     def __len__(self) -> int:
-        return len(self._data)
+        return sum(len(table) for table in self._by_options.values())
 
 
 @dataclass(frozen=True)

@@ -64,6 +64,7 @@ from urllib.parse import unquote
 from . import cache as disk_cache
 from . import freshness, links
 from .config import Config
+from .graph import Edge
 from .log import Log, ParseCache, load
 from .model import Problem, Record, Severity
 from .parsing import bounds
@@ -740,6 +741,11 @@ def card(rec: Record) -> tuple[Any, ...]:
     )
 
 
+def _ends(edge: Edge) -> tuple[str, str, str]:
+    """The ids (upper case) a relation's change touches: both ends and who declared it."""
+    return (edge.source.upper(), edge.target.upper(), edge.declared_by.upper())
+
+
 @dataclass
 class Memory:
     """What a host that builds the site again and again (``mkdocs serve``) keeps from one
@@ -765,6 +771,23 @@ class Memory:
     pieces_options: tuple[str, str] = ("", "")
     #: each record's search line (:meth:`SiteBuild._search_line`) by what it shows
     lines: dict[tuple[Any, ...], tuple[str, str]] = field(default_factory=dict)
+    #: the dependency index of the record pages (:meth:`SiteBuild.stale_pages`): for each
+    #: page, the ids (upper case) of every record its inputs were worked out from; each
+    #: record's :func:`card` by path; what every page's inputs share
+    #: (:meth:`SiteBuild.pages_key`); the last build's page context (its log and order)
+    reads: dict[str, frozenset[str]] = field(default_factory=dict)
+    cards: dict[str, tuple[Any, ...]] = field(default_factory=dict)
+    pages_key: tuple[Any, ...] = ()
+    context: page_view.PageContext | None = None
+    #: each page's Markdown step (:meth:`SiteBuild.page_markdown`) by src: what it was
+    #: given, what it gave, and the key of what else it read; for ``markdown_options``
+    markdown: dict[str, tuple[Any, ...]] = field(default_factory=dict)
+    markdown_options: tuple[Any, ...] = ()
+    #: each record page's HTML before search indexing, by src: (the host's HTML, the
+    #: search line, what it gave), and after it: (the host's HTML, header and banners,
+    #: what follows the text, what it gave); the same inputs give the same page
+    contents: dict[str, tuple[str, str, str]] = field(default_factory=dict)
+    filled_pages: dict[str, tuple[str, str, str, str]] = field(default_factory=dict)
 
 
 class SiteBuild:
@@ -796,6 +819,11 @@ class SiteBuild:
         self.inputs: dict[str, tuple[Any, ...]] = {}
         self.views_fresh = False  # whether memory's views were made from this log
         self.neighbourhoods: dict[str, tuple[graphdata.GraphData, int]] = {}
+        self.search_lines: dict[str, str] = {}  # record path -> its search line
+        self.reach: dict[str, list[str]] = {}  # id -> the nodes its local graph's walk met
+        #: record page src -> the ids its inputs were worked out from (page_inputs)
+        self.reads: dict[str, frozenset[str]] = {}
+        self.cards: dict[str, tuple[Any, ...]] = {}  # record path -> card (_touched)
         #: The site's name (the H1 of llms.txt) and its public URL: with one, the links
         #: of llms.txt and index.json are absolute.
         self.site_name = site_name
@@ -1220,7 +1248,14 @@ class SiteBuild:
                 value = (None, value[1])
             views[name] = ((), value)
         kept = Memory(pages=self.memory.pages, filled=True, views=views, lines=self.memory.lines)
+        kept.markdown, kept.markdown_options = self.memory.markdown, self.memory.markdown_options
         self.snapshot.save(self.snapshot_key, kept)
+
+    @functools.cached_property
+    def options(self) -> str:
+        """The engine's options as the memory compares them (``repr``: one a build, it
+        costs as much as the rest of a page's Markdown step)."""
+        return repr(self.engine)
 
     def views_key(self) -> tuple[Any, ...]:
         """Everything the generated views (INDEX, timeline, graph pages, agent files) and
@@ -1253,7 +1288,7 @@ class SiteBuild:
         memory = self.memory
         if memory is None or self.log is None:
             return None
-        options = (repr(self.engine), self.words.lang)
+        options = (self.options, self.words.lang)
         if memory.pieces_options != options:
             memory.pieces, memory.pieces_options = {}, options
         found = memory.pieces.setdefault(name, {})
@@ -1284,18 +1319,28 @@ class SiteBuild:
         files may not have changed, compared with :attr:`memory` (ADR-0045): each record
         page whose :meth:`page_inputs` differ (every one on the first build), every
         mirror and CURRENT page (their banners follow other records). A host that
-        rebuilds only changed files (``mkdocs serve --dirty``) must rebuild these too."""
+        rebuilds only changed files (``mkdocs serve --dirty``) must rebuild these too.
+
+        A page's inputs are worked out again only when something they were worked out
+        from changed (:meth:`_touched`); the others are the last build's."""
         assert self.ctx is not None
         if self.keep:
             return []  # a one-off build rebuilds every page
-        memory, options = self.memory, repr(self.engine)
+        memory, options = self.memory, self.options
         fresh = memory is not None and memory.filled and memory.options == options
         before = memory.pages if memory is not None and fresh else {}
+        reads = memory.reads if memory is not None and fresh else {}
+        key = self.pages_key()
+        redo: set[str] | None = set()
+        if not self.views_fresh:
+            redo = self._touched(memory, key) if memory is not None and fresh else None
         stale = []
         for src, rec in self.record_at.items():
             known = before.get(src)
-            if known is not None and known[0] is not None and self.views_fresh:
-                self.inputs[src] = known[0]  # nothing a page is made from changed
+            kept = known[0] if known is not None and src in reads else None
+            if kept is not None and redo is not None and src not in redo:
+                self.inputs[src] = kept  # nothing a page is made from changed
+                self.reads[src] = reads[src]
                 continue
             inputs = self.inputs[src] = self.page_inputs(rec, src)
             if known is None or known[0] != inputs:
@@ -1305,13 +1350,67 @@ class SiteBuild:
         if memory is not None:
             memory.pages = {k: v for k, v in before.items() if k in self.inputs}
             memory.filled, memory.options = True, options
+            memory.reads, memory.pages_key, memory.context = self.reads, key, self.ctx
+            if not self.views_fresh or not memory.cards:
+                memory.cards = self.cards or {r.path: card(r) for r in self.ctx.log.records}
         return stale
+
+    def pages_key(self) -> tuple[Any, ...]:
+        """What the inputs of every record page share (:meth:`page_inputs`) beside the
+        records: the language, the day, where each record is published, what is left out,
+        the mirrors and translations, each root's view pages."""
+        assert self.log is not None
+        return (
+            self.words.lang,
+            self.log.today,
+            tuple((path, f.url) for path, f in self.file_at_path.items()),
+            tuple(sorted(self.unpublished)),
+            tuple(self.mirror_at),
+            tuple((k, tuple(v)) for k, v in self.translations.items()),
+            tuple((k, rp.index_src, rp.graph_src, rp.timeline_src) for k, rp in self.roots.items()),
+        )
+
+    def _touched(self, memory: Memory, key: tuple[Any, ...]) -> set[str] | None:
+        """The record pages (src) whose inputs may differ from the last build's, from the
+        dependency index (None: every page's). A record changed when its :func:`card`
+        did (added and removed ones too); the ids it touches are its own (before and
+        after) and those at the other end of each of its relations, before and after,
+        since a relation changes what both ends show. A page is touched when its inputs
+        were worked out from a touched id (:meth:`page_inputs` lists what it reads), and
+        so are the pages of the changed records and of their new pager neighbours."""
+        assert self.ctx is not None
+        before = memory.context
+        if before is None or memory.pages_key != key or not memory.cards:
+            return None
+        adr_log = self.ctx.log
+        old = memory.cards
+        now = self.cards = {r.path: card(r) for r in adr_log.records}
+        changed = [p for p, c in now.items() if old.get(p) != c]
+        changed += [p for p in old if p not in now]
+        ids = {c[0].upper() for p in changed for c in (old.get(p), now.get(p)) if c is not None}
+        touched = set(ids)
+        then, since = (
+            {e for e in graph.edges() if not ids.isdisjoint(_ends(e))}
+            for graph in (before.log.graph, adr_log.graph)
+        )
+        for e in then ^ since:  # the relations it gained, lost or changed
+            touched.update(_ends(e))
+        redo = {src for src, seen in memory.reads.items() if not touched.isdisjoint(seen)}
+        for path in changed:
+            rec = adr_log.by_path.get(path)
+            if rec is None:
+                continue
+            for one in (rec, *self.ctx.neighbours_in_order(rec)):
+                at = self.file_at_path.get(one.path) if one is not None else None
+                if at is not None:
+                    redo.add(at.src_uri)
+        return redo
 
     def _neighbourhood(self, rec: Record) -> tuple[graphdata.GraphData, int]:
         found = self.neighbourhoods.get(rec.id)
         if found is None:
             assert self.ctx is not None
-            found = self.neighbourhoods[rec.id] = graphdata.neighbourhood(
+            sub, more, self.reach[rec.id] = graphdata.neighbourhood_reach(
                 self.ctx.graph,
                 rec.id,
                 self.engine.graph_hops,
@@ -1319,6 +1418,7 @@ class SiteBuild:
                 adjacency=self.ctx.adjacency,
                 edges_by_node=self.ctx.edges_by_node,
             )
+            found = self.neighbourhoods[rec.id] = (sub, more)
         return found
 
     def page_inputs(self, rec: Record, src: str) -> tuple[Any, ...]:
@@ -1326,7 +1426,12 @@ class SiteBuild:
         the record itself, its URL, and each record its header, banners, relations,
         local graph and pager name (id, title, status as written and as counted, place,
         URL), with the edges between them. Two builds with equal inputs give the page
-        the same additions (ADR-0045)."""
+        the same additions (ADR-0045).
+
+        Also notes in :attr:`reads` the id of every record these inputs were worked out
+        from: those named, every successor the succession walk may follow, every node the
+        local graph's walk reached; a page none of whose reads changed keeps its inputs
+        (:meth:`stale_pages`). Something new a page reads must be read here."""
         ctx = self.ctx
         assert ctx is not None
         adr_log = ctx.log
@@ -1354,6 +1459,19 @@ class SiteBuild:
         at = self.file(src)
         rp = self.roots.get(rec.root)
         views = (rp.index_src, rp.graph_src, rp.timeline_src) if rp else ()
+        seen = set(names)
+        seen.update(self.reach.get(rec.id, ()))
+        # succession (and whether the record binds) reads the successors of the record
+        # and of its units, of any status, and theirs onward: every one reached counts
+        todo = [rec.id, *(s for u in rec.units for s in graph.direct_successors(rec.id, u.key))]
+        walked: set[str] = set()
+        while todo:
+            rid = todo.pop()
+            if rid not in walked:
+                walked.add(rid)
+                todo.extend(graph.direct_successors(rid))
+        seen.update(walked)
+        self.reads[src] = frozenset(r.upper() for r in seen)
         return (
             card(rec),
             at.url if at is not None else None,
@@ -1468,18 +1586,46 @@ class SiteBuild:
         ``markdown_title`` is the host's own title detection. Links written relative
         to files on disk are pointed at their published pages (:func:`site_links`).
         Under serve, a page read as last time gets what it got last time (ADR-0045)."""
-        memory, name = self.memory, f"markdown:{src}"
-        found = memory.views.get(name) if memory is not None and self.views_fresh else None
-        if found is not None and found[1][0] == markdown and found[1][1] == meta:
+        memory = self.memory
+        if memory is None:
+            return self._page_markdown(src, markdown, meta, markdown_title)
+        options = (self.options, self.words.lang, self.page_status)
+        if memory.markdown_options != options:
+            memory.markdown, memory.markdown_options = {}, options
+        # a replayed snapshot was made from the same records and files (ADR-0051)
+        replayed = self.keep and self.replay
+        read = None if replayed else self._markdown_reads(src)
+        found = memory.markdown.get(src)
+        if (
+            found is not None
+            and found[0] == markdown
+            and found[1] == meta
+            and (replayed or found[4] == read)
+        ):
             meta.clear()
-            meta.update(found[1][3])
-            return cast(str | None, found[1][2])
+            meta.update(found[3])
+            return cast(str | None, found[2])
         given = dict(meta)
         out = self._page_markdown(src, markdown, meta, markdown_title)
-        if memory is not None:
-            memory.views[name] = ((), (markdown, given, out, dict(meta)))
-            self.kept_changed = True
+        read = self._markdown_reads(src) if replayed else read
+        memory.markdown[src] = (markdown, given, out, dict(meta), read)
+        self.kept_changed = True
         return out
+
+    def _markdown_reads(self, src: str) -> object:
+        """What :meth:`_page_markdown` reads of the site beside the page's text, its meta
+        and the options: a record's :func:`card`, a mirror's original's, a view's text."""
+        rec = self.record_at.get(src)
+        if rec is not None:
+            return card(rec)
+        mirror = self.mirror_at.get(src)
+        if mirror is not None:
+            return ("mirror", card(mirror.original) if mirror.original is not None else None)
+        view = self.view_at.get(src)
+        if view is not None:
+            rp = self.roots[view[1]]
+            return (view, rp.index_slotted, rp.timeline_slotted)
+        return (src in self.mounted, self.mounted.get(src))
 
     def _page_markdown(
         self,
@@ -1588,7 +1734,17 @@ class SiteBuild:
             # Search sees the id and status in one short line; the header and banners
             # take its place after indexing (page_context): the search plugins would
             # parse them again on every page, and banners name other records.
-            return after_h1(html, self._search_line(rec)) + AFTER_SLOT
+            line = self._search_line(rec)
+            kept = self.memory.contents if self.memory is not None and not self.keep else None
+            found = kept.get(src) if kept is not None else None
+            if found is not None and found[0] == html and found[1] == line:
+                return found[2]  # the page rendered as last time (serve)
+            end = html.find("</h1>")
+            end = end + len("</h1>") if end >= 0 else 0
+            out = "".join((html[:end], line, html[end:], AFTER_SLOT))
+            if kept is not None:
+                kept[src] = (html, line, out)
+            return out
         mirror = self.mirror_at.get(src)
         if mirror is not None:
             href = self._href(at)
@@ -1609,13 +1765,17 @@ class SiteBuild:
     def _search_line(self, rec: Record) -> str:
         """:func:`page_view.search_line`, made again only when what it shows changed (a
         serve rebuild keeps the lines of the last build in its memory)."""
+        line = self.search_lines.get(rec.path)  # asked before and after indexing
+        if line is not None:
+            return line
         assert self.ctx is not None
         lines = self.memory.lines if self.memory is not None else {}
         key = (rec.id, rec.status, rec.archived, rec.date, rec.domain, rec.parsed.deciders)
         found = lines.get(key)
         if found is None or found[0] != self.words.lang:
             found = lines[key] = (self.words.lang, page_view.search_line(self.ctx, rec))
-        return found[1]
+        line = self.search_lines[rec.path] = found[1]
+        return line
 
     def current_banner(self, root_key: str, at: SiteFile) -> str | None:
         """The freshness banner of a root's CURRENT page, or the DRAFT banner of a preview.
@@ -1795,9 +1955,27 @@ class SiteBuild:
             top, after = self._additions(rec, at)
             if self.memory is not None and (self.keep or inputs is not None):
                 self.memory.pages[src], self.kept_changed = (inputs, top, after), True
-        assert self.ctx is not None
-        output = output.replace(self._search_line(rec), top, 1)
-        return output.replace(AFTER_SLOT, after, 1)
+        kept = self.memory.filled_pages if self.memory is not None and not self.keep else None
+        found = kept.get(src) if kept is not None else None
+        if found is not None and found[0] == output and found[1] is top and found[2] is after:
+            return found[3]  # the same page with the same additions (serve)
+        line = self._search_line(rec)
+        at_line, at_slot = output.find(line), output.find(AFTER_SLOT)
+        if 0 <= at_line < at_slot:
+            filled = "".join(
+                (
+                    output[:at_line],
+                    top,
+                    output[at_line + len(line) : at_slot],
+                    after,
+                    output[at_slot + len(AFTER_SLOT) :],
+                )
+            )
+        else:
+            filled = output.replace(line, top, 1).replace(AFTER_SLOT, after, 1)
+        if kept is not None:
+            kept[src] = (output, top, after, filled)
+        return filled
 
     def _additions(self, rec: Record, at: SiteFile) -> tuple[str, str]:
         """A record page's header with banners, and what follows its text."""

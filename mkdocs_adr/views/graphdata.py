@@ -189,8 +189,25 @@ def neighbourhood(
 ) -> tuple[GraphData, int]:
     """Nodes within ``hops`` of ``rid`` (nearest first, at most ``limit``), and how many
     more were within reach but left out."""
+    sub, more, _reach = neighbourhood_reach(
+        data, rid, hops, limit=limit, adjacency=adjacency, edges_by_node=edges_by_node
+    )
+    return sub, more
+
+
+def neighbourhood_reach(
+    data: GraphData,
+    rid: str,
+    hops: int,
+    *,
+    limit: int = 30,
+    adjacency: dict[str, set[str]] | None = None,
+    edges_by_node: dict[str, list[DrawnEdge]] | None = None,
+) -> tuple[GraphData, int, list[str]]:
+    """:func:`neighbourhood`, and every node the walk reached (those left out too): what
+    the drawing was chosen from, which a host that redraws only changed pages watches."""
     if rid not in data.nodes:
-        return GraphData(), 0
+        return GraphData(), 0, []
     adj = adjacency if adjacency is not None else data.adjacency()
     dist = {rid: 0}
     order = [rid]
@@ -208,7 +225,7 @@ def neighbourhood(
     pool = (
         [e for n in kept for e in edges_by_node.get(n, ())] if edges_by_node is not None else None
     )
-    return data.subgraph(kept, pool), max(0, len(order) - len(kept))
+    return data.subgraph(kept, pool), max(0, len(order) - len(kept)), order
 
 
 def root_view(data: GraphData, root: str) -> tuple[GraphData, list[str]]:
