@@ -939,3 +939,52 @@ def test_the_menu_of_an_adr_only_site_reaches_the_views(
         link.first.click()
         page.wait_for_url("**/adr/GRAPH/")
         page.screenshot(path=str(ARTIFACTS / f"graphnav-{theme}-after-menu-{width}.png"))
+
+
+@pytest.fixture(scope="module", params=THEMES)
+def large_site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The ADR-only site with its records out of the nav (``nav_limit: 3``) and a README."""
+    folder = adr_only_site(tmp_path_factory.mktemp(f"large-{request.param}"), request.param)
+    yml = folder / "mkdocs.yml"
+    yml.write_text(yml.read_text("utf-8").replace("adr: {}", "adr: {nav_limit: 3}"), "utf-8")
+    (folder / "docs" / "adr" / "README.md").write_text("# How we decide\n\nOur log.\n", "utf-8")
+    return built(folder)
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_large_logs_view_bar_fits_and_reaches_each_view(
+    chromium: Browser, large_site: Path, width: int
+) -> None:
+    """From the menu's one entry for the log to its README, then along the view bar to
+    the graph and back to the INDEX; the bar stays inside the column at phone width."""
+    theme = theme_of(large_site)
+    with opened(chromium, large_site, width=width) as (page, base):
+        page.goto(f"{base}/")
+        if width < 800:
+            toggle = (
+                'label.md-header__button[for="__drawer"]'
+                if theme == "material"
+                else "button.navbar-toggler"
+            )
+            page.locator(toggle).first.click()
+        link = (
+            page.locator(".md-nav--primary .md-nav__link", has_text="Decisions")
+            if theme == "material"
+            else page.locator(".navbar-nav .nav-link", has_text="Decisions")
+        )
+        link.first.click()
+        page.wait_for_url("**/adr/")
+        bar = page.locator("nav.adr-views")
+        assert bar.locator('[aria-current="page"]').inner_text() == "Decisions"
+        overflow = page.evaluate(OVERFLOW, COLUMN_OF[theme])
+        assert overflow["wide"] == [], overflow
+        page.screenshot(path=str(ARTIFACTS / f"viewbar-{theme}-readme-{width}.png"))
+        bar.locator("a", has_text="Decision graph").click()
+        page.wait_for_url("**/adr/GRAPH/")
+        bar.locator("a", has_text="Decision index").click()
+        page.wait_for_url("**/adr/INDEX/")
+        assert bar.locator('[aria-current="page"]').inner_text() == "Decision index"
+        assert page.locator("table a", has_text="ADR-0004").count() >= 1
+        page.screenshot(path=str(ARTIFACTS / f"viewbar-{theme}-index-{width}.png"))
