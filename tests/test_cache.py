@@ -609,3 +609,32 @@ def test_a_prose_edit_reuses_the_analysis_and_answers_as_a_fresh_load(
         assert status.by_path["adr/0007-use-structured-logging.md"].status == "deprecated"
     finally:
         os.chdir(old)
+
+
+def test_the_lean_form_of_every_fixture_reading_reads_back_the_same() -> None:
+    """A pack keeps the readings a run parsed as plain tuples (``cache._lean``); each
+    fixture record, container units and problems included, comes back equal field
+    by field, text and all, and as the same object graph (relations, units, problems)."""
+    from mkdocs_adr.model import Parsed
+    from mkdocs_adr.parsing import ParseOptions
+    from mkdocs_adr.parsing.reader import parse_bytes
+
+    options = ParseOptions(aliases=(), status_headings=frozenset({"status"}))
+    files = sorted(LOGS.rglob("*.md"))
+    kinds = {"units": 0, "problems": 0, "relations": 0}
+    for path in files:
+        parsed = parse_bytes(path.read_bytes(), path=path.name, options=options)
+        lean = cache._lean(parsed)
+        assert type(lean) is tuple
+        back = cache._unlean(lean)
+        assert type(back) is Parsed
+        for f in dataclasses.fields(Parsed):
+            assert getattr(back, f.name) == getattr(parsed, f.name), (path, f.name)
+            assert repr(getattr(back, f.name)) == repr(getattr(parsed, f.name)), (path, f.name)
+        assert back == parsed
+        for kind in kinds:
+            kinds[kind] += bool(getattr(parsed, kind))
+    assert all(kinds.values()), kinds  # the fixtures hold each shape the lean form rewrites
+    assert cache._lean("not a reading") == "not a reading"
+    with pytest.raises(ValueError):
+        cache._unlean(("too", "short"))

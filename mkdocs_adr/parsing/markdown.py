@@ -385,8 +385,12 @@ class Document:
         return "\n".join("" if f else ln for ln, f in zip(self.lines, self.fenced, strict=True))
 
 
+@functools.lru_cache(maxsize=8192)
 def heading_key(text: str) -> str:
-    """A heading or field name as a key: stripped, no trailing colon, lower case."""
+    """A heading or field name as a key: stripped, no trailing colon, lower case.
+
+    Remembered per text: a log's section names and field keys ("Status", "Context",
+    "Date") repeat in every record."""
     return text.strip().rstrip(":：").strip().lower()
 
 
