@@ -8,10 +8,12 @@ value`` fields, a ``## Links`` list) is in :mod:`.common`.
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import functools
 import itertools
 import re
 from collections.abc import Iterator
+from typing import Any
 
 from ..model import Parsed, Problem, Relation, Severity
 from . import bounds, titles
@@ -339,7 +341,7 @@ def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:
         )
 
     relations.extend(_mentions(doc, options, hit, {r.line for r in relations}))
-    return Parsed(
+    return _reading(
         style=style,
         title=title,
         status=status,
@@ -366,6 +368,22 @@ def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:
         alias=alias,
         text=text,
     )
+
+
+#: How many fields a :class:`Parsed` has: :func:`_reading` is given all of them.
+_PARSED_FIELDS = len(dataclasses.fields(Parsed))
+_new_object = object.__new__
+
+
+def _reading(**fields: Any) -> Parsed:
+    """``Parsed(**fields)`` given every field: the object and its ``__dict__`` made in C,
+    as unpickling one makes it. The frozen class's own ``__init__`` sets each of its two
+    dozen fields through ``object.__setattr__``, a tenth of a reading's bytecode."""
+    if len(fields) != _PARSED_FIELDS:  # pragma: no cover - a field left out: its default
+        return Parsed(**fields)
+    parsed: Parsed = _new_object(Parsed)
+    parsed.__dict__.update(fields)
+    return parsed
 
 
 def _status_of(hit: Hit, options: ParseOptions) -> tuple[str, str | None]:
