@@ -802,7 +802,9 @@ def scan(text: str) -> Document:
         frontmatter, fm_error = load_frontmatter(raw_fm)
     lines = body.split("\n")
     # a fence needs ``` or ~~~ somewhere: skip the line loop when there is none
-    fenced = _mark_fences(lines) if "``" in body or "~~" in body else [False] * len(lines)
+    # (each two-character test behind a one-character one, which costs a fraction of it)
+    maybe_fence = ("`" in body and "``" in body) or ("~" in body and "~~" in body)
+    fenced = _mark_fences(lines) if maybe_fence else [False] * len(lines)
     doc = Document(text, lines, offset, frontmatter, fm_error, fenced, body_text=body)
     headings: list[Heading] = []
     found: list[tuple[int, Heading]] = []  # setext headings, by line index
@@ -828,7 +830,7 @@ def scan(text: str) -> Document:
             # tuple.__new__ directly: the NamedTuple's own __new__ is a Python call
             headings.append(_new(Heading, (level, title, index + offset + 1, index + 1)))
     # an underline starts a line with "=", "-" or the spaces before them
-    if "\n-" in padded or "\n=" in padded or "\n " in padded:
+    if ("-" in body and "\n-" in padded) or ("=" in body and "\n=" in padded) or "\n " in padded:
         # the line of each match, counted on from the last one (not from the start)
         index = pos = 0
         for m in _SETEXT_NL.finditer(padded):
