@@ -95,8 +95,11 @@ def parse_bytes(data: bytes, *, path: str, options: ParseOptions) -> Parsed:
             raw_status="",
             problems=tuple(problems),
         )
-    parsed = parse(text, path=path, options=options)
-    for line in bounds.over_render_bound(text):
+    parsed, doc = _parse(text, path, options)
+    # a line over the render bound has more characters than the bound, and only the
+    # body's lines count: most records have no body line that long (no split of the text)
+    long_line = len(text) > bounds.RENDER_INLINE and max(map(len, doc.lines)) > bounds.RENDER_INLINE
+    for line in bounds.over_render_bound(text) if long_line else ():
         if line >= parsed.body_start:  # frontmatter is never rendered
             count = bounds.inline_marks(text.split("\n", line)[line - 1])
             problems.append(bounds.render_bound_problem(path, line, count))
@@ -197,6 +200,11 @@ def _as_list(value: object) -> tuple[str, ...]:
 
 def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:
     """Parse normalized text. Never raises for any input text."""
+    return _parse(text, path, options)[0]
+
+
+def _parse(text: str, path: str, options: ParseOptions) -> tuple[Parsed, Document]:
+    """:func:`parse`, and the scanned document it read."""
     name = path.rsplit("/", 1)[-1]
     doc = scan(text)
     problems: list[Problem] = []
@@ -353,7 +361,7 @@ def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:
         )
 
     relations.extend(_mentions(doc, options, hit, {r.line for r in relations}))
-    return _reading(
+    parsed = _reading(
         style=style,
         title=title,
         status=status,
@@ -380,6 +388,7 @@ def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:
         alias=alias,
         text=text,
     )
+    return parsed, doc
 
 
 #: How many fields a :class:`Parsed` has: :func:`_reading` is given all of them.
