@@ -39,7 +39,6 @@ import functools
 import hashlib
 import io
 import json
-import operator
 import os
 import pickle
 import sys
@@ -51,6 +50,8 @@ from typing import Any
 from .graph import Edge
 from .model import Parsed, Problem, Record, Relation, Unit
 from .parsing import ParseOptions
+from .parsing.lean import lean as _lean
+from .parsing.lean import unlean as _unlean
 
 #: The environment variable that turns the cache off (any value but ``""``/``0``).
 ENV_OFF = "MKDOCS_ADR_NO_CACHE"
@@ -152,7 +153,7 @@ class Pack:
     rows vouch for the kept log reads the keys from the meta line and unpickles the
     log alone. The entries name the readings the log holds by the index of their
     record, so no reading is stored twice, and hold any other reading in its lean
-    form (:func:`_lean`: plain tuples, which pickle in C).
+    form (:func:`mkdocs_adr.parsing.lean.lean`: plain tuples, which pickle in C).
     """
 
     def __init__(self, project_dir: Path, options: ParseOptions) -> None:
@@ -397,61 +398,6 @@ def _reducers() -> dict[type, Any]:
     table: dict[type, Any] = {cls: reducer(cls) for cls in (Problem, Relation, Unit, Record, Edge)}
     table[Parsed] = parsed
     return table
-
-
-#: The fields of the readings, in order, as :func:`_lean` writes them.
-_PARSED = tuple(f.name for f in dataclasses.fields(Parsed))
-_RELATION = tuple(f.name for f in dataclasses.fields(Relation))
-_PROBLEM = tuple(f.name for f in dataclasses.fields(Problem))
-_UNIT = tuple(f.name for f in dataclasses.fields(Unit))
-_AT_RELATIONS, _AT_UNITS, _AT_PROBLEMS = (
-    _PARSED.index("relations"),
-    _PARSED.index("units"),
-    _PARSED.index("problems"),
-)
-_parsed_values = operator.attrgetter(*_PARSED)
-_relation_values = operator.attrgetter(*_RELATION)
-_problem_values = operator.attrgetter(*_PROBLEM)
-_unit_values = operator.attrgetter(*_UNIT)
-
-
-def _lean(value: object) -> object:
-    """A reading as plain tuples: its field values in order, with its relations,
-    units and problems as tuples of theirs (what :func:`_unlean` rebuilds). A cold
-    run writes every reading: the pickler's own walk over tuples takes about a third
-    of the time the model classes' reducers take. Anything but a reading stays as it
-    is (and is not taken for one when read back)."""
-    if type(value) is not Parsed:
-        return value
-    values = list(_parsed_values(value))
-    if value.relations:
-        values[_AT_RELATIONS] = tuple(map(_relation_values, value.relations))
-    if value.units:
-        values[_AT_UNITS] = tuple(
-            (*_unit_values(u)[:-1], tuple(map(_relation_values, u.relations))) for u in value.units
-        )
-    if value.problems:
-        values[_AT_PROBLEMS] = tuple(map(_problem_values, value.problems))
-    return tuple(values)
-
-
-def _unlean(values: tuple[Any, ...]) -> Parsed:
-    """The reading :func:`_lean` wrote as ``values``; raises on anything else."""
-    if len(values) != len(_PARSED):
-        raise ValueError("not a lean reading")
-    fields = list(values)
-    fields[_AT_RELATIONS] = tuple([Relation(*r) for r in fields[_AT_RELATIONS]])
-    fields[_AT_UNITS] = tuple(
-        [
-            Unit(u[0], u[1], u[2], u[3], u[4], u[5], tuple([Relation(*r) for r in u[6]]))
-            for u in fields[_AT_UNITS]
-        ]
-    )
-    fields[_AT_PROBLEMS] = tuple([Problem(*p) for p in fields[_AT_PROBLEMS]])
-    parsed: Parsed = object.__new__(Parsed)
-    # what unpickling a Parsed does: a new object and its __dict__ (the class is frozen)
-    parsed.__dict__.update(zip(_PARSED, fields, strict=True))
-    return parsed
 
 
 def _trusted(st: os.stat_result) -> bool:
