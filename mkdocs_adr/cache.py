@@ -50,13 +50,15 @@ from typing import Any
 from .graph import Edge
 from .model import Parsed, Problem, Record, Relation, Unit
 from .parsing import ParseOptions
+from .parsing.lean import lean as _lean
+from .parsing.lean import unlean as _unlean
 
 #: The environment variable that turns the cache off (any value but ``""``/``0``).
 ENV_OFF = "MKDOCS_ADR_NO_CACHE"
 #: The folder's size bound: beyond it the packs used longest ago are removed.
 MAX_BYTES = 512 * 2**20
 #: The first line of every pack; a change of layout changes it.
-MAGIC = b"mkdocs-adr parse cache 3\n"
+MAGIC = b"mkdocs-adr parse cache 4\n"
 #: The first line of every site snapshot (:class:`Snapshot`).
 SNAPSHOT_MAGIC = b"mkdocs-adr site snapshot 1\n"
 #: The package folder, whose files' names, sizes and times make the code stamp.
@@ -150,7 +152,8 @@ class Pack:
     unpickled only when asked for (:attr:`log`, :attr:`entries`): a run whose stat
     rows vouch for the kept log reads the keys from the meta line and unpickles the
     log alone. The entries name the readings the log holds by the index of their
-    record, so no reading is stored twice.
+    record, so no reading is stored twice, and hold any other reading in its lean
+    form (:func:`mkdocs_adr.parsing.lean.lean`: plain tuples, which pickle in C).
     """
 
     def __init__(self, project_dir: Path, options: ParseOptions) -> None:
@@ -230,7 +233,11 @@ class Pack:
                 records = getattr(self.log, "records", ())
                 with contextlib.suppress(Exception):
                     self._entries = {
-                        key: records[value].parsed if type(value) is int else value
+                        key: records[value].parsed
+                        if type(value) is int
+                        else _unlean(value)
+                        if type(value) is tuple
+                        else value
                         for key, value in found.items()
                     }
         return self._entries
@@ -254,7 +261,10 @@ class Pack:
         with contextlib.suppress(Exception):
             log_part = _pickled(log) if log is not None else b""
             held = {id(r.parsed): i for i, r in enumerate(getattr(log, "records", ()))}
-            refs = {key: held.get(id(value), value) for key, value in entries.items()}
+            refs = {
+                key: held.get(id(value)) if id(value) in held else _lean(value)
+                for key, value in entries.items()
+            }
             entries_part = _pickled(refs)
             kept = log is not None and stat_key and walked
             walked_part = _pickled(list(walked)) if kept and walked else b""

@@ -78,7 +78,10 @@ class PlanReport:
     def exit_code(self, fail_on: str) -> int:
         return exit_code(self.problems, fail_on)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, *, records: bool = True) -> dict[str, Any]:
+        """The ``plan --json`` envelope; without ``records``, no ``records`` list (what
+        :func:`render_text` reads has none of it: 10,000 records' JSON is a good part
+        of a text ``plan``'s output time)."""
         log = self.log
         counts = Counter(r.status for r in log.records)
         return {
@@ -94,7 +97,11 @@ class PlanReport:
                 "excluded": [e.to_json() for e in log.excluded],
                 "statuses": {s: counts[s] for s in STATUSES if counts[s]},
             },
-            "records": [record_json(r, self.dispositions.get(r.path)) for r in log.records],
+            **(
+                {"records": [record_json(r, self.dispositions.get(r.path)) for r in log.records]}
+                if records
+                else {}
+            ),
             "problems": [p.to_json() for p in self.problems],
             "views": views_json(self.views),
             "archive_candidates": [c.to_json() for c in self.candidates],

@@ -609,3 +609,62 @@ def test_a_prose_edit_reuses_the_analysis_and_answers_as_a_fresh_load(
         assert status.by_path["adr/0007-use-structured-logging.md"].status == "deprecated"
     finally:
         os.chdir(old)
+
+
+def test_the_lean_form_of_every_fixture_reading_reads_back_the_same() -> None:
+    """A pack keeps the readings a run parsed as plain tuples (``parsing.lean``); each
+    fixture record, container units and problems included, comes back equal field
+    by field, text and all, and as the same object graph (relations, units, problems)."""
+    from mkdocs_adr.model import Parsed
+    from mkdocs_adr.parsing import ParseOptions
+    from mkdocs_adr.parsing import lean as plain
+    from mkdocs_adr.parsing.reader import parse_bytes
+
+    options = ParseOptions(aliases=(), status_headings=frozenset({"status"}))
+    files = sorted(LOGS.rglob("*.md"))
+    kinds = {"units": 0, "problems": 0, "relations": 0}
+    for path in files:
+        parsed = parse_bytes(path.read_bytes(), path=path.name, options=options)
+        lean = plain.lean(parsed)
+        assert type(lean) is tuple
+        back = plain.unlean(lean)
+        assert type(back) is Parsed
+        for f in dataclasses.fields(Parsed):
+            assert getattr(back, f.name) == getattr(parsed, f.name), (path, f.name)
+            assert repr(getattr(back, f.name)) == repr(getattr(parsed, f.name)), (path, f.name)
+        assert back == parsed
+        for kind in kinds:
+            kinds[kind] += bool(getattr(parsed, kind))
+    assert all(kinds.values()), kinds  # the fixtures hold each shape the lean form rewrites
+    assert plain.lean("not a reading") == "not a reading"
+    with pytest.raises(ValueError):
+        plain.unlean(("too", "short"))
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the parse forks on Linux only")
+def test_the_forked_half_reads_as_the_parse_in_this_process(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The child of :func:`mkdocs_adr.parsing.batch.parse_many` sends its half back as
+    plain tuples; every fixture reading arrives equal to the one parsed here, field by
+    field, in order, and this process parsed only its own half (no fallback)."""
+    from mkdocs_adr.parsing import ParseOptions, batch
+
+    options = ParseOptions(aliases=(), status_headings=frozenset({"status"}))
+    jobs = [(p.read_bytes(), p.name) for p in sorted(LOGS.rglob("*.md"))]
+    here = batch._parse_here(jobs, options)
+    sizes: list[int] = []
+    real = batch._parse_here
+
+    def counted(part: Any, opts: Any) -> Any:
+        sizes.append(len(part))
+        return real(part, opts)
+
+    monkeypatch.setattr(batch, "_parse_here", counted)
+    forked = batch._parse_forked(jobs, options)
+    assert sizes == [len(jobs) // 2]  # the child's half came through the pipe
+    assert len(forked) == len(here) > 20
+    for mine, theirs in zip(here, forked, strict=True):
+        assert theirs == mine
+        assert theirs.__dict__ == mine.__dict__
+        assert repr(theirs.problems) == repr(mine.problems)

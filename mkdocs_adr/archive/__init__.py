@@ -32,17 +32,66 @@ One job per module:
 
 from __future__ import annotations
 
-from .eligibility import candidates, eligible_ids
-from .restore import plan_restore
-from .service import (
-    PREVIEW_SCHEMA,
-    Preview,
-    interrupted,
-    plan_archive,
-    refuse_if_interrupted,
-    select,
-)
-from .verify import PLAN_KINDS, verify_applied
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .eligibility import candidates, eligible_ids
+    from .restore import plan_restore
+    from .service import (
+        PREVIEW_SCHEMA,
+        Preview,
+        interrupted,
+        plan_archive,
+        refuse_if_interrupted,
+        select,
+    )
+    from .verify import PLAN_KINDS, verify_applied
+
+#: Each name's module, imported on first use: ``plan`` reads
+#: :mod:`.eligibility` alone, and the planner, restore and verify modules are
+#: most of this package's import time.
+_HOMES = {
+    "candidates": "eligibility",
+    "eligible_ids": "eligibility",
+    "plan_restore": "restore",
+    "PREVIEW_SCHEMA": "service",
+    "Preview": "service",
+    "interrupted": "service",
+    "plan_archive": "service",
+    "refuse_if_interrupted": "service",
+    "select": "service",
+    "PLAN_KINDS": "verify",
+    "verify_applied": "verify",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(_module(home), name)
+    globals()[name] = value
+    return value
+
+
+def _module(home: str) -> Any:
+    """The submodule ``home`` (written out: an import is never a string here)."""
+    if home == "eligibility":
+        from . import eligibility
+
+        return eligibility
+    if home == "restore":
+        from . import restore
+
+        return restore
+    if home == "service":
+        from . import service
+
+        return service
+    from . import verify
+
+    return verify
+
 
 __all__ = [
     "PLAN_KINDS",

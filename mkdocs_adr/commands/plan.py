@@ -153,11 +153,11 @@ def plan_command(
             )
         )
     analysis = report.analyse(log, mode="analysis")
-    data = analysis.to_json()
     if as_json:
-        emit_json(data)
+        emit_json(analysis.to_json())
     else:
-        echo(report.render_text(data, verbose=verbose), nl=False)
+        text = report.render_text(analysis.to_json(records=False), verbose=verbose)
+        echo(text, nl=False)
     raise SystemExit(analysis.exit_code(fail_on or config.fail_on))
 
 

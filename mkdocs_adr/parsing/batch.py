@@ -2,7 +2,8 @@
 
 Parsing is pure, so a log can be split: a forked child parses the second half
 of the files while this process parses the first, then sends its results
-back, pickled, through a pipe (one transfer of about 1.4 KB a record). On the
+back, pickled, through a pipe (one transfer of about 1.4 KB a record), each reading
+as plain tuples (:mod:`.lean`: the model classes' reducers cost both halves more). On the
 10,000-record benchmark log, with the second core idle, ``plan`` went from
 about 1.42 s to 1.10-1.19 s of wall time (ADR-0009).
 
@@ -24,6 +25,7 @@ import threading
 from collections.abc import Sequence
 
 from ..model import Parsed
+from .lean import lean, unlean
 from .options import ParseOptions
 from .reader import parse_bytes
 
@@ -65,7 +67,8 @@ def _parse_forked(jobs: Sequence[tuple[bytes, str]], options: ParseOptions) -> l
         status = 1
         try:
             os.close(read_end)
-            data = pickle.dumps(_parse_here(jobs[half:], options), pickle.HIGHEST_PROTOCOL)
+            readings = [lean(p) for p in _parse_here(jobs[half:], options)]
+            data = pickle.dumps(readings, pickle.HIGHEST_PROTOCOL)
             with open(write_end, "wb") as out:
                 out.write(data)
             status = 0
@@ -83,10 +86,10 @@ def _parse_forked(jobs: Sequence[tuple[bytes, str]], options: ParseOptions) -> l
         _, status = os.waitpid(pid, 0)
     if status == 0:
         try:
-            loaded = pickle.loads(data)
+            loaded = [unlean(t) for t in pickle.loads(data)]
         except Exception:  # any bad transfer: parse that half here
             loaded = None
-        if isinstance(loaded, list) and len(loaded) == len(jobs) - half:
+        if loaded is not None and len(loaded) == len(jobs) - half:
             theirs = loaded
     if theirs is None:
         theirs = _parse_here(jobs[half:], options)

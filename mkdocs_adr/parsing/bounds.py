@@ -110,9 +110,12 @@ def _outside_fences(lines: list[str]) -> Iterator[tuple[int, str]]:
 def over_render_bound(text: str) -> list[int]:
     """The (1-based) lines of ``text`` outside fenced code with more than
     :data:`RENDER_INLINE` inline marks."""
-    if len(text) <= RENDER_INLINE or inline_marks(text) <= RENDER_INLINE:
+    if len(text) <= RENDER_INLINE:
         return []
     lines = text.split("\n")
+    # a line has no more marks than characters: most texts have no line that long
+    if max(map(len, lines)) <= RENDER_INLINE or inline_marks(text) <= RENDER_INLINE:
+        return []
     return [i + 1 for i, line in _outside_fences(lines) if inline_marks(line) > RENDER_INLINE]
 
 
@@ -158,9 +161,13 @@ _WIDE = ("        ", "\t\t", " \t", "\t ")
 def _may_nest(text: str) -> bool:
     """Whether a line of ``text`` may nest deeper than :data:`RENDER_DEPTH` (False is
     sure; True is checked line by line)."""
-    if text.count(">") > RENDER_DEPTH and _QUOTE_RUN.search(text) is not None:
+    # (a one-character test first: an absent two-character needle costs a scan of the
+    # text several times slower than an absent single character)
+    if ">" in text and text.count(">") > RENDER_DEPTH and _QUOTE_RUN.search(text) is not None:
         return True
-    wide = "        " in text or "\t\t" in text or " \t" in text or "\t " in text  # _WIDE
+    wide = "        " in text or (  # _WIDE
+        "\t" in text and ("\t\t" in text or " \t" in text or "\t " in text)
+    )
     return wide and _DEEP_START.search(text) is not None
 
 

@@ -142,7 +142,9 @@ def declarations(doc: Document, status_headings: frozenset[str]) -> list[Relatio
     """
     out: list[Relation] = []
     text = doc.body_text if doc.body_text is not None else doc.text
-    if not ("This" in text or "THIS" in text) or not any(h in text for h in DECLARATION_HINTS):
+    if "T" not in text or not ("This" in text or "THIS" in text):
+        return out  # (the one-character test first: it costs a fraction of the others)
+    if not any(h in text for h in DECLARATION_HINTS):
         return out  # a declaration starts "This" and names a succession verb
     # "This page ...", "This is ..." start lines too: only a declaration's verb counts
     candidates = [(n, t) for n, t in doc.lines_matching(_DECLARATION_LINE) if DECLARATION.match(t)]

@@ -8,6 +8,7 @@ docs/guide/formats.md ("Dates").
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -36,6 +37,7 @@ DATE_KEYS: tuple[str, ...] = (
     "last modified",
 )
 
+_DATE_KEY_SET = frozenset(DATE_KEYS)
 _ISO = re.compile(r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})")
 _DMY = re.compile(r"(\d{1,2})([/.\-])(\d{1,2})\2(\d{4})")
 _MONTHS = {
@@ -85,8 +87,14 @@ def pick_date(
     the record writes no date key.
     """
     first: Any = None
+    if frontmatter.keys().isdisjoint(_DATE_KEY_SET) and fields.keys().isdisjoint(_DATE_KEY_SET):
+        return None, None
     for key in DATE_KEYS:
-        for value in (frontmatter.get(key), fields[key][0] if key in fields else None):
+        fm_value = frontmatter.get(key)
+        found = fields.get(key)
+        if fm_value is None and found is None:
+            continue
+        for value in (fm_value, None if found is None else found[0]):
             if value is None or value == "":
                 continue
             iso = parse_date(value)
@@ -113,7 +121,12 @@ def parse_date(value: object) -> str | None:
         return value.isoformat()
     if value is None:
         return None
-    text = str(value).strip()
+    return _text_date(str(value).strip())
+
+
+@functools.lru_cache(maxsize=4096)
+def _text_date(text: str) -> str | None:
+    """:func:`parse_date` of a stripped text (remembered: a log repeats its dates)."""
     m = _ISO.search(text)
     if m:
         return _make(int(m.group(1)), int(m.group(2)), int(m.group(3)))

@@ -8,10 +8,12 @@ value`` fields, a ``## Links`` list) is in :mod:`.common`.
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import functools
 import itertools
 import re
 from collections.abc import Iterator
+from typing import Any
 
 from ..model import Parsed, Problem, Relation, Severity
 from . import bounds, titles
@@ -24,6 +26,18 @@ from .status import FRONTMATTER_KEYS, relation_line
 
 #: The detectors tried when the ``style`` option is ``auto``.
 _ALL = tuple(DETECTORS)
+
+
+_BOM = b"\xef\xbb\xbf"
+
+
+def _utf8_sig(data: bytes) -> str:
+    """``data.decode("utf-8-sig")``, without that codec's Python layer (most of a small
+    file's decode) unless the bytes do not decode: then the codec raises its own error."""
+    try:
+        return data[3:].decode() if data.startswith(_BOM) else data.decode()
+    except UnicodeDecodeError:
+        return data.decode("utf-8-sig")
 
 
 def decode(data: bytes, path: str, max_bytes: int) -> tuple[str | None, list[Problem]]:
@@ -50,7 +64,7 @@ def decode(data: bytes, path: str, max_bytes: int) -> tuple[str | None, list[Pro
         ]
     problems: list[Problem] = []
     try:
-        text = data.decode("utf-8-sig")
+        text = _utf8_sig(data)
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         problems.append(
@@ -81,8 +95,11 @@ def parse_bytes(data: bytes, *, path: str, options: ParseOptions) -> Parsed:
             raw_status="",
             problems=tuple(problems),
         )
-    parsed = parse(text, path=path, options=options)
-    for line in bounds.over_render_bound(text):
+    parsed, doc = _parse(text, path, options)
+    # a line over the render bound has more characters than the bound, and only the
+    # body's lines count: most records have no body line that long (no split of the text)
+    long_line = len(text) > bounds.RENDER_INLINE and max(map(len, doc.lines)) > bounds.RENDER_INLINE
+    for line in bounds.over_render_bound(text) if long_line else ():
         if line >= parsed.body_start:  # frontmatter is never rendered
             count = bounds.inline_marks(text.split("\n", line)[line - 1])
             problems.append(bounds.render_bound_problem(path, line, count))
@@ -183,6 +200,11 @@ def _as_list(value: object) -> tuple[str, ...]:
 
 def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:
     """Parse normalized text. Never raises for any input text."""
+    return _parse(text, path, options)[0]
+
+
+def _parse(text: str, path: str, options: ParseOptions) -> tuple[Parsed, Document]:
+    """:func:`parse`, and the scanned document it read."""
     name = path.rsplit("/", 1)[-1]
     doc = scan(text)
     problems: list[Problem] = []
@@ -339,7 +361,7 @@ def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:
         )
 
     relations.extend(_mentions(doc, options, hit, {r.line for r in relations}))
-    return Parsed(
+    parsed = _reading(
         style=style,
         title=title,
         status=status,
@@ -366,6 +388,23 @@ def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:
         alias=alias,
         text=text,
     )
+    return parsed, doc
+
+
+#: How many fields a :class:`Parsed` has: :func:`_reading` is given all of them.
+_PARSED_FIELDS = len(dataclasses.fields(Parsed))
+_new_object = object.__new__
+
+
+def _reading(**fields: Any) -> Parsed:
+    """``Parsed(**fields)`` given every field: the object and its ``__dict__`` made in C,
+    as unpickling one makes it. The frozen class's own ``__init__`` sets each of its two
+    dozen fields through ``object.__setattr__``, a tenth of a reading's bytecode."""
+    if len(fields) != _PARSED_FIELDS:  # pragma: no cover - a field left out: its default
+        return Parsed(**fields)
+    parsed: Parsed = _new_object(Parsed)
+    parsed.__dict__.update(fields)
+    return parsed
 
 
 def _status_of(hit: Hit, options: ParseOptions) -> tuple[str, str | None]:
@@ -466,7 +505,7 @@ def _mentions(
     not a second mention.
     """
     text = doc.unfenced_text()
-    has_link = "](" in text
+    has_link = "]" in text and "](" in text  # (one character first: a fraction of the cost)
     if not has_link and not any(p in text for p in options.prefixes):
         return []  # a prose reference starts with a prefix
     out: list[Relation] = []

@@ -21,6 +21,7 @@ from ..status import link_line, relations_in_text
 from .base import Format
 
 UNIT_HEADING = re.compile(r"^D(\d{1,3})\s*[.:)\-–—]?\s+(.+)$")
+_D_DIGIT = re.compile(r"D\d")
 #: ``- **Status**: accepted``; the key is a name of at most 64 characters, and the value
 #: is read as ``(.*\S|.)`` (the same text as ``(.+?)\s*$``, without backtracking).
 UNIT_STATUS = re.compile(
@@ -47,6 +48,10 @@ def read_units(
     problems: list[Problem],
 ) -> list[Unit]:
     declared = fm.get("style") == "container" or "units" in fm
+    body = doc.body_text if doc.body_text is not None else doc.text
+    # a unit heading's text starts "D<digit>", and every heading's text is in the body
+    if not declared and _D_DIGIT.search(body) is None:
+        return []
     if not declared and not any(
         h.level == 2 and h.text[:1] == "D" and UNIT_HEADING.match(h.text) for h in doc.headings
     ):
