@@ -914,6 +914,24 @@ def test_proposed_and_partial_edges_look_different(chromium: Browser, site: Path
         )
 
 
+def click_menu(page: Any, theme: str, width: int, text: str) -> None:
+    """Click the menu entry ``text``, unfolding the menu first where the theme folds it
+    behind a button (both do below 800 px)."""
+    if width < 800:
+        toggle = (
+            'label.md-header__button[for="__drawer"]'
+            if theme == "material"
+            else "button.navbar-toggler"
+        )
+        page.locator(toggle).first.click()
+    link = (
+        page.locator(".md-nav--primary .md-nav__link", has_text=text)
+        if theme == "material"
+        else page.locator(".navbar-nav .nav-link", has_text=text)
+    )
+    link.first.click()
+
+
 @pytest.mark.slow
 @pytest.mark.browser
 @pytest.mark.parametrize("width", [1280, 390])
@@ -924,19 +942,7 @@ def test_the_menu_of_an_adr_only_site_reaches_the_views(
     with opened(chromium, site, width=width) as (page, base):
         page.goto(f"{base}/")
         assert page.locator("h1").first.inner_text() == "Overview"
-        if width < 800:  # both themes fold the menu behind a button
-            toggle = (
-                'label.md-header__button[for="__drawer"]'
-                if theme == "material"
-                else "button.navbar-toggler"
-            )
-            page.locator(toggle).first.click()
-        link = (
-            page.locator(".md-nav--primary .md-nav__link", has_text="Decision graph")
-            if theme == "material"
-            else page.locator(".navbar-nav .nav-link", has_text="Decision graph")
-        )
-        link.first.click()
+        click_menu(page, theme, width, "Decision graph")
         page.wait_for_url("**/adr/GRAPH/")
         page.screenshot(path=str(ARTIFACTS / f"graphnav-{theme}-after-menu-{width}.png"))
 
@@ -962,19 +968,7 @@ def test_a_large_logs_view_bar_fits_and_reaches_each_view(
     theme = theme_of(large_site)
     with opened(chromium, large_site, width=width) as (page, base):
         page.goto(f"{base}/")
-        if width < 800:
-            toggle = (
-                'label.md-header__button[for="__drawer"]'
-                if theme == "material"
-                else "button.navbar-toggler"
-            )
-            page.locator(toggle).first.click()
-        link = (
-            page.locator(".md-nav--primary .md-nav__link", has_text="Decisions")
-            if theme == "material"
-            else page.locator(".navbar-nav .nav-link", has_text="Decisions")
-        )
-        link.first.click()
+        click_menu(page, theme, width, "Decisions")
         page.wait_for_url("**/adr/")
         bar = page.locator("nav.adr-views")
         assert bar.locator('[aria-current="page"]').inner_text() == "Decisions"
