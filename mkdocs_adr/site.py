@@ -1726,7 +1726,7 @@ class SiteBuild:
             return None
         src = at.src_uri
         rec = self.record_at.get(src)
-        if rec is not None or src in self.mirror_at:
+        if rec is not None or src in self.mirror_at or self._titled_entry(src):
             self.titled_urls.add(url)
         if rec is not None:
             if rec.archived:
@@ -1813,6 +1813,12 @@ class SiteBuild:
         if src in self.bar_at:  # after the fill: the bar is not the view's (ADR-0054)
             return after_h1(content if filled is None else filled, self._view_bar(src, at))
         return filled
+
+    def _titled_entry(self, src: str) -> bool:
+        """Whether ``src`` is a collapsed root's nav entry, titled (escaped) from its
+        section (:func:`collapse_roots`)."""
+        entries = self.bar_at.get(src)
+        return entries is not None and entries[0][0] == src
 
     def _view_bar(self, src: str, at: SiteFile) -> str:
         entries = [

@@ -11,6 +11,7 @@ id order.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import textwrap
@@ -578,6 +579,11 @@ def test_a_large_log_is_one_entry_with_its_views_in_a_bar(tmp_path: Path, theme:
         ], page
     readme = (site / "adr" / "index.html").read_text("utf-8")
     assert "Our log." in readme and "How we decide" in readme
+    # MkDocs' own search lists the entry under its nav title, as text (not "&amp;");
+    # Material's under the page's heading
+    index = json.loads((site / "search" / "search_index.json").read_text("utf-8"))
+    titles = {d["location"]: d["title"] for d in index["docs"]}
+    assert titles["adr/"] == ("How we decide" if theme == "material" else "Shop & orders")
     bars = {
         page: re.findall(
             r'<nav class="adr-views" aria-label="Decision views">(.*?)</nav>',
