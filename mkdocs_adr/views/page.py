@@ -796,7 +796,6 @@ def pager(
 
 
 _PAGER_VIEWS = ("index", "timeline", "graph")
-_PAGER_VIEWS = ("index", "timeline", "graph")
 
 
 def view_bar(entries: list[tuple[str, str | None]], words: Messages) -> str:
