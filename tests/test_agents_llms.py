@@ -305,7 +305,7 @@ def test_the_index_page_links_both_files(built: Path) -> None:
     page = (built / "site" / "adr" / "INDEX" / "index.html").read_text("utf-8")
     line = (
         '<p class="adr-agent-files">For agents and tools: '
-        '<a href="../../llms.txt"><code>llms.txt</code></a> · '
+        '<a href="../../llms.txt"><code>llms.txt</code></a> &middot; '
         '<a href="../index.json"><code>index.json</code></a></p>'
     )
     assert line in page

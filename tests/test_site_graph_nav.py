@@ -16,6 +16,7 @@ import os
 import re
 import textwrap
 from collections.abc import Iterator
+from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -309,7 +310,7 @@ def test_titles_wrap_and_the_full_title_is_the_tooltip(site: Path) -> None:
     html = graph_page(site)
     node = html.split('data-adr-id="ADR-0005"', 1)[1].split("</a>", 1)[0]
     assert f"<title>ADR-0005 {LONG_TITLE} (proposed)</title>" in node
-    lines = re.findall(r'font-size="11">([^<]*)</text>', node)
+    lines = [unescape(t) for t in re.findall(r'font-size="11">([^<]*)</text>', node)]
     assert lines == ["Ship logs with", "OpenTelemetry collector", "agents on every node of…"]
     assert svg.wrap("Keep invoices in a separate schema") == [
         "Keep invoices in a",
@@ -593,18 +594,18 @@ def test_a_large_log_is_one_entry_with_its_views_in_a_bar(tmp_path: Path, theme:
     }
     assert bars == {
         "adr/index.html": [
-            '<strong aria-current="page">Shop &amp; orders</strong> · '
-            '<a href="INDEX/">Decision index</a> · <a href="TIMELINE/">Decision timeline</a>'
-            ' · <a href="GRAPH/">Decision graph</a>'
+            '<strong aria-current="page">Shop &amp; orders</strong> &middot; '
+            '<a href="INDEX/">Decision index</a> &middot; <a href="TIMELINE/">Decision timeline</a>'
+            ' &middot; <a href="GRAPH/">Decision graph</a>'
         ],
         "adr/INDEX/index.html": [
-            '<a href="../">Shop &amp; orders</a> · '
-            '<strong aria-current="page">Decision index</strong> · '
-            '<a href="../TIMELINE/">Decision timeline</a> · <a href="../GRAPH/">Decision graph</a>'
+            '<a href="../">Shop &amp; orders</a> &middot; '
+            '<strong aria-current="page">Decision index</strong> &middot; '
+            '<a href="../TIMELINE/">Decision timeline</a> &middot; <a href="../GRAPH/">Decision graph</a>'
         ],
         "adr/TIMELINE/index.html": [
-            '<a href="../">Shop &amp; orders</a> · <a href="../INDEX/">Decision index</a> · '
-            '<strong aria-current="page">Decision timeline</strong> · '
+            '<a href="../">Shop &amp; orders</a> &middot; <a href="../INDEX/">Decision index</a> &middot; '
+            '<strong aria-current="page">Decision timeline</strong> &middot; '
             '<a href="../GRAPH/">Decision graph</a>'
         ],
     }
@@ -615,7 +616,7 @@ def test_a_large_log_is_one_entry_with_its_views_in_a_bar(tmp_path: Path, theme:
         (0, "Overview"),
         (0, "Shop & orders"),
     ]
-    assert '<strong aria-current="page">Shop &amp; orders</strong> · <a href="../TIMELINE/">' in (
+    assert '<strong aria-current="page">Shop &amp; orders</strong> &middot; <a href="../TIMELINE/">' in (
         site / "adr" / "INDEX" / "index.html"
     ).read_text("utf-8")
 
@@ -988,3 +989,17 @@ def test_a_large_logs_view_bar_fits_and_reaches_each_view(
         assert bar.locator('[aria-current="page"]').inner_text() == "Decision index"
         assert page.locator("table a", has_text="ADR-0004").count() >= 1
         page.screenshot(path=str(ARTIFACTS / f"viewbar-{theme}-index-{width}.png"))
+
+
+def test_an_ascii_log_gives_ascii_pages(site: Path) -> None:
+    """What the plugin adds writes its own punctuation (the pager's arrows, the bars'
+    dots, a cut title's ellipsis, a chain's arrows) as character references, so the page
+    of an ASCII log stays an ASCII string through the theme and its UTF-8 encoding
+    (CPython's fast path: the plugin's overhead, issue 15)."""
+    pages = {
+        p.relative_to(site).as_posix(): p.read_bytes() for p in sorted(site.rglob("*.html"))
+    }
+    record = pages["adr/0005-ship-logs-with-opentelemetry-collector-agents/index.html"]
+    assert b"&rarr;" in record and b"&larr;" in record  # its pager, both ways
+    assert b"&#8230;" in pages["adr/GRAPH/index.html"]  # the long title, cut
+    assert [src for src, data in pages.items() if not data.isascii()] == []

@@ -444,7 +444,7 @@ def site_table_html(
             found = rows[key] = _site_row(rec, n, url, successors, href, labels_of, words)
         out.append(found)
     script_words = (
-        f' data-adr-labels="{esc(json.dumps(labels, ensure_ascii=False, sort_keys=True))}"'
+        f' data-adr-labels="{esc(json.dumps(labels, sort_keys=True))}"'
         if labels is not None
         else ""
     )

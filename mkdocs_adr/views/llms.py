@@ -383,7 +383,7 @@ def render(
 def index_line(links: Sequence[Link], words: Messages = ENGLISH) -> str:
     """The line under the INDEX page's heading that links the agent files (HTML), in the
     site's language (the files themselves stay English, ADR-0041)."""
-    anchors = " · ".join(
+    anchors = " &middot; ".join(
         f'<a href="{html.escape(k.url)}"><code>{html.escape(k.label)}</code></a>'
         for k in links
         if href(k.url) is not None

@@ -633,7 +633,7 @@ def _succeeded(ctx: PageContext, s: Succession, href: RecordHref) -> str:
     assert s.current is not None
     current = link(ctx, s.current, href)
     if len(s.chain) > 1:
-        via = " → ".join(link(ctx, c, href) for c in s.chain[:-1])
+        via = " &rarr; ".join(link(ctx, c, href) for c in s.chain[:-1])
         return BANNERS["superseded-chain"].render(ctx.words, via=via, current=current)
     return BANNERS["superseded-current"].render(ctx.words, current=current)
 
@@ -654,7 +654,7 @@ def _pending(ctx: PageContext, s: Succession, href: RecordHref) -> str:
     lead = (
         words.t(
             "banner.superseded-pending.lead-chain",
-            chain=" → ".join(link(ctx, c, href) for c in s.chain),
+            chain=" &rarr; ".join(link(ctx, c, href) for c in s.chain),
         )
         if s.chain
         else words.t("banner.superseded-pending.lead-none")
@@ -776,7 +776,7 @@ def pager(
     cells = []
     if prev is not None and (url := href(prev.id) if _linkable(ctx, prev) else None):
         cells.append(
-            f'<a class="adr-prev" rel="prev" href="{esc(url)}">← {_pager_name(ctx, prev)}</a>'
+            f'<a class="adr-prev" rel="prev" href="{esc(url)}">&larr; {_pager_name(ctx, prev)}</a>'
         )
     else:
         cells.append('<span class="adr-prev"></span>')
@@ -785,10 +785,10 @@ def pager(
         for kind, url in (("index", index_href), ("timeline", timeline_href), ("graph", graph_href))
         if url
     ]
-    cells.append(f'<span class="adr-pager-views">{" · ".join(middle)}</span>')
+    cells.append(f'<span class="adr-pager-views">{" &middot; ".join(middle)}</span>')
     if nxt is not None and (url := href(nxt.id) if _linkable(ctx, nxt) else None):
         cells.append(
-            f'<a class="adr-next" rel="next" href="{esc(url)}">{_pager_name(ctx, nxt)} →</a>'
+            f'<a class="adr-next" rel="next" href="{esc(url)}">{_pager_name(ctx, nxt)} &rarr;</a>'
         )
     else:
         cells.append('<span class="adr-next"></span>')
@@ -809,7 +809,7 @@ def view_bar(entries: list[tuple[str, str | None]], words: Messages) -> str:
         for name, url in entries
     ]
     label = esc(words.t("views.label"))
-    return f'<nav class="adr-views" aria-label="{label}">{" · ".join(cells)}</nav>'
+    return f'<nav class="adr-views" aria-label="{label}">{" &middot; ".join(cells)}</nav>'
 
 
 def _pager_words(ctx: PageContext) -> tuple[str, dict[str, str]]:

@@ -84,9 +84,16 @@ DECLARED_DASH = "1 4"
 PROPOSED_DASH = "7 3 2 3"
 
 
+# A page whose text is ASCII stays an ASCII string through the theme and the page's
+# UTF-8 encoding, CPython's fast path: one ``…`` or ``→`` of ours made each page's
+# output string twice as wide and its encoding a hundred times slower. So the markup we
+# add writes its own punctuation as character references (:func:`esc` here, the pager
+# and banners in :mod:`mkdocs_adr.views.page`).
 def esc(text: str) -> str:
-    """Text for XML: controls and what XML 1.0 forbids dropped, bidi overrides shown."""
-    return html.escape(xml_text(text), quote=True)
+    """Text for XML: controls and what XML 1.0 forbids dropped, bidi overrides shown;
+    the drawing's own ``…`` and ``·`` as character references."""
+    out = html.escape(xml_text(text), quote=True)
+    return out if out.isascii() else out.replace("…", "&#8230;").replace("·", "&#183;")
 
 
 def short(text: str, limit: int = TITLE_CHARS) -> str:
