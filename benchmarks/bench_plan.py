@@ -7,7 +7,7 @@ The ``process`` rows (issue 15) time whole processes at 10,000 records: a
 ``python -m mkdocs_adr plan`` subprocess against a Python subprocess that reads
 and hashes the same files, with the parse cache (docs/adr/0044) empty ("cold")
 and filled by earlier runs with nothing changed since ("warm"). CPU is the
-children's user+system time (``resource.getrusage``, the forked parse half
+children's user+system time (``resource.getrusage``, any child process
 included); wall time is printed beside it. The cache lives in a temporary
 ``XDG_CACHE_HOME``. Bytecode is compiled once before timing, as an installed
 package has it (this machine sets ``PYTHONDONTWRITEBYTECODE``, which the

@@ -165,7 +165,7 @@ def _read(path: str | Path) -> bytes:
 
 def text_hash(data: bytes) -> str:
     """Hash of the normalized text (UTF-8, LF) so line endings never count as edits."""
-    if b"\r" in data:
+    if data.find(b"\r") != -1:  # (``in`` tries the bytes as an int first: a TypeError)
         data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
     return hashlib.sha256(data).hexdigest()
 

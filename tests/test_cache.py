@@ -639,32 +639,3 @@ def test_the_lean_form_of_every_fixture_reading_reads_back_the_same() -> None:
     assert plain.lean("not a reading") == "not a reading"
     with pytest.raises(ValueError):
         plain.unlean(("too", "short"))
-
-
-@pytest.mark.skipif(sys.platform != "linux", reason="the parse forks on Linux only")
-def test_the_forked_half_reads_as_the_parse_in_this_process(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """The child of :func:`mkdocs_adr.parsing.batch.parse_many` sends its half back as
-    plain tuples; every fixture reading arrives equal to the one parsed here, field by
-    field, in order, and this process parsed only its own half (no fallback)."""
-    from mkdocs_adr.parsing import ParseOptions, batch
-
-    options = ParseOptions(aliases=(), status_headings=frozenset({"status"}))
-    jobs = [(p.read_bytes(), p.name) for p in sorted(LOGS.rglob("*.md"))]
-    here = batch._parse_here(jobs, options)
-    sizes: list[int] = []
-    real = batch._parse_here
-
-    def counted(part: Any, opts: Any) -> Any:
-        sizes.append(len(part))
-        return real(part, opts)
-
-    monkeypatch.setattr(batch, "_parse_here", counted)
-    forked = batch._parse_forked(jobs, options)
-    assert sizes == [len(jobs) // 2]  # the child's half came through the pipe
-    assert len(forked) == len(here) > 20
-    for mine, theirs in zip(here, forked, strict=True):
-        assert theirs == mine
-        assert theirs.__dict__ == mine.__dict__
-        assert repr(theirs.problems) == repr(mine.problems)

@@ -71,7 +71,11 @@ def fm_line(doc: Document, key: str) -> int | None:
     if doc.frontmatter is None:
         return None
     if ":" not in key:  # the first line that starts "key:" is the first whose text
-        return doc.frontmatter_keys().get(key)  # before its first colon is the key
+        for n, line in enumerate(doc.frontmatter_lines(), 1):  # before its first colon is it
+            head, colon, _rest = line.lower().partition(":")
+            if colon and head == key:
+                return n
+        return None
     for i, line in enumerate(doc.frontmatter_lines()):
         if line.lower().startswith(key + ":"):
             return i + 1

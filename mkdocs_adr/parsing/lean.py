@@ -1,4 +1,4 @@
-"""Readings as plain tuples, and back: how the parse cache and the forked parse carry them.
+"""Readings as plain tuples, and back: how the parse cache carries them.
 
 A :class:`~mkdocs_adr.model.Parsed` and the relations, units and problems in it pickle
 one Python call per object through the model classes' reducers; the same values as

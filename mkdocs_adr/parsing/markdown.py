@@ -255,7 +255,6 @@ class Document:
     _keys: list[str] | None = None
     _key_set: frozenset[str] = frozenset()
     _fm_lines: list[str] | None = None
-    _fm_keys: dict[str, int] | None = None
     #: The text below the frontmatter: ``"\n".join(lines)``.
     body_text: str | None = None
 
@@ -291,17 +290,6 @@ class Document:
         if self._fm_lines is None:
             self._fm_lines = self.text.split("\n", self.offset)[: self.offset]
         return self._fm_lines
-
-    def frontmatter_keys(self) -> dict[str, int]:
-        """For each lower-cased text before the first colon of a frontmatter line, the
-        (1-based) number of the first line that has it."""
-        if self._fm_keys is None:
-            parts = [line.lower().partition(":") for line in self.frontmatter_lines()]
-            # from the last line up, so that the first line with a key is the one kept
-            self._fm_keys = {
-                head: n for n, (head, colon, _rest) in reversed(list(enumerate(parts, 1))) if colon
-            }
-        return self._fm_keys
 
     def keyed_sections(self, wanted: Collection[str]) -> list[tuple[Section, str]]:
         """The sections whose :func:`heading_key` is in ``wanted``, with that key.

@@ -115,9 +115,7 @@ def parse_bytes(data: bytes, *, path: str, options: ParseOptions) -> Parsed:
 
 
 def _with_problems(parsed: Parsed, extra: list[Problem]) -> Parsed:
-    from dataclasses import replace
-
-    return replace(parsed, problems=(*extra, *parsed.problems))
+    return dataclasses.replace(parsed, problems=(*extra, *parsed.problems))
 
 
 #: A frontmatter value (or list item) is cut to the field bound of :mod:`.bounds` (ADR023).
@@ -469,14 +467,15 @@ _FRONTMATTER_STYLES = frozenset({"frontmatter", "madr"})
 
 
 def _bounded(relations: list[Relation], path: str, problems: list[Problem]) -> list[Relation]:
-    """Relation targets read from the text, each cut at :data:`.bounds.FIELD`."""
-    from dataclasses import replace
+    """Relation targets read from the text, each cut at :data:`.bounds.FIELD`.
 
+    (``dataclasses.replace`` through the module: a ``from dataclasses import replace``
+    here, run on every call, raised and cleared two AttributeErrors for ``__path__``.)"""
     out: list[Relation] = []
     for rel in relations:
         if len(rel.target) > bounds.FIELD and rel.origin != "frontmatter":
             cut = bounds.field(rel.target, "relation target", path, rel.line, problems)
-            rel = replace(rel, target=cut, label=rel.label[: bounds.FIELD])
+            rel = dataclasses.replace(rel, target=cut, label=rel.label[: bounds.FIELD])
         out.append(rel)
     return out
 
