@@ -59,6 +59,10 @@ class ParseCache:
         #: The last analysis (:func:`load`): the shape of its inputs and the log. A load
         #: whose inputs have the same shape (only records' prose changed) reuses it.
         self.analysed: tuple[tuple[Any, ...], Log] | None = None
+        #: Each file read by the last load (absolute path) -> its stat row (device,
+        #: inode, size, modification and change times) and text hash: a file whose row is
+        #: the same is not read again (:func:`_read_all`, ADR-0055)
+        self.stats: dict[str, tuple[tuple[int, int, int, int, int], str]] = {}
 
     def _table(self, options: ParseOptions, make: bool) -> dict[tuple[str, str], Parsed] | None:
         last = self._last
@@ -93,6 +97,11 @@ class ParseCache:
             if group is None:
                 group = wanted[id(options)] = (options, set())
             group[1].add((digest, path))
+        if len(wanted) == len(self._by_options) == 1:
+            options, pairs = next(iter(wanted.values()))
+            table = self._by_options.get(options)
+            if table is not None and len(table) == len(pairs) and all(k in table for k in pairs):
+                return  # (the usual rebuild: nothing to drop)
         kept: dict[ParseOptions, dict[tuple[str, str], Parsed]] = {}
         for options, pairs in wanted.values():
             table = self._by_options.get(options)
@@ -225,17 +234,11 @@ def _load(config: Config, cache: ParseCache | None, today: dt.date | None) -> Lo
     # an empty pack (a cold run) keeps no log, so there is nothing to vouch for
     if pack is not None and cache is None and pack.filled and not found.linked:
         stats = walk_key(config, found.walked, today)
-    read: list[tuple[Found, str, bytes]] = []
-    for item in found.found:
-        try:
-            data = _read(item.file)
-        except OSError as exc:
-            intake.append(checks.unreadable(item.path, exc))
-            continue
-        read.append((item, text_hash(data), data))
+    read = _read_all(found, intake, cache if pack is None else None, options)
     disk_keys = {
         (digest, item.path): (disk_cache.file_key(digest, data), item.path)
         for item, digest, data in read
+        if pack is not None  # (only the disk cache asks)
     }
     inputs = ""
     if pack is not None and cache is None and pack.filled:
@@ -276,6 +279,49 @@ def _load(config: Config, cache: ParseCache | None, today: dt.date | None) -> Lo
         elif inputs:
             pack.save(entries, log_key=inputs, stat_key=stats, walked=found.walked, log=log)
     return log
+
+
+def _read_all(
+    found: Discovery, intake: list[Problem], cache: ParseCache | None, options: ParseOptions
+) -> list[tuple[Found, str, bytes]]:
+    """Each file found, with its text hash and bytes. With ``cache`` (a serve rebuild), a
+    file whose stat row is the one the last load read it with, and whose parse the cache
+    holds, is not read again: its hash is the last one and its bytes are left empty
+    (nothing reads them: its parse is in the cache). A row is kept only when the file's
+    times are older than :data:`RACY_NS` before the read, so that a write in the same
+    tick of the clock as the read (which may leave the row as it was) is never missed."""
+    read: list[tuple[Found, str, bytes]] = []
+    known = cache.stats if cache is not None else None
+    table = cache._table(options, make=False) if cache is not None else None
+    rows: dict[str, tuple[tuple[int, int, int, int, int], str]] = {}
+    racy = time.time_ns() - RACY_NS
+    stat = os.stat
+    for item in found.found:
+        row: tuple[int, int, int, int, int] | None = None
+        if known is not None:
+            try:
+                st = stat(item.file)
+            except OSError:
+                pass  # (reading it says why)
+            else:
+                row = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+                kept = known.get(item.file)
+                if kept is not None and kept[0] == row and table and (kept[1], item.path) in table:
+                    rows[item.file] = kept
+                    read.append((item, kept[1], b""))
+                    continue
+        try:
+            data = _read(item.file)
+        except OSError as exc:
+            intake.append(checks.unreadable(item.path, exc))
+            continue
+        digest = text_hash(data)
+        if row is not None and row[3] < racy and row[4] < racy:
+            rows[item.file] = (row, digest)
+        read.append((item, digest, data))
+    if cache is not None:
+        cache.stats = rows
+    return read
 
 
 def _shape(
