@@ -98,6 +98,8 @@ STYLESHEET = assets.CSS_PATH
 #: The INDEX page's script (package data, ``mkdocs_adr/static``), inlined into the page:
 #: filters and sorting over tables that are complete without it (ADR-0038).
 INDEX_SCRIPT = "index_table.js"
+#: How many relative URLs a serve memory keeps (:meth:`SiteBuild.relative`) at most.
+URLS_KEPT = 200_000
 #: Local graphs are capped so a hub record does not draw half the log.
 LOCAL_GRAPH_LIMIT = 30
 #: The logging level each problem is reported at.
@@ -792,6 +794,9 @@ class Memory:
     #: were made from: a record the log kept as it was (the same object) has the same
     #: ones, found with one look-up (:meth:`SiteBuild.card`, ADR-0055)
     card_of: dict[str, tuple[Record, tuple[Any, ...]]] = field(default_factory=dict)
+    #: each relative URL by (the target's URL, the page's URL): the views name every
+    #: record from the same few pages build after build (:meth:`SiteBuild.relative`)
+    urls: dict[tuple[str, str], str] = field(default_factory=dict)
     line_of: dict[str, tuple[Record, str, str]] = field(default_factory=dict)
 
 
@@ -1171,7 +1176,21 @@ class SiteBuild:
         ``site_url``, else relative."""
         if self.site_url:
             return self.site_url.rstrip("/") + "/" + target.url.lstrip("/")
-        return target.url_relative_to(at)
+        return self.relative(target, at)
+
+    def relative(self, target: SiteFile, at: SiteFile) -> str:
+        """``target.url_relative_to(at)``: a function of the two URLs, kept in the memory
+        under serve (the host's files are new each build, their URLs mostly the same)."""
+        memory = self.memory
+        if memory is None:
+            return target.url_relative_to(at)
+        key = (target.url, at.url)
+        found = memory.urls.get(key)
+        if found is None:
+            if len(memory.urls) > URLS_KEPT:
+                memory.urls.clear()
+            found = memory.urls[key] = target.url_relative_to(at)
+        return found
 
     def _agent_url(self, at: SiteFile) -> llms.Href:
         by_path = self.file_at_path
@@ -1887,11 +1906,11 @@ class SiteBuild:
         return self._fill_timeline(content, self.roots[view[1]], at)
 
     def _record_href(self, at: SiteFile) -> Callable[[Record], str | None]:
-        by_path = self.file_at_path
+        by_path, relative = self.file_at_path, self.relative
 
         def href(rec: Record) -> str | None:
             found = by_path.get(rec.path)
-            return found.url_relative_to(at) if found is not None else None
+            return relative(found, at) if found is not None else None
 
         return href
 
@@ -2081,14 +2100,14 @@ class SiteBuild:
             if rid in seen:
                 return seen[rid]
             found = file_of.get(rid)
-            url = seen[rid] = found.url_relative_to(at) if found is not None else None
+            url = seen[rid] = self.relative(found, at) if found is not None else None
             return url
 
         return href
 
     def _view_href(self, src: str | None, at: SiteFile) -> str | None:
         found = self.file(src)
-        return found.url_relative_to(at) if found is not None else None
+        return self.relative(found, at) if found is not None else None
 
     # ----------------------------------------------------------------- search
 
