@@ -794,10 +794,10 @@ class Memory:
     #: were made from: a record the log kept as it was (the same object) has the same
     #: ones, found with one look-up (:meth:`SiteBuild.card`, ADR-0055)
     card_of: dict[str, tuple[Record, tuple[Any, ...]]] = field(default_factory=dict)
+    line_of: dict[str, tuple[Record, str, str]] = field(default_factory=dict)
     #: each relative URL by (the target's URL, the page's URL): the views name every
     #: record from the same few pages build after build (:meth:`SiteBuild.relative`)
     urls: dict[tuple[str, str], str] = field(default_factory=dict)
-    line_of: dict[str, tuple[Record, str, str]] = field(default_factory=dict)
 
 
 class SiteBuild:
@@ -1392,6 +1392,12 @@ class SiteBuild:
             memory.reads, memory.pages_key, memory.context = self.reads, key, self.ctx
             if not self.views_fresh or not memory.cards:
                 memory.cards = self.cards or {r.path: self.card(r) for r in self.ctx.log.records}
+            paths = self.ctx.log.by_path
+            by_path: list[dict[str, Any]] = [memory.card_of, memory.line_of]
+            for by in by_path:
+                if len(by) > len(paths) + 64:  # records removed or renamed meanwhile
+                    for gone in [p for p in by if p not in paths]:
+                        del by[gone]
         return stale
 
     def pages_key(self) -> tuple[Any, ...]:
