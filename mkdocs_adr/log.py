@@ -59,6 +59,12 @@ class ParseCache:
         #: The last analysis (:func:`load`): the shape of its inputs and the log. A load
         #: whose inputs have the same shape (only records' prose changed) reuses it.
         self.analysed: tuple[tuple[Any, ...], Log] | None = None
+        #: Each file read by the last load (absolute path) -> its stat row (device,
+        #: inode, size, modification and change times) and text hash: a file whose row is
+        #: the same is not read again (:func:`_read_all`, ADR-0055)
+        self.stats: dict[str, tuple[tuple[int, int, int, int, int], str]] = {}
+        #: What the last analysis resolved, replayed when nothing resolution reads changed
+        self.resolved = Resolved()
 
     def _table(self, options: ParseOptions, make: bool) -> dict[tuple[str, str], Parsed] | None:
         last = self._last
@@ -93,6 +99,11 @@ class ParseCache:
             if group is None:
                 group = wanted[id(options)] = (options, set())
             group[1].add((digest, path))
+        if len(wanted) == len(self._by_options) == 1:
+            options, pairs = next(iter(wanted.values()))
+            table = self._by_options.get(options)
+            if table is not None and len(table) == len(pairs) and all(k in table for k in pairs):
+                return  # (the usual rebuild: nothing to drop)
         kept: dict[ParseOptions, dict[tuple[str, str], Parsed]] = {}
         for options, pairs in wanted.values():
             table = self._by_options.get(options)
@@ -225,17 +236,11 @@ def _load(config: Config, cache: ParseCache | None, today: dt.date | None) -> Lo
     # an empty pack (a cold run) keeps no log, so there is nothing to vouch for
     if pack is not None and cache is None and pack.filled and not found.linked:
         stats = walk_key(config, found.walked, today)
-    read: list[tuple[Found, str, bytes]] = []
-    for item in found.found:
-        try:
-            data = _read(item.file)
-        except OSError as exc:
-            intake.append(checks.unreadable(item.path, exc))
-            continue
-        read.append((item, text_hash(data), data))
+    read = _read_all(found, intake, cache, options, skip=pack is None)
     disk_keys = {
         (digest, item.path): (disk_cache.file_key(digest, data), item.path)
         for item, digest, data in read
+        if pack is not None  # (only the disk cache asks)
     }
     inputs = ""
     if pack is not None and cache is None and pack.filled:
@@ -266,6 +271,7 @@ def _load(config: Config, cache: ParseCache | None, today: dt.date | None) -> Lo
             layouts=found.layouts,
             intake=intake,
             today=today,
+            resolved=cache.resolved if cache is not None else None,
         )
     if cache is not None:
         cache.analysed = (shape, log)
@@ -276,6 +282,55 @@ def _load(config: Config, cache: ParseCache | None, today: dt.date | None) -> Lo
         elif inputs:
             pack.save(entries, log_key=inputs, stat_key=stats, walked=found.walked, log=log)
     return log
+
+
+def _read_all(
+    found: Discovery,
+    intake: list[Problem],
+    cache: ParseCache | None,
+    options: ParseOptions,
+    *,
+    skip: bool,
+) -> list[tuple[Found, str, bytes]]:
+    """Each file found, with its text hash and bytes. With ``cache`` (a serve rebuild), a
+    file whose stat row is the one the last load read it with, and whose parse the cache
+    holds, is not read again (``skip``: no disk cache asks for the bytes): its hash is
+    the last one and its bytes are left empty (nothing reads them: its parse is in the
+    cache). A row is kept only when the file's times are older than :data:`RACY_NS`
+    before the read, so that a write in the same tick of the clock as the read (which
+    may leave the row as it was) is never missed."""
+    read: list[tuple[Found, str, bytes]] = []
+    known = cache.stats if cache is not None and skip else None
+    table = cache._table(options, make=False) if cache is not None else None
+    rows: dict[str, tuple[tuple[int, int, int, int, int], str]] = {}
+    racy = time.time_ns() - RACY_NS
+    stat = os.stat
+    for item in found.found:
+        row: tuple[int, int, int, int, int] | None = None
+        if cache is not None:
+            try:
+                st = stat(item.file)
+            except OSError:
+                pass  # (reading it says why)
+            else:
+                row = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+            kept = known.get(item.file) if known is not None and row is not None else None
+            if kept is not None and kept[0] == row and table and (kept[1], item.path) in table:
+                rows[item.file] = kept
+                read.append((item, kept[1], b""))
+                continue
+        try:
+            data = _read(item.file)
+        except OSError as exc:
+            intake.append(checks.unreadable(item.path, exc))
+            continue
+        digest = text_hash(data)
+        if row is not None and row[3] < racy and row[4] < racy:
+            rows[item.file] = (row, digest)
+        read.append((item, digest, data))
+    if cache is not None:
+        cache.stats = rows
+    return read
 
 
 def _shape(
@@ -497,6 +552,78 @@ def _fingerprint(config: Config, records: list[Record]) -> str:
     return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
 
 
+@dataclass
+class Resolved:
+    """What one analysis resolved (:func:`analyse`): the key of everything resolution
+    reads, the records it resolved, each relation it added to the graph (the arguments
+    of :meth:`RelationGraph.add`, in order) and the problems it noted, in order."""
+
+    key: tuple[Any, ...] = ()
+    records: tuple[Record, ...] = ()
+    adds: list[tuple[tuple[Any, ...], dict[str, Any]]] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+
+def resolution_key(config: Config, records: list[Record]) -> tuple[Any, ...]:
+    """Everything resolving the records' relations reads (:class:`_Resolution`): the
+    roots' prefixes and each record's id, path, root and number, its relations and its
+    units' keys and relations; not its status, title or prose."""
+    return (
+        tuple((r.path, r.prefix) for r in config.roots),
+        tuple(
+            (
+                r.id,
+                r.path,
+                r.root,
+                r.number,
+                r.parsed.relations,
+                tuple((u.key, u.relations) for u in r.parsed.units),
+            )
+            for r in records
+        ),
+    )
+
+
+class _Recording:
+    """A graph whose :meth:`add` calls are noted, to be replayed on a later one."""
+
+    def __init__(self, graph: RelationGraph, adds: list[tuple[tuple[Any, ...], dict[str, Any]]]):
+        self.graph, self.adds = graph, adds
+
+    def add(self, *args: Any, **kwargs: Any) -> Any:
+        self.adds.append((args, kwargs))
+        return self.graph.add(*args, **kwargs)
+
+
+def _replay(rec: Record, old: Record) -> Record:
+    """``rec`` (identified) with the relations ``old`` was resolved to (a record that
+    resolution read the same): ``old`` itself when nothing else of it changed either."""
+    if rec.parsed is old.parsed and (
+        rec.id,
+        rec.path,
+        rec.root,
+        rec.domain,
+        rec.archived,
+        rec.sha256,
+        rec.number,
+        rec.symlink,
+    ) == (
+        old.id,
+        old.path,
+        old.root,
+        old.domain,
+        old.archived,
+        old.sha256,
+        old.number,
+        old.symlink,
+    ):
+        return old
+    units = tuple(
+        u.with_relations(o.relations) for u, o in zip(rec.parsed.units, old.units, strict=True)
+    )
+    return rec.resolved(old.relations, units)
+
+
 def analyse(
     config: Config,
     records: list[Record],
@@ -505,6 +632,7 @@ def analyse(
     layouts: dict[str, str],
     intake: Iterable[Problem] = (),
     today: dt.date | None = None,
+    resolved: Resolved | None = None,
 ) -> Log:
     """Resolve relations, build the graph, then find every problem of SPEC 3.6.
 
@@ -512,6 +640,11 @@ def analyse(
     resolved relations, if any, are replaced. ``excluded`` and ``layouts`` are
     what discovery found beside them; ``intake`` the problems met on the way.
     The problem rules are :mod:`mkdocs_adr.checks`'.
+
+    ``resolved``: what the last analysis of this host resolved; when nothing resolution
+    reads changed (:func:`resolution_key`; a status or title edit), its relations, graph
+    edges and problems are replayed instead of resolved again, and each record nothing
+    else of changed is the last analysis' object (ADR-0055). It is updated in place.
     """
     intake = tuple(intake)
     problems: list[Problem] = list(intake)
@@ -525,9 +658,24 @@ def analyse(
         {r.id: {u.key: u.status for u in r.parsed.units} for r in unique if r.parsed.units},
         missing_as=config.missing_status,
     )
-    prefixes = {r.path: r.prefix for r in config.roots}
-    resolving = _Resolution(Resolver(records, prefixes), by_id, graph, problems)
-    records = [resolving.record(rec) for rec in records]
+    key = resolution_key(config, records) if resolved is not None else ()
+    if resolved is not None and resolved.key == key and len(resolved.records) == len(records):
+        for args, kwargs in resolved.adds:
+            graph.add(*args, **kwargs)
+        problems.extend(resolved.problems)
+        records = [_replay(rec, old) for rec, old in zip(records, resolved.records, strict=True)]
+    else:
+        prefixes = {r.path: r.prefix for r in config.roots}
+        adds: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
+        noted: list[Problem] = []
+        target: Any = _Recording(graph, adds) if resolved is not None else graph
+        resolving = _Resolution(Resolver(records, prefixes), by_id, target, noted)
+        records = [resolving.record(rec) for rec in records]
+        problems.extend(noted)
+        if resolved is not None:
+            resolved.key, resolved.adds, resolved.problems = key, adds, noted
+    if resolved is not None:
+        resolved.records = tuple(records)
     draft = Log(
         config=config,
         records=tuple(records),

@@ -98,6 +98,8 @@ STYLESHEET = assets.CSS_PATH
 #: The INDEX page's script (package data, ``mkdocs_adr/static``), inlined into the page:
 #: filters and sorting over tables that are complete without it (ADR-0038).
 INDEX_SCRIPT = "index_table.js"
+#: How many relative URLs a serve memory keeps (:meth:`SiteBuild.relative`) at most.
+URLS_KEPT = 200_000
 #: Local graphs are capped so a hub record does not draw half the log.
 LOCAL_GRAPH_LIMIT = 30
 #: The logging level each problem is reported at.
@@ -788,6 +790,14 @@ class Memory:
     #: what follows the text, what it gave); the same inputs give the same page
     contents: dict[str, tuple[str, str, str]] = field(default_factory=dict)
     filled_pages: dict[str, tuple[str, str, str, str]] = field(default_factory=dict)
+    #: each record's :func:`card` and search line by path, with the record object they
+    #: were made from: a record the log kept as it was (the same object) has the same
+    #: ones, found with one look-up (:meth:`SiteBuild.card`, ADR-0055)
+    card_of: dict[str, tuple[Record, tuple[Any, ...]]] = field(default_factory=dict)
+    line_of: dict[str, tuple[Record, str, str]] = field(default_factory=dict)
+    #: each relative URL by (the target's URL, the page's URL): the views name every
+    #: record from the same few pages build after build (:meth:`SiteBuild.relative`)
+    urls: dict[tuple[str, str], str] = field(default_factory=dict)
 
 
 class SiteBuild:
@@ -824,6 +834,7 @@ class SiteBuild:
         #: record page src -> the ids its inputs were worked out from (page_inputs)
         self.reads: dict[str, frozenset[str]] = {}
         self.cards: dict[str, tuple[Any, ...]] = {}  # record path -> card (_touched)
+        self.markdown_checked = False  # page_markdown checked the memory's options
         #: The site's name (the H1 of llms.txt) and its public URL: with one, the links
         #: of llms.txt and index.json are absolute.
         self.site_name = site_name
@@ -1165,7 +1176,21 @@ class SiteBuild:
         ``site_url``, else relative."""
         if self.site_url:
             return self.site_url.rstrip("/") + "/" + target.url.lstrip("/")
-        return target.url_relative_to(at)
+        return self.relative(target, at)
+
+    def relative(self, target: SiteFile, at: SiteFile) -> str:
+        """``target.url_relative_to(at)``: a function of the two URLs, kept in the memory
+        under serve (the host's files are new each build, their URLs mostly the same)."""
+        memory = self.memory
+        if memory is None:
+            return target.url_relative_to(at)
+        key = (target.url, at.url)
+        found = memory.urls.get(key)
+        if found is None:
+            if len(memory.urls) > URLS_KEPT:
+                memory.urls.clear()
+            found = memory.urls[key] = target.url_relative_to(at)
+        return found
 
     def _agent_url(self, at: SiteFile) -> llms.Href:
         by_path = self.file_at_path
@@ -1257,6 +1282,20 @@ class SiteBuild:
         costs as much as the rest of a page's Markdown step)."""
         return repr(self.engine)
 
+    def card(self, rec: Record) -> tuple[Any, ...]:
+        """:func:`card` of ``rec``; under serve the last build's when the log kept the
+        record as it was (the same object: :func:`mkdocs_adr.log.load` keeps a record
+        whose file and analysis did not change), so an unchanged record costs a look-up."""
+        memory = self.memory
+        if memory is None:
+            return card(rec)
+        found = memory.card_of.get(rec.path)
+        if found is not None and found[0] is rec:
+            return found[1]
+        made = card(rec)
+        memory.card_of[rec.path] = (rec, made)
+        return made
+
     def views_key(self) -> tuple[Any, ...]:
         """Everything the generated views (INDEX, timeline, graph pages, agent files) and
         each record page's additions are made from, as comparable data: the options, the
@@ -1269,7 +1308,7 @@ class SiteBuild:
             repr(self.engine),
             self.words.lang,
             adr_log.today,
-            tuple(card(r) for r in adr_log.records),
+            tuple(self.card(r) for r in adr_log.records),
             adr_log.intake,
             tuple(self.views),
             tuple((path, f.url) for path, f in self.file_at_path.items()),
@@ -1352,7 +1391,13 @@ class SiteBuild:
             memory.filled, memory.options = True, options
             memory.reads, memory.pages_key, memory.context = self.reads, key, self.ctx
             if not self.views_fresh or not memory.cards:
-                memory.cards = self.cards or {r.path: card(r) for r in self.ctx.log.records}
+                memory.cards = self.cards or {r.path: self.card(r) for r in self.ctx.log.records}
+            paths = self.ctx.log.by_path
+            by_path: list[dict[str, Any]] = [memory.card_of, memory.line_of]
+            for by in by_path:
+                if len(by) > len(paths) + 64:  # records removed or renamed meanwhile
+                    for gone in [p for p in by if p not in paths]:
+                        del by[gone]
         return stale
 
     def pages_key(self) -> tuple[Any, ...]:
@@ -1384,7 +1429,7 @@ class SiteBuild:
             return None
         adr_log = self.ctx.log
         old = memory.cards
-        now = self.cards = {r.path: card(r) for r in adr_log.records}
+        now = self.cards = {r.path: self.card(r) for r in adr_log.records}
         changed = [p for p, c in now.items() if old.get(p) != c]
         changed += [p for p in old if p not in now]
         ids = {c[0].upper() for p in changed for c in (old.get(p), now.get(p)) if c is not None}
@@ -1473,7 +1518,7 @@ class SiteBuild:
         seen.update(walked)
         self.reads[src] = frozenset(r.upper() for r in seen)
         return (
-            card(rec),
+            self.card(rec),
             at.url if at is not None else None,
             adr_log.get(rec.id) is rec,
             adr_log.status_of(rec),
@@ -1589,9 +1634,11 @@ class SiteBuild:
         memory = self.memory
         if memory is None:
             return self._page_markdown(src, markdown, meta, markdown_title)
-        options = (self.options, self.words.lang, self.page_status)
-        if memory.markdown_options != options:
-            memory.markdown, memory.markdown_options = {}, options
+        if not self.markdown_checked:  # the options are the same for every page
+            self.markdown_checked = True
+            options = (self.options, self.words.lang, self.page_status)
+            if memory.markdown_options != options:
+                memory.markdown, memory.markdown_options = {}, options
         # a replayed snapshot was made from the same records and files (ADR-0051)
         replayed = self.keep and self.replay
         read = None if replayed else self._markdown_reads(src)
@@ -1600,7 +1647,7 @@ class SiteBuild:
             found is not None
             and found[0] == markdown
             and found[1] == meta
-            and (replayed or found[4] == read)
+            and (replayed or found[4] is read or found[4] == read)
         ):
             meta.clear()
             meta.update(found[3])
@@ -1617,10 +1664,11 @@ class SiteBuild:
         and the options: a record's :func:`card`, a mirror's original's, a view's text."""
         rec = self.record_at.get(src)
         if rec is not None:
-            return card(rec)
+            return self.card(rec)
         mirror = self.mirror_at.get(src)
         if mirror is not None:
-            return ("mirror", card(mirror.original) if mirror.original is not None else None)
+            original = mirror.original
+            return ("mirror", self.card(original) if original is not None else None)
         view = self.view_at.get(src)
         if view is not None:
             rp = self.roots[view[1]]
@@ -1693,8 +1741,10 @@ class SiteBuild:
     def theme_meta(self, src: str, meta: MutableMapping[str, Any], theme: Any) -> list[str]:
         """On a record or mirror page, :func:`theme_meta_faults` worded as warnings that
         name the file, the frontmatter line and the fix (empty for other pages)."""
+        if "template" not in meta and "icon" not in meta and "hide" not in meta:
+            return []  # (THEME_META: most pages have none of them)
         rec: Record | mirrors.Mirror | None = self.record_at.get(src) or self.mirror_at.get(src)
-        if rec is None or not any(key in meta for key in THEME_META):
+        if rec is None:
             return []
         dirs = [Path(d) for d in theme.dirs]  # the host's theme: its template folders, name
         faults = theme_meta_faults(
@@ -1769,12 +1819,20 @@ class SiteBuild:
         if line is not None:
             return line
         assert self.ctx is not None
-        lines = self.memory.lines if self.memory is not None else {}
+        memory, lang = self.memory, self.words.lang
+        if memory is not None:  # the same record object: the same line (ADR-0055)
+            same = memory.line_of.get(rec.path)
+            if same is not None and same[0] is rec and same[1] == lang:
+                line = self.search_lines[rec.path] = same[2]
+                return line
+        lines = memory.lines if memory is not None else {}
         key = (rec.id, rec.status, rec.archived, rec.date, rec.domain, rec.parsed.deciders)
         found = lines.get(key)
-        if found is None or found[0] != self.words.lang:
-            found = lines[key] = (self.words.lang, page_view.search_line(self.ctx, rec))
+        if found is None or found[0] != lang:
+            found = lines[key] = (lang, page_view.search_line(self.ctx, rec))
         line = self.search_lines[rec.path] = found[1]
+        if memory is not None:
+            memory.line_of[rec.path] = (rec, lang, line)
         return line
 
     def current_banner(self, root_key: str, at: SiteFile) -> str | None:
@@ -1854,11 +1912,11 @@ class SiteBuild:
         return self._fill_timeline(content, self.roots[view[1]], at)
 
     def _record_href(self, at: SiteFile) -> Callable[[Record], str | None]:
-        by_path = self.file_at_path
+        by_path, relative = self.file_at_path, self.relative
 
         def href(rec: Record) -> str | None:
             found = by_path.get(rec.path)
-            return found.url_relative_to(at) if found is not None else None
+            return relative(found, at) if found is not None else None
 
         return href
 
@@ -2048,14 +2106,14 @@ class SiteBuild:
             if rid in seen:
                 return seen[rid]
             found = file_of.get(rid)
-            url = seen[rid] = found.url_relative_to(at) if found is not None else None
+            url = seen[rid] = self.relative(found, at) if found is not None else None
             return url
 
         return href
 
     def _view_href(self, src: str | None, at: SiteFile) -> str | None:
         found = self.file(src)
-        return found.url_relative_to(at) if found is not None else None
+        return self.relative(found, at) if found is not None else None
 
     # ----------------------------------------------------------------- search
 

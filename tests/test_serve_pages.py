@@ -262,3 +262,116 @@ def main(html: str) -> str:
     """A page of the mkdocs theme without its navigation."""
     start, end = html.index('role="main"'), html.index("<footer")
     return html[start:end]
+
+
+#: edits of a record's prose only: the views and every other page stay as they were
+TEXT_EDITS = {
+    "text": ("0006-use-a-workflow-engine.md", "\n", "\nA sentence added while writing.\n"),
+    # the same number of bytes: its stat row still changes (ADR-0055)
+    "same-size": ("0004-use-postgresql-16.md", "PostgreSQL", "PostgreSQl"),
+}
+
+
+def text_edit(folder: Path, name: str) -> None:
+    record, before, after = TEXT_EDITS[name]
+    path = folder / "docs" / "adr" / record
+    text = path.read_text("utf-8")
+    at = text.rindex(before)  # in the body, after the frontmatter
+    path.write_text(text[:at] + after + text[at + len(before) :], "utf-8")
+
+
+@pytest.mark.parametrize("dirty", [False, True], ids=["clean", "dirty"])
+@pytest.mark.parametrize("name", sorted(TEXT_EDITS))
+def test_a_rebuild_after_a_text_edit_reads_as_a_fresh_build(
+    tmp_path: Path, name: str, dirty: bool
+) -> None:
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    folder = make_site(tmp_path / "serve", theme="mkdocs")
+    config = load_config(str(folder / "mkdocs.yml"), site_dir=str(folder / "site"))
+    config.plugins.on_startup(command="serve", dirty=dirty)
+    build(config, dirty=dirty)
+    time.sleep(0.02)
+    text_edit(folder, name)
+    config = load_config(str(folder / "mkdocs.yml"), site_dir=str(folder / "site"))
+    build(config, dirty=dirty)
+    config.plugins.on_shutdown()
+    assert config.plugins["adr"].site.views_fresh  # a text edit leaves the views as they were
+    fresh = tmp_path / "fresh"
+    text_edit(make_site(fresh, theme="mkdocs"), name)
+    build(load_config(str(fresh / "mkdocs.yml"), site_dir=str(fresh / "site")))
+    again, expected = outputs(folder / "site"), outputs(fresh / "site")
+    assert again.keys() == expected.keys()
+    record = TEXT_EDITS[name][0].removesuffix(".md")
+    for rel, data in expected.items():
+        if dirty and rel.endswith(".html"):
+            # --dirty: MkDocs writes the edited page again, and its content is the fresh one
+            if rel.startswith(f"adr/{record}/"):
+                assert main(again[rel].decode()) == main(data.decode()), rel
+            continue
+        if not dirty:
+            assert again[rel] == data, rel
+
+
+@pytest.mark.parametrize("racy", [True, False], ids=["racy", "settled"])
+@pytest.mark.parametrize("name", [*sorted(EDITS), *sorted(TEXT_EDITS)])
+def test_a_reloaded_log_is_the_log_a_fresh_load_reads(
+    tmp_path: Path, name: str, racy: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The serve load after an edit (its parse cache, stat rows and last resolution kept,
+    ADR-0055) equals a load from nothing of the edited files; a record the edit did not
+    touch is the last load's object when resolution was replayed. ``settled``: every
+    stat row counts as older than the racy window (the files here were just written),
+    so the unchanged files are not read again and the edited one must be."""
+    from mkdocs_adr import log as log_module
+    from mkdocs_adr.config import from_options
+    from mkdocs_adr.log import ParseCache, load
+
+    if not racy:
+        monkeypatch.setattr(log_module, "RACY_NS", 0)
+
+    folder = make_site(tmp_path / "log", theme="mkdocs")
+
+    def engine() -> Any:
+        return from_options(
+            {}, project_dir=folder, docs_dir=folder / "docs", config_file=folder / "mkdocs.yml"
+        )
+
+    cache = ParseCache()
+    before = load(engine(), cache=cache)
+    time.sleep(0.02)
+    if name in EDITS:
+        edit(folder, name)
+    else:
+        text_edit(folder, name)
+    reads: list[str] = []
+    real = log_module._read
+
+    def counted(path: str) -> bytes:
+        reads.append(path)
+        return real(path)
+
+    monkeypatch.setattr(log_module, "_read", counted)
+    again = load(engine(), cache=cache)
+    monkeypatch.undo()
+    fresh = load(engine())
+    if not racy:  # only the edited file was read again
+        assert [Path(p).name for p in reads] == [(EDITS.get(name) or TEXT_EDITS[name])[0]]
+    assert again.records == fresh.records
+    assert [r.sha256 for r in again.records] == [r.sha256 for r in fresh.records]
+    assert [r.parsed.text for r in again.records] == [r.parsed.text for r in fresh.records]
+    assert again.problems == fresh.problems
+    assert list(again.graph.edges()) == list(fresh.graph.edges())
+    assert (again.fingerprint, again.roots, again.by_id.keys()) == (
+        fresh.fingerprint,
+        fresh.roots,
+        fresh.by_id.keys(),
+    )
+    for rec in fresh.records:
+        assert again.successor(rec.id) == fresh.successor(rec.id), rec.id
+        assert again.in_effect(rec) == fresh.in_effect(rec), rec.id
+    if name in ("successor-accepted", "successor-proposed", "title"):
+        edited = EDITS[name][0]
+        kept = [r for r in again.records if not r.path.endswith(edited)]
+        assert all(r is before.by_path[r.path] for r in kept)
