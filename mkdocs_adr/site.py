@@ -253,6 +253,11 @@ def refused_files(adr_log: Log) -> dict[str, Problem]:
     return out
 
 
+def names_in(files: Iterable[SiteFile], folder: str) -> set[str]:
+    """The names of the site's files directly in ``folder`` (docs-relative, posix)."""
+    return {name for head, _, name in (f.src_uri.rpartition("/") for f in files) if head == folder}
+
+
 def endless_walk(docs_dir: Path) -> list[str]:
     """The folder symlinks below ``docs_dir`` that point at a folder holding them
     (docs-relative, sorted), when there are two or more; else an empty list.
@@ -992,11 +997,7 @@ class SiteBuild:
             self.view_at[current] = ("current", key)
         if engine.graph:
             folder = (engine.src_uri(rv.root.path) or key).rstrip("/")
-            taken = {
-                f.src_uri.rsplit("/", 1)[-1]
-                for f in files
-                if posixpath.dirname(f.src_uri) == folder
-            }
+            taken = names_in(files, folder)
             name = GRAPH_PAGE if GRAPH_PAGE not in taken else free_name(taken, GRAPH_PAGE)
             graph_src = f"{folder}/{name}" if folder else name
             graph = self.ctx.graph
@@ -1023,9 +1024,7 @@ class SiteBuild:
         assert self.log is not None
         engine = self.engine
         folder = (engine.src_uri(rv.root.path) or pages.key).rstrip("/")
-        taken = {
-            f.src_uri.rsplit("/", 1)[-1] for f in files if posixpath.dirname(f.src_uri) == folder
-        }
+        taken = names_in(files, folder)
         name = TIMELINE_PAGE if TIMELINE_PAGE not in taken else free_name(taken, TIMELINE_PAGE)
         src = f"{folder}/{name}" if folder else name
         adr_log = self.log
