@@ -155,6 +155,32 @@ def test_metadata_table_with_bold_keys() -> None:
     assert rels(p) == {("supersedes", "0001-a.md", "metadata-table")}
 
 
+def test_metadata_table_whose_header_row_holds_the_keys() -> None:
+    # the keys are the header, the values the one row under its delimiter
+    p = parse(
+        "| Status   | Date       | Deciders       |\n|:---------|:-----------|:---|\n"
+        "| Rejected | 2024-11-05 | Ana, Bo |\n\n## Context\n\nWhy not.\n"
+    )
+    assert (p.style, p.status, p.raw_status, p.status_line) == ("table", "rejected", "Rejected", 3)
+    assert (p.date, p.deciders) == ("2024-11-05", ("Ana", "Bo"))
+    assert codes(p) == [] and rels(p) == set()
+    # a relation in a value cell counts as in a key-value table
+    moved = parse(
+        "# T\n\n| Status | Date | Superseded by |\n|---|---|---|\n"
+        "| Superseded | 2023-01-02 | [ADR-0009](0009-y.md) |\n"
+    )
+    assert (moved.status, moved.date) == ("superseded", "2023-01-02")
+    assert rels(moved) == {("superseded-by", "0009-y.md", "metadata-table")}
+
+
+def test_a_key_value_table_whose_first_pair_is_its_header_stays_one() -> None:
+    p = parse("# T\n\n| Status | Accepted |\n|---|---|\n| Date | 2023-02-01 |\n")
+    assert (p.style, p.status, p.date) == ("table", "accepted", "2023-02-01")
+    # a header of a status and a word that is no field: key and value, as before
+    q = parse("# T\n\n| Status | In review |\n|---|---|\n| Date | 2023-02-01 |\n")
+    assert (q.raw_status, q.date) == ("In review", "2023-02-01")
+
+
 def test_container_units_have_their_own_status() -> None:
     p = parse(
         "---\nstyle: container\n---\n# T\n\n## D1. Use Postgres\n\nStatus: accepted\n\nText.\n\n"
