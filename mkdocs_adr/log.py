@@ -526,7 +526,14 @@ def analyse(
         missing_as=config.missing_status,
     )
     prefixes = {r.path: r.prefix for r in config.roots}
-    resolving = _Resolution(Resolver(records, prefixes), by_id, graph, problems)
+    excluded = tuple(excluded)
+    resolver = Resolver(
+        records,
+        prefixes,
+        folders=[config.rel(config.root_dir(root)) for root in config.roots],
+        pages=[e.path for e in excluded],
+    )
+    resolving = _Resolution(resolver, by_id, graph, problems)
     records = [resolving.record(rec) for rec in records]
     draft = Log(
         config=config,
@@ -689,7 +696,7 @@ class _Resolution:
     def _target(self, rec: Record, rel: Relation, res: Resolution) -> str | None:
         """The one record ``rel`` names, or None (noting why, unless its id is shared)."""
         if res.external:
-            self.problems.append(checks.not_an_adr(rec, rel))
+            self.problems.append(checks.not_an_adr(rec, rel, page=res.page))
             return None
         if len(res.ids) > 1:
             self.problems.append(checks.ambiguous_target(rec, rel, res.ids))
