@@ -232,6 +232,33 @@ def test_status_values(raw: str, status: str, code: str | None) -> None:
     assert codes(p) == ([code] if code else [])
 
 
+@pytest.mark.parametrize(
+    ("line", "kind"),
+    [
+        ("Replaces: [ADR-0002](./0002-old.md)", "supersedes"),
+        ("Supersedes: [ADR-0002](./0002-old.md)", "supersedes"),
+        ("Replaced by: [ADR-0002](./0002-old.md)", "superseded-by"),
+        ("* **Superseded by:** [ADR-0002](./0002-old.md)", "superseded-by"),
+        ("Amends: [ADR-0002](./0002-old.md)", "amends"),
+    ],
+)
+def test_a_relation_field_under_the_title_is_metadata(line: str, kind: str) -> None:
+    # a field line beside "Date:", as a record's metadata: not a mention
+    p = parse(
+        f"# 20. Raise the floor\n\nDate: 2023-05-29\n\nDiscussion: [#9](https://example.org/9)\n\n"
+        f"{line}\n\n## Status\n\nAccepted\n\n## Context\n\nSee [the old one](./0002-old.md).\n"
+    )
+    assert p.status == "accepted"
+    assert rels(p, mentions=True) == {
+        (kind, "./0002-old.md", "status-section"),
+        ("mentions", "./0002-old.md", "link"),
+    }
+    relation = next(r for r in p.relations if r.kind == kind)
+    assert (relation.line, relation.label) == (7, "ADR-0002")
+    # a field that names no relation verb keeps its links as mentions of nothing in the log
+    assert ("relates-to", "https://example.org/9", "status-section") not in rels(p)
+
+
 def test_relation_in_status_value_is_authoritative_but_later_prose_is_a_mention() -> None:
     p = parse(
         "# 17. X\n\n## Status\n\nAccepted. 2026-10-01 (AT-276). It extends ADR 0004 and "
