@@ -368,6 +368,7 @@ DATES: dict[str, tuple[str, str]] = {
     "0016-name-services-by-domain.md": ("2021-01-02", "2021-01-02"),
     "0017-use-one-ci-system.md": ("2021-01-03", "2021-01-03"),
     "0018-run-migrations-at-deploy.md": ("2021-03-05", "2021-03-05 (moved from 04/03/2021)"),
+    "0019-archive-build-logs-monthly.md": ("2018-11-01", "2018-11"),
 }
 
 #: The styles the dates log's records are read in (the date keys are read in all of them).
@@ -404,6 +405,10 @@ def test_every_date_form_reads_exactly() -> None:
         ("Apr 11th, 2023", "2023-04-11"),
         ("January, 2026", "2026-01-01"),
         ("Sept 2019", "2019-09-01"),
+        ("2018-11", "2018-11-01"),  # ISO's year and month, like a named month
+        ("2018-11 (after the outage)", "2018-11-01"),
+        ("2018-13", None),
+        ("12-2018-11", None),  # not a year and month: part of something longer
         ("2021-03-05, first written 04/03/2021", "2021-03-05"),  # ISO wins
         ("Spring 2022", None),
         ("31/02/2020", None),
