@@ -138,6 +138,14 @@ WORDS: dict[str, tuple[str, str, str | None, str, list[tuple[str, str]]]] = {
     ),
     "0031-tag-every-release.md": ("nygard", "accepted", "done", "Done", ALIAS),
     "0032-write-runbooks.md": ("nygard", "accepted", None, "Accepted on 2021-03-04", []),
+    # in effect for the part accepted, as a partly superseded record is
+    "0033-split-reads-from-writes.md": (
+        "nygard",
+        "accepted",
+        "partially accepted",
+        "Partially Accepted",
+        ALIAS,
+    ),
 }
 
 #: The records whose status text is a template's guidance, not a status.
@@ -251,6 +259,8 @@ def test_status_lines_and_dates_of_the_word_log(words: Log) -> None:
         ("已拒绝", "rejected", "已拒绝", False),
         ("已废弃", "deprecated", "已废弃", False),
         ("已取代", "superseded", "已取代", False),
+        ("Partially Accepted", "accepted", "partially accepted", False),
+        ("Partly accepted: the rest waits", "accepted", "partly accepted", False),
         # a word that only starts like a status, or a field, is not one
         ("Donezo", "unknown", None, False),
         ("Review by: 2026-01-01", "unknown", None, False),
