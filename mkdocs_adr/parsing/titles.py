@@ -66,16 +66,15 @@ def inline_text(text: str) -> str:
     """The text a heading's inline Markdown shows, as MkDocs' page title takes it: a
     link's text (``[ADR-0019](0019-x.md)`` is ``ADR-0019``), an image's alt text, a code
     span's content without its backticks, emphasis without its marks, an escaped
-    character without its backslash; spaces collapsed.
+    character without its backslash. Every other character stays as written (the
+    views make control characters harmless where they leave the product).
 
     The result is text, not HTML: it is escaped wherever it is shown, as before, and
     HTML in a heading stays as written. A heading that holds the private-use characters
     this reading marks its places with is left as written.
     """
-    if not any(c in text for c in "`\\[*_"):
-        return " ".join(text.split())
-    if _HOLD in text or _HOLD_END in text:
-        return " ".join(text.split())
+    if not any(c in text for c in "`\\[*_") or _HOLD in text or _HOLD_END in text:
+        return text
     held: list[str] = []
 
     def hold(value: str) -> str:
@@ -88,8 +87,7 @@ def inline_text(text: str) -> str:
     out = _STRONG.sub(lambda m: m.group(1) or m.group(2), out)
     out = _EM.sub(lambda m: m.group(1) or m.group(2), out)
     # (what was held holds no mark: a heading with those characters is not read)
-    out = _HELD.sub(lambda m: held[int(m.group(1))], out)
-    return " ".join(out.split())
+    return _HELD.sub(lambda m: held[int(m.group(1))], out).strip()
 
 
 def _hold_code(text: str, hold: Callable[[str], str]) -> str:
