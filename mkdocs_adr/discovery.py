@@ -109,7 +109,7 @@ def _name_reason(name: str, config: Config, mirrors: frozenset[str]) -> str | No
     stem = name.rsplit(".", 1)[0]
     if lower in ("readme.md", "readme.markdown"):
         return "readme"
-    if lower[:1] == "0":
+    if lower[:1] == "0" and lower.endswith(_INDEX_ENDS):
         numbered = _numbered_index(lower)
         if numbered is not None:
             return numbered
@@ -128,6 +128,9 @@ def _name_reason(name: str, config: Config, mirrors: frozenset[str]) -> str | No
     if lang and lang in mirrors:
         return "mirror"
     return None
+
+
+_INDEX_ENDS = ("index.md", "index.markdown", "readme.md", "readme.markdown")
 
 
 def _numbered_index(lower: str) -> str | None:

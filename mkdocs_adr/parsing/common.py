@@ -56,6 +56,9 @@ def field_match(text: str) -> re.Match[str] | None:
     return INLINE_FIELD.match(text) if may_hold_fields(text) else None
 
 
+_VERB_KEYS = frozenset(VERBS)
+
+
 def field_relations(doc: Document, fields: dict[str, tuple[str, int]]) -> list[Relation]:
     """The relations of the :func:`inline_fields` whose key is a relation verb:
     ``Replaces: [ADR-0002](0002-x.md)``, ``Superseded by: ADR-7``, ``* Amends: ADR-3``.
@@ -64,8 +67,8 @@ def field_relations(doc: Document, fields: dict[str, tuple[str, int]]) -> list[R
     ``status-section``); the first field of each verb counts, as for every field.
     """
     out: list[Relation] = []
-    if fields.keys().isdisjoint(VERBS):
-        return out  # the usual record: no relation written as a field
+    if _VERB_KEYS.isdisjoint(fields):
+        return out  # the usual record: no relation written as a field (a look per field)
     for key, (value, lineno) in fields.items():
         if key not in VERBS:
             continue

@@ -61,7 +61,10 @@ _STRONG = re.compile(r"\*\*([^*\s](?:[^*]*[^*\s])?)\*\*|(?<!\w)__([^_\s](?:[^_]*
 _EM = re.compile(r"\*([^*\s](?:[^*]*[^*\s])?)\*|(?<!\w)_([^_\s](?:[^_]*[^_\s])?)_(?!\w)")
 
 
-@functools.lru_cache(maxsize=4096)
+#: The characters inline Markdown needs: a heading without any is its own text.
+_MARKS = re.compile(r"[`\\\[*_]")
+
+
 def inline_text(text: str) -> str:
     """The text a heading's inline Markdown shows, as MkDocs' page title takes it: a
     link's text (``[ADR-0019](0019-x.md)`` is ``ADR-0019``), an image's alt text, a code
@@ -73,7 +76,15 @@ def inline_text(text: str) -> str:
     HTML in a heading stays as written. A heading that holds the private-use characters
     this reading marks its places with is left as written.
     """
-    if not any(c in text for c in "`\\[*_") or _HOLD in text or _HOLD_END in text:
+    if _MARKS.search(text) is None:
+        return text  # the usual heading (one look in C)
+    return _marked_text(text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _marked_text(text: str) -> str:
+    """:func:`inline_text` of a heading with a mark in it."""
+    if _HOLD in text or _HOLD_END in text:
         return text
     held: list[str] = []
 
