@@ -130,9 +130,10 @@ def link_escapes(rec: Record, rel: Relation) -> Problem:
     )
 
 
-def not_an_adr(rec: Record, rel: Relation) -> Problem:
-    """ADR003: a relation to something that is not an ADR (a URL is only worth a note)."""
-    web = rel.target.startswith(("http://", "https://"))
+def not_an_adr(rec: Record, rel: Relation, *, page: bool = False) -> Problem:
+    """ADR003: a relation to something that is not an ADR (a URL, or a ``page`` of the
+    docs that is no record, is only worth a note)."""
+    web = page or rel.target.startswith(("http://", "https://"))
     return Problem(
         "ADR003",
         Severity.INFO if web else Severity.WARNING,

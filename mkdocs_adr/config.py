@@ -70,6 +70,9 @@ DEFAULT_ALIASES: dict[str, str] = {
     # still in effect: a part was replaced (the relation, when named, is partially-superseded-by)
     "partially superseded": "accepted",
     "partly superseded": "accepted",
+    # in effect for the part that was accepted, as a partly replaced record is for the rest
+    "partially accepted": "accepted",
+    "partly accepted": "accepted",
     "已实施": "accepted",
     "已实现": "accepted",
     "已通过": "accepted",

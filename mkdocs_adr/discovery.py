@@ -109,6 +109,10 @@ def _name_reason(name: str, config: Config, mirrors: frozenset[str]) -> str | No
     stem = name.rsplit(".", 1)[0]
     if lower in ("readme.md", "readme.markdown"):
         return "readme"
+    if lower[:1] == "0" and lower.endswith(_INDEX_ENDS):
+        numbered = _numbered_index(lower)
+        if numbered is not None:
+            return numbered
     index_page, current_page = config.index_page, config.current_page
     if (
         name in (index_page, current_page) or lower in (index_page.lower(), current_page.lower())
@@ -123,6 +127,21 @@ def _name_reason(name: str, config: Config, mirrors: frozenset[str]) -> str | No
     lang = stem.rsplit(".", 1)[-1] if "." in stem else None
     if lang and lang in mirrors:
         return "mirror"
+    return None
+
+
+_INDEX_ENDS = ("index.md", "index.markdown", "readme.md", "readme.markdown")
+
+
+def _numbered_index(lower: str) -> str | None:
+    """``index`` or ``readme`` for a log's own index page numbered first, as its records
+    are (``000-index.md``, ``0000-README.md``; ``lower`` is the name in lower case)."""
+    zero = _ZERO_NAME.match(lower)
+    bare = lower[zero.end() :] if zero else ""
+    if bare in ("index.md", "index.markdown"):
+        return "index"
+    if bare in ("readme.md", "readme.markdown"):
+        return "readme"
     return None
 
 

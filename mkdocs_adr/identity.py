@@ -173,6 +173,9 @@ class Resolution:
     #: Resolved from the name of a file that exists: the file name won over the link's
     #: text, which :meth:`Resolver.text_id` reads when the caller asks (ADR022).
     by_file: bool = False
+    #: A link to a page that is no record by where it is (outside every root) or by what
+    #: discovery found (a file it left out): ``external`` too, and no mistake.
+    page: bool = False
 
     @property
     def id(self) -> str | None:
@@ -182,8 +185,21 @@ class Resolution:
 class Resolver:
     """Resolves references written in one record to record ids."""
 
-    def __init__(self, records: Iterable[Record], prefixes: dict[str, str]) -> None:
+    def __init__(
+        self,
+        records: Iterable[Record],
+        prefixes: dict[str, str],
+        *,
+        folders: Iterable[str] = ("",),
+        pages: Iterable[str] = (),
+    ) -> None:
+        """``prefixes`` maps each root (as configured) to its prefix; ``folders`` are the
+        roots' project-relative folders and ``pages`` the project-relative paths of the
+        Markdown files under them that are not records (discovery's excluded)."""
         self.prefixes = prefixes
+        self.pages = frozenset(pages)
+        # (a root at the project's top holds every path)
+        self._folders = tuple("" if f in ("", ".") else f.rstrip("/") + "/" for f in folders)
         self.by_path: dict[str, Record] = {}
         self.by_id: dict[str, list[Record]] = {}
         self.by_stem: dict[str, list[Record]] = {}
@@ -270,6 +286,8 @@ class Resolver:
             number = _label_number(label, prefix) if label else None
             if number is not None:
                 return Resolution(self._number(number, prefix, source.root), unit), True
+            if self._is_page(target):
+                return Resolution(external=True, page=True), True
             return Resolution(()), True
         # an id: ADR-0012, ADR 12, ADR045, PAY-3, a bare number, or a stem
         keys = id_keys(text)
@@ -286,6 +304,12 @@ class Resolver:
             return Resolution(self._ids(text), unit), False
         # free text ("the payments feature"): not an ADR reference
         return Resolution(external=" " in text or not re.search(r"\d", text)), False
+
+    def _is_page(self, target: str) -> bool:
+        """Whether a linked file that is no record is a page of the docs, not a record
+        misnamed: it lies outside every root, or discovery left it out. (A missing page
+        outside the roots is the host's broken link to report, not a relation's.)"""
+        return target in self.pages or not target.startswith(self._folders)
 
     def text_id(self, rid: str, label: str) -> str | None:
         """Another record that a link's text ``label`` names by number, when the link's file

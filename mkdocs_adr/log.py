@@ -564,12 +564,17 @@ class Resolved:
     problems: list[Problem] = field(default_factory=list)
 
 
-def resolution_key(config: Config, records: list[Record]) -> tuple[Any, ...]:
+def resolution_key(
+    config: Config, records: list[Record], folders: tuple[str, ...], pages: tuple[str, ...]
+) -> tuple[Any, ...]:
     """Everything resolving the records' relations reads (:class:`_Resolution`): the
-    roots' prefixes and each record's id, path, root and number, its relations and its
-    units' keys and relations; not its status, title or prose."""
+    roots' prefixes and folders, the files discovery left out (a link to one is to no
+    record), and each record's id, path, root and number, its relations and its units'
+    keys and relations; not its status, title or prose."""
     return (
         tuple((r.path, r.prefix) for r in config.roots),
+        folders,
+        pages,
         tuple(
             (
                 r.id,
@@ -658,7 +663,10 @@ def analyse(
         {r.id: {u.key: u.status for u in r.parsed.units} for r in unique if r.parsed.units},
         missing_as=config.missing_status,
     )
-    key = resolution_key(config, records) if resolved is not None else ()
+    excluded = tuple(excluded)
+    folders = tuple(config.rel(config.root_dir(root)) for root in config.roots)
+    pages = tuple(e.path for e in excluded)
+    key = resolution_key(config, records, folders, pages) if resolved is not None else ()
     if resolved is not None and resolved.key == key and len(resolved.records) == len(records):
         for args, kwargs in resolved.adds:
             graph.add(*args, **kwargs)
@@ -669,7 +677,8 @@ def analyse(
         adds: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
         noted: list[Problem] = []
         target: Any = _Recording(graph, adds) if resolved is not None else graph
-        resolving = _Resolution(Resolver(records, prefixes), by_id, target, noted)
+        resolver = Resolver(records, prefixes, folders=folders, pages=pages)
+        resolving = _Resolution(resolver, by_id, target, noted)
         records = [resolving.record(rec) for rec in records]
         problems.extend(noted)
         if resolved is not None:
@@ -837,7 +846,7 @@ class _Resolution:
     def _target(self, rec: Record, rel: Relation, res: Resolution) -> str | None:
         """The one record ``rel`` names, or None (noting why, unless its id is shared)."""
         if res.external:
-            self.problems.append(checks.not_an_adr(rec, rel))
+            self.problems.append(checks.not_an_adr(rec, rel, page=res.page))
             return None
         if len(res.ids) > 1:
             self.problems.append(checks.ambiguous_target(rec, rel, res.ids))

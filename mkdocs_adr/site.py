@@ -68,6 +68,7 @@ from .graph import Edge
 from .log import Log, ParseCache, load
 from .model import Problem, Record, Severity
 from .parsing import bounds
+from .parsing.titles import inline_text
 from .paths import project_relative, receipts_dir, within
 from .views import (
     assets,
@@ -584,6 +585,13 @@ def _rebuild_lunr(data: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
         warning = f"read_guard: cannot rebuild the prebuilt search index ({exc}); dropped"
         return {k: v for k, v in data.items() if k != "index"}, [warning]
     return {**data, "index": idx.serialize()}, []
+
+
+def _heading(markdown_title: Callable[[str], str | None], markdown: str) -> str | None:
+    """The host's title of a page from its first heading, as the heading shows: the
+    host gives the heading's Markdown (``Use `nop` for [ADR-3](x.md)``)."""
+    found = markdown_title(markdown)
+    return inline_text(found) if found else found
 
 
 def plain_titles(data: dict[str, Any], escaped: Collection[str]) -> bool:
@@ -1706,7 +1714,7 @@ class SiteBuild:
         if rec is not None:
             current = meta.get("title")
             meta["title"] = page_view.page_title(
-                rec, str(current) if current is not None else markdown_title(markdown)
+                rec, str(current) if current is not None else _heading(markdown_title, markdown)
             )
             return page_view.escape_first_heading(markdown)
         if src in self.mirror_at:
@@ -1718,7 +1726,7 @@ class SiteBuild:
                 else:
                     meta["status"] = status
             current = meta.get("title")
-            text = str(current) if current is not None else markdown_title(markdown)
+            text = str(current) if current is not None else _heading(markdown_title, markdown)
             if text:
                 meta["title"] = page_view.esc(text)
             return page_view.escape_first_heading(markdown)

@@ -48,6 +48,14 @@ def test_every_exclusion_reason(tmp_path: Path) -> None:
         write(docs, rel)
     write(docs, "adr/0000-template.md", "# {short title of solved problem}\n\n## Status\n\n{x}\n")
     write(docs, "adr/0000-use-madr.md", "# Use MADR\n\n## Status\n\nAccepted\n")
+    # a log's own index page numbered first, its template in a code block
+    write(
+        docs,
+        "adr/000-index.md",
+        "Our decisions live here.\n\n```markdown\n| Status | Date |\n|---|---|\n"
+        "| Proposed, Accepted | yyyy-mm-dd |\n```\n",
+    )
+    write(docs, "adr/0000-README.md", "How to write one.\n")
     cfg = config(
         tmp_path,
         roots=["adr", {"path": "adr/services/adr", "prefix": "SVC"}],
@@ -60,6 +68,8 @@ def test_every_exclusion_reason(tmp_path: Path) -> None:
     assert reasons == {
         "docs/adr/README.md": "readme",
         "docs/adr/index.md": "index",
+        "docs/adr/000-index.md": "index",
+        "docs/adr/0000-README.md": "readme",
         "docs/adr/INDEX.md": "generated-view",
         "docs/adr/CURRENT.md": "generated-view",
         "docs/adr/archive/INDEX.md": "generated-view",

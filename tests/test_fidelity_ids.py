@@ -124,7 +124,31 @@ def test_file_id_takes_the_prefix_from_the_name_else_the_root() -> None:
         ("3 ways to cache", "0007-x.md", "3 ways to cache", None),
         ("HTTP2 support", "0007-x.md", "HTTP2 support", None),
         ("RFC 2119: wording", "0007-x.md", "RFC 2119: wording", None),
-        ("[Use X](https://example.com)", "0007-x.md", "[Use X](https://example.com)", None),
+        # inline Markdown shows as MkDocs shows the heading: a link's text, a code span's
+        # content, emphasis without its marks, an escaped character without its backslash
+        ("[Use X](https://example.com)", "0007-x.md", "Use X", None),
+        (
+            "[Replaced by [ADR-0021](0021-x.md)] Ship logs",
+            "0004-x.md",
+            "[Replaced by ADR-0021] Ship logs",
+            None,
+        ),
+        ("`noop` Scheduler", "adr-112-noop.md", "noop Scheduler", None),
+        ("ADR-0012: Use `x` and **y**", "0012-x.md", "Use x and y", 12),
+        ("`ADR-0012`: Use X", "0012-x.md", "Use X", 12),
+        (
+            "Use \\*stars\\* and snake_case_names",
+            "0007-x.md",
+            "Use *stars* and snake_case_names",
+            None,
+        ),
+        ("Keep `a * b` and ``tick ` inside``", "0007-x.md", "Keep a * b and tick ` inside", None),
+        (
+            "![badge](b.svg) Use <b>HTML</b> as written",
+            "0007-x.md",
+            "badge Use <b>HTML</b> as written",
+            None,
+        ),
         ("2021 Roadmap", "20210101-roadmap.md", "2021 Roadmap", None),  # a slug file
     ],
 )

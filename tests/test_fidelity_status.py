@@ -138,6 +138,14 @@ WORDS: dict[str, tuple[str, str, str | None, str, list[tuple[str, str]]]] = {
     ),
     "0031-tag-every-release.md": ("nygard", "accepted", "done", "Done", ALIAS),
     "0032-write-runbooks.md": ("nygard", "accepted", None, "Accepted on 2021-03-04", []),
+    # in effect for the part accepted, as a partly superseded record is
+    "0033-split-reads-from-writes.md": (
+        "nygard",
+        "accepted",
+        "partially accepted",
+        "Partially Accepted",
+        ALIAS,
+    ),
 }
 
 #: The records whose status text is a template's guidance, not a status.
@@ -251,6 +259,8 @@ def test_status_lines_and_dates_of_the_word_log(words: Log) -> None:
         ("已拒绝", "rejected", "已拒绝", False),
         ("已废弃", "deprecated", "已废弃", False),
         ("已取代", "superseded", "已取代", False),
+        ("Partially Accepted", "accepted", "partially accepted", False),
+        ("Partly accepted: the rest waits", "accepted", "partly accepted", False),
         # a word that only starts like a status, or a field, is not one
         ("Donezo", "unknown", None, False),
         ("Review by: 2026-01-01", "unknown", None, False),
@@ -368,6 +378,7 @@ DATES: dict[str, tuple[str, str]] = {
     "0016-name-services-by-domain.md": ("2021-01-02", "2021-01-02"),
     "0017-use-one-ci-system.md": ("2021-01-03", "2021-01-03"),
     "0018-run-migrations-at-deploy.md": ("2021-03-05", "2021-03-05 (moved from 04/03/2021)"),
+    "0019-archive-build-logs-monthly.md": ("2018-11-01", "2018-11"),
 }
 
 #: The styles the dates log's records are read in (the date keys are read in all of them).
@@ -404,6 +415,10 @@ def test_every_date_form_reads_exactly() -> None:
         ("Apr 11th, 2023", "2023-04-11"),
         ("January, 2026", "2026-01-01"),
         ("Sept 2019", "2019-09-01"),
+        ("2018-11", "2018-11-01"),  # ISO's year and month, like a named month
+        ("2018-11 (after the outage)", "2018-11-01"),
+        ("2018-13", None),
+        ("12-2018-11", None),  # not a year and month: part of something longer
         ("2021-03-05, first written 04/03/2021", "2021-03-05"),  # ISO wins
         ("Spring 2022", None),
         ("31/02/2020", None),

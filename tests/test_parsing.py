@@ -155,6 +155,32 @@ def test_metadata_table_with_bold_keys() -> None:
     assert rels(p) == {("supersedes", "0001-a.md", "metadata-table")}
 
 
+def test_metadata_table_whose_header_row_holds_the_keys() -> None:
+    # the keys are the header, the values the one row under its delimiter
+    p = parse(
+        "| Status   | Date       | Deciders       |\n|:---------|:-----------|:---|\n"
+        "| Rejected | 2024-11-05 | Ana, Bo |\n\n## Context\n\nWhy not.\n"
+    )
+    assert (p.style, p.status, p.raw_status, p.status_line) == ("table", "rejected", "Rejected", 3)
+    assert (p.date, p.deciders) == ("2024-11-05", ("Ana", "Bo"))
+    assert codes(p) == [] and rels(p) == set()
+    # a relation in a value cell counts as in a key-value table
+    moved = parse(
+        "# T\n\n| Status | Date | Superseded by |\n|---|---|---|\n"
+        "| Superseded | 2023-01-02 | [ADR-0009](0009-y.md) |\n"
+    )
+    assert (moved.status, moved.date) == ("superseded", "2023-01-02")
+    assert rels(moved) == {("superseded-by", "0009-y.md", "metadata-table")}
+
+
+def test_a_key_value_table_whose_first_pair_is_its_header_stays_one() -> None:
+    p = parse("# T\n\n| Status | Accepted |\n|---|---|\n| Date | 2023-02-01 |\n")
+    assert (p.style, p.status, p.date) == ("table", "accepted", "2023-02-01")
+    # a header of a status and a word that is no field: key and value, as before
+    q = parse("# T\n\n| Status | In review |\n|---|---|\n| Date | 2023-02-01 |\n")
+    assert (q.raw_status, q.date) == ("In review", "2023-02-01")
+
+
 def test_container_units_have_their_own_status() -> None:
     p = parse(
         "---\nstyle: container\n---\n# T\n\n## D1. Use Postgres\n\nStatus: accepted\n\nText.\n\n"
@@ -204,6 +230,33 @@ def test_status_values(raw: str, status: str, code: str | None) -> None:
     assert p.status == status
     assert p.raw_status == raw
     assert codes(p) == ([code] if code else [])
+
+
+@pytest.mark.parametrize(
+    ("line", "kind"),
+    [
+        ("Replaces: [ADR-0002](./0002-old.md)", "supersedes"),
+        ("Supersedes: [ADR-0002](./0002-old.md)", "supersedes"),
+        ("Replaced by: [ADR-0002](./0002-old.md)", "superseded-by"),
+        ("* **Superseded by:** [ADR-0002](./0002-old.md)", "superseded-by"),
+        ("Amends: [ADR-0002](./0002-old.md)", "amends"),
+    ],
+)
+def test_a_relation_field_under_the_title_is_metadata(line: str, kind: str) -> None:
+    # a field line beside "Date:", as a record's metadata: not a mention
+    p = parse(
+        f"# 20. Raise the floor\n\nDate: 2023-05-29\n\nDiscussion: [#9](https://example.org/9)\n\n"
+        f"{line}\n\n## Status\n\nAccepted\n\n## Context\n\nSee [the old one](./0002-old.md).\n"
+    )
+    assert p.status == "accepted"
+    assert rels(p, mentions=True) == {
+        (kind, "./0002-old.md", "status-section"),
+        ("mentions", "./0002-old.md", "link"),
+    }
+    relation = next(r for r in p.relations if r.kind == kind)
+    assert (relation.line, relation.label) == (7, "ADR-0002")
+    # a field that names no relation verb keeps its links as mentions of nothing in the log
+    assert ("relates-to", "https://example.org/9", "status-section") not in rels(p)
 
 
 def test_relation_in_status_value_is_authoritative_but_later_prose_is_a_mention() -> None:

@@ -227,3 +227,32 @@ def test_successor_marked_superseded_by_a_proposal_is_still_current(tmp_path: Pa
     assert log.successor("ADR-0001").current == "ADR-0002"
     assert log.successor("ADR-0002").state == "not-accepted"
     assert [p.code for p in log.problems if p.ids and p.ids[0] == "ADR-0002"] == ["ADR006"]
+
+
+def test_a_links_list_item_to_a_page_that_is_no_record_is_only_a_note(tmp_path: Path) -> None:
+    # MADR 2's "## Links" list: bare links relate; a guide beside the log (outside the
+    # root, or a file discovery leaves out) is a page, not a misnamed record
+    record = A.format(n=1, status="Accepted") + (
+        "\n## Links\n\n- [Crypto policy](./../handbook/crypto-policy.md)\n"
+        "- [How we work](PROCESS.md)\n- [Vanished](0009-vanished.md)\n"
+    )
+    config = make(tmp_path, {"0001-a.md": record, "PROCESS.md": "How we work.\n"})
+    (tmp_path / "docs" / "handbook").mkdir()
+    (tmp_path / "docs" / "handbook" / "crypto-policy.md").write_text("# Crypto\n")
+    log = load(config, today=dt.date(2026, 11, 30))
+    found = sorted((p.line, p.severity, p.message) for p in log.problems if p.code == "ADR003")
+    assert found == [
+        (
+            9,
+            Severity.INFO,
+            "'relates-to' target './../handbook/crypto-policy.md' is not an ADR; "
+            "kept as text, not resolved",
+        ),
+        (
+            10,
+            Severity.INFO,
+            "'relates-to' target 'PROCESS.md' is not an ADR; kept as text, not resolved",
+        ),
+        # a record's name in the root that no file has is still a broken relation
+        (11, Severity.WARNING, "'relates-to' target '0009-vanished.md' was not found"),
+    ]

@@ -616,9 +616,10 @@ def test_a_large_log_is_one_entry_with_its_views_in_a_bar(tmp_path: Path, theme:
         (0, "Overview"),
         (0, "Shop & orders"),
     ]
-    assert '<strong aria-current="page">Shop &amp; orders</strong> &middot; <a href="../TIMELINE/">' in (
-        site / "adr" / "INDEX" / "index.html"
-    ).read_text("utf-8")
+    assert (
+        '<strong aria-current="page">Shop &amp; orders</strong> &middot; <a href="../TIMELINE/">'
+        in (site / "adr" / "INDEX" / "index.html").read_text("utf-8")
+    )
 
 
 @pytest.mark.parametrize("theme", THEMES)
@@ -996,9 +997,7 @@ def test_an_ascii_log_gives_ascii_pages(site: Path) -> None:
     dots, a cut title's ellipsis, a chain's arrows) as character references, so the page
     of an ASCII log stays an ASCII string through the theme and its UTF-8 encoding
     (CPython's fast path: the plugin's overhead, issue 15)."""
-    pages = {
-        p.relative_to(site).as_posix(): p.read_bytes() for p in sorted(site.rglob("*.html"))
-    }
+    pages = {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted(site.rglob("*.html"))}
     record = pages["adr/0005-ship-logs-with-opentelemetry-collector-agents/index.html"]
     assert b"&rarr;" in record and b"&larr;" in record  # its pager, both ways
     assert b"&#8230;" in pages["adr/GRAPH/index.html"]  # the long title, cut

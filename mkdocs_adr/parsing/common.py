@@ -17,6 +17,7 @@ from .status import (
     DECLARATION,
     DECLARATION_HINTS,
     FRONTMATTER_KEYS,
+    VERBS,
     declaration,
     frontmatter_refs,
     link_line,
@@ -53,6 +54,28 @@ def field_match(text: str) -> re.Match[str] | None:
     skipping the lines that cannot match."""
     text = bounds.line(text)
     return INLINE_FIELD.match(text) if may_hold_fields(text) else None
+
+
+_VERB_KEYS = frozenset(VERBS)
+
+
+def field_relations(doc: Document, fields: dict[str, tuple[str, int]]) -> list[Relation]:
+    """The relations of the :func:`inline_fields` whose key is a relation verb:
+    ``Replaces: [ADR-0002](0002-x.md)``, ``Superseded by: ADR-7``, ``* Amends: ADR-3``.
+
+    A field under the title is metadata like the ``Status:`` line beside it (origin
+    ``status-section``); the first field of each verb counts, as for every field.
+    """
+    out: list[Relation] = []
+    if _VERB_KEYS.isdisjoint(fields):
+        return out  # the usual record: no relation written as a field (a look per field)
+    for key, (value, lineno) in fields.items():
+        if key not in VERBS:
+            continue
+        m = field_match(doc.lines[lineno - doc.offset - 1])
+        verb = m.group(1).strip() if m else key
+        out.extend(relations_in_text(f"{verb} {value}", "status-section", lineno))
+    return out
 
 
 LINKS_HEADINGS = ("links", "related", "related decisions", "relations")

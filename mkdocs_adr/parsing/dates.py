@@ -66,6 +66,9 @@ _NAMED_DMY = re.compile(
 _NAMED_MDY = re.compile(r"\b([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b")
 #: ``January 2026``, ``January, 2026``: a month, read as its first day.
 _NAMED_MY = re.compile(r"\b([A-Za-z]{3,9})\.?,?\s+(\d{4})\b")
+#: ``2018-11``: ISO 8601's year and month, read as the month's first day, like a named
+#: month; not a part of a longer number or date (``12-2018-11``, ``2018-11-5``).
+_ISO_MONTH = re.compile(r"(?<![\d\-/.])(\d{4})-(\d{1,2})(?!\d|[-/.]\d)")
 
 
 def _make(year: int, month: int, day: int) -> str | None:
@@ -113,7 +116,7 @@ def parse_date(value: object) -> str | None:
     2 September 2020; month-first only when the second number cannot be a
     month (``09/25/2020``). Month names in English (``11-April-2023``,
     ``4 Sept 2019``, ``April 11, 2023``); a month and year alone
-    (``January, 2026``) is the first of that month.
+    (``January, 2026``, ISO's ``2026-01``) is the first of that month.
     """
     if isinstance(value, dt.datetime):
         return value.date().isoformat()
@@ -144,6 +147,9 @@ def _text_date(text: str) -> str | None:
     m = _NAMED_MDY.search(text)
     if m and m.group(1).lower() in _MONTHS:
         return _make(int(m.group(3)), _MONTHS[m.group(1).lower()], int(m.group(2)))
+    m = _ISO_MONTH.search(text)
+    if m and 1 <= int(m.group(2)) <= 12:
+        return _make(int(m.group(1)), int(m.group(2)), 1)
     m = _NAMED_MY.search(text)
     if m and m.group(1).lower() in _MONTHS:
         return _make(int(m.group(2)), _MONTHS[m.group(1).lower()], 1)

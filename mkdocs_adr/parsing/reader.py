@@ -17,7 +17,14 @@ from typing import Any
 
 from ..model import Parsed, Problem, Relation, Severity
 from . import bounds, titles
-from .common import declarations, fm_line, frontmatter_relations, inline_fields, links_section
+from .common import (
+    declarations,
+    field_relations,
+    fm_line,
+    frontmatter_relations,
+    inline_fields,
+    links_section,
+)
 from .dates import parse_date, pick_date
 from .formats import DATE_FROM_STATUS, DETECTORS, FORCED, VARIANTS, Context, Hit, container
 from .markdown import Document, LineCounter, links, matches_except, scan
@@ -275,8 +282,10 @@ def _parse(text: str, path: str, options: ParseOptions) -> tuple[Parsed, Documen
     fields: dict[str, tuple[str, int]] = {}
     if hit is not None:
         fields.update(hit.fields)
-    for key, found in inline_fields(doc).items():
+    inline = inline_fields(doc)
+    for key, found in inline.items():
         fields.setdefault(key, found)
+    relations.extend(field_relations(doc, inline))
     for key, (text_value, lineno) in fields.items():
         if len(text_value) > bounds.FIELD:
             cut = bounds.field(text_value, f"field {key!r}", path, lineno, problems)

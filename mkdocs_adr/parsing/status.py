@@ -448,6 +448,9 @@ def link_line_parts(text: str) -> tuple[str, str] | None:
     return words[start : max(tail, start + 1)], refs
 
 
+_BULLETS = frozenset("-+")
+
+
 def link_line(text: str, origin: str, line: int | None) -> Iterator[Relation]:
     """An adr-tools style ``Verb [label](href)`` line; unknown verbs relate.
 
@@ -460,6 +463,11 @@ def link_line(text: str, origin: str, line: int | None) -> Iterator[Relation]:
         return
     verb, refs = parts
     verb = verb.strip().strip("*_").strip()
+    if verb in _BULLETS:
+        # ``- [ADR-0041](0041-x.md)``: a list item that is only links relates, and its
+        # bullet is no verb
+        yield from _refs(refs, "relates-to", origin, line, "")
+        return
     if not verb or len(verb) > 40:
         return
     kind = VERBS.get(verb.lower())

@@ -7,7 +7,9 @@ The H1 loses the record's id and the wrappers around it or around the title:
   (a prefix, then the number);
 - ``# [ADR-0005] Use X`` (the id in brackets) and ``# [Use X]`` (the title in brackets).
 
-Each of these gives the title ``Use X`` and the heading's number, which
+The title is the heading's text as MkDocs shows it (:func:`inline_text`): ``# Use `nop` for
+[ADR-3](0003-x.md)`` is ``Use nop for ADR-3``. Each of these gives the title ``Use X`` and
+the heading's number, which
 :func:`mkdocs_adr.checks.number_mismatches` compares with the file name's (ADR019). A prefix
 counts when it is ``ADR``, a root's prefix, or the prefix of the file's own name (``API`` in
 ``API-001-state-store.md``), so ``# HTTP2 support`` or ``# RFC 2119: wording`` keep their
@@ -19,9 +21,10 @@ asks it.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from ..identity import GENERIC_PREFIX, read_file_name
 
@@ -39,6 +42,96 @@ _BRACKETED = re.compile(r"^\[(?P<inner>[^\[\]]+)\]$")
 _LEADING_DATE_OR_NUMBER = re.compile(r"^(?:\d{4}[-_.]\d{1,2}[-_.]\d{1,2}|\d+)[-_ ]*")
 
 
+#: Where inline Markdown is taken out of a heading: a code span's or an escaped
+#: character's place while links and emphasis are read (characters of Unicode's
+#: private use area, which no heading that holds them is given: see inline_text).
+_HOLD, _HOLD_END = "\ue000", "\ue001"
+_BACKTICKS = re.compile(r"`+")
+_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+_HELD = re.compile(f"{_HOLD}(\\d+){_HOLD_END}")
+#: ``[text](href)``, ``[text](href "title")`` and ``![alt](src)``: the text may hold one
+#: level of brackets; possessive, so a line of brackets is read once.
+_LINK = re.compile(
+    r"!?\[((?:[^\[\]]++|\[[^\[\]]*+\])*+)\]\(\s*+(?:<[^<>\n]*+>|[^()\s]*+)"
+    r"(?:\s++(?:\"[^\"]*+\"|'[^']*+'))?+\s*+\)"
+)
+#: Emphasis as Python-Markdown reads it: ``**x**``, ``__x__``, ``*x*`` anywhere; ``_x_``
+#: only between non-word characters (``snake_case_name`` keeps its underscores).
+_STRONG = re.compile(r"\*\*([^*\s](?:[^*]*[^*\s])?)\*\*|(?<!\w)__([^_\s](?:[^_]*[^_\s])?)__(?!\w)")
+_EM = re.compile(r"\*([^*\s](?:[^*]*[^*\s])?)\*|(?<!\w)_([^_\s](?:[^_]*[^_\s])?)_(?!\w)")
+
+
+#: The characters inline Markdown needs: a heading without any is its own text.
+_MARKS = re.compile(r"[`\\\[*_]")
+
+
+def inline_text(text: str) -> str:
+    """The text a heading's inline Markdown shows, as MkDocs' page title takes it: a
+    link's text (``[ADR-0019](0019-x.md)`` is ``ADR-0019``), an image's alt text, a code
+    span's content without its backticks, emphasis without its marks, an escaped
+    character without its backslash. Every other character stays as written (the
+    views make control characters harmless where they leave the product).
+
+    The result is text, not HTML: it is escaped wherever it is shown, as before, and
+    HTML in a heading stays as written. A heading that holds the private-use characters
+    this reading marks its places with is left as written.
+    """
+    if _MARKS.search(text) is None:
+        return text  # the usual heading (one look in C)
+    return _marked_text(text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _marked_text(text: str) -> str:
+    """:func:`inline_text` of a heading with a mark in it."""
+    if _HOLD in text or _HOLD_END in text:
+        return text
+    held: list[str] = []
+
+    def hold(value: str) -> str:
+        held.append(value)
+        return f"{_HOLD}{len(held) - 1}{_HOLD_END}"
+
+    out = _hold_code(text, hold)
+    out = _ESCAPE.sub(lambda m: hold(m.group(1)), out)
+    out = _LINK.sub(lambda m: m.group(1), out)
+    out = _STRONG.sub(lambda m: m.group(1) or m.group(2), out)
+    out = _EM.sub(lambda m: m.group(1) or m.group(2), out)
+    # (what was held holds no mark: a heading with those characters is not read)
+    return _HELD.sub(lambda m: held[int(m.group(1))], out).strip()
+
+
+def _hold_code(text: str, hold: Callable[[str], str]) -> str:
+    """``text`` with each code span (a run of backticks up to the next run of the same
+    length) given to ``hold`` in exchange for its mark, its content stripped of one
+    space each side as CommonMark does."""
+    if "`" not in text:
+        return text
+    runs = [(m.start(), m.end()) for m in _BACKTICKS.finditer(text)]
+    starts: dict[int, list[int]] = {}
+    for k, (a, b) in enumerate(runs):
+        starts.setdefault(b - a, []).append(k)
+    parts: list[str] = []
+    pos = k = 0
+    while k < len(runs):
+        a, b = runs[k]
+        same = starts[b - a]
+        after = bisect.bisect_right(same, k)
+        if after == len(same):
+            k += 1  # no closing run: the backticks are text
+            continue
+        close = same[after]
+        content = text[b : runs[close][0]]
+        if content.startswith(" ") and content.endswith(" ") and content.strip():
+            content = content[1:-1]
+        parts.append(text[pos:a])
+        parts.append(hold(content))
+        pos = runs[close][1]
+        k = close + 1
+    parts.append(text[pos:])
+    return "".join(parts)
+
+
 def heading(text: str, file_name: str, prefixes: Iterable[str]) -> tuple[str, int | None]:
     """(title, number the heading states) of the H1 ``text`` of the file ``file_name``.
 
@@ -50,7 +143,7 @@ def heading(text: str, file_name: str, prefixes: Iterable[str]) -> tuple[str, in
     own = _own_prefixes(known)
     if named.prefix and named.prefix not in own:
         own = own | {named.prefix}
-    raw = text.strip()
+    raw = inline_text(text.strip())
     candidate = raw
     bracketed = _BRACKETED_ID.match(raw)
     if bracketed and _HEADING_ID.match(bracketed["id"].strip()):

@@ -1,0 +1,121 @@
+"""Shapes met in public ADR logs in the second survey (reallogs, 2026-12-02).
+
+Each fixture record is written in our own words in the shape a public log uses: a metadata
+table whose header row holds the keys, a ``## Links`` list pointing at a page of the docs
+that is no record, a title holding a link and one holding a code span (and hostile HTML),
+an ISO year-month date, a ``Replaces:`` field under the title, ``Partially Accepted``, and
+the log's own index page numbered ``000-``. Each was a false warning or a wrong reading;
+the default strict build of this log now passes without one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from mkdocs_adr.config import load_from_mkdocs_yml
+from mkdocs_adr.log import load
+
+from .conftest import load_json, run_cli, run_mkdocs
+
+ROOT = "docs/decisions"
+
+#: id -> (title, status, date, authoritative relations as (kind, target))
+READINGS: dict[str, tuple[str, str, str | None, list[tuple[str, str]]]] = {
+    "ADR-0001": ("Retire the job queue", "accepted", "2025-02-03", []),
+    "ADR-0002": (
+        "[Superseded by ADR-0005] Ship metrics through a relay",
+        "superseded",
+        "2019-04-02",
+        [
+            ("superseded-by", "ADR-0005"),
+            ("relates-to", "ADR-0001"),
+            ("relates-to", "./../handbook/crypto-policy.md"),
+            ("relates-to", "https://example.org/relay"),
+        ],
+    ),
+    "ADR-0003": (
+        'Use the noop scheduler <img src=x onerror="window.__pwned=1">',
+        "accepted",
+        "2018-11-01",
+        [],
+    ),
+    "ADR-0005": (
+        "Scrape metrics from the store",
+        "accepted",
+        "2020-06-01",
+        [("supersedes", "ADR-0002")],
+    ),
+}
+
+#: Every problem: notes only, none a warning.
+PROBLEMS = [
+    ("ADR003", "info", f"{ROOT}/002-ship-metrics-through-a-relay.md", 17),
+    ("ADR003", "info", f"{ROOT}/002-ship-metrics-through-a-relay.md", 18),
+    ("ADR018", "info", f"{ROOT}/003-use-the-noop-scheduler.md", 7),
+]
+
+
+def test_plan_reads_every_shape(copy_log: Callable[[str], Path]) -> None:
+    project = copy_log("realshapes")
+    proc = run_cli("plan", "--json", cwd=project)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    data = load_json(proc.stdout)
+    got = {
+        r["id"]: (
+            r["title"],
+            r["status"],
+            r.get("date"),
+            [
+                (x["kind"], x.get("target_id") or x["target"])
+                for x in r.get("relations", [])
+                if x["kind"] != "mentions"
+            ],
+        )
+        for r in data["records"]
+    }
+    assert got == READINGS
+    # the log's own index page is no record ADR-0000 "Index"
+    log = load(load_from_mkdocs_yml(project / "mkdocs.yml"))
+    assert [(e.path, e.reason) for e in log.excluded] == [(f"{ROOT}/000-index.md", "index")]
+    problems = sorted((p["code"], p["severity"], p["path"], p["line"]) for p in data["problems"])
+    assert problems == PROBLEMS
+
+
+@pytest.mark.slow
+def test_strict_build_passes_and_titles_read_as_their_headings_show(
+    copy_log: Callable[[str], Path], tmp_path: Path
+) -> None:
+    project = copy_log("realshapes")
+    site = tmp_path / "site"
+    proc = run_mkdocs("build", "--strict", "-d", str(site), cwd=project)
+    assert proc.returncode == 0, proc.stderr
+    assert [ln for ln in proc.stderr.splitlines() if ln.startswith(("WARNING", "ERROR"))] == []
+
+    def page(rel: str) -> str:
+        return (site / "decisions" / rel / "index.html").read_text("utf-8")
+
+    linked = "[Superseded by ADR-0005] Ship metrics through a relay"
+    old = page("002-ship-metrics-through-a-relay")
+    # the page's <title> and its navigation entry
+    assert f"<title>ADR-0002: {linked} - " in old
+    assert (
+        f'href="../002-ship-metrics-through-a-relay/" class="dropdown-item">ADR-0002: {linked}'
+        in (page("005-scrape-metrics-from-the-store"))
+    )
+    # the INDEX row, the graph's node and the pager of the record before it
+    assert f'<a href="../002-ship-metrics-through-a-relay/">{linked}</a>' in page("INDEX")
+    assert f"<title>ADR-0002 {linked} (superseded)</title>" in page("GRAPH")
+    assert f"ADR-0002 {linked} →</a>" in page("001-retire-the-job-queue")
+    # the code span's text without backticks, the HTML in the heading escaped everywhere
+    shown = "Use the noop scheduler &lt;img src=x onerror=&quot;window.__pwned=1&quot;&gt;"
+    assert f"<title>ADR-0003: {shown} - " in page("003-use-the-noop-scheduler")
+    assert shown in page("INDEX") and shown in page("TIMELINE")
+    for html in site.rglob("*.html"):
+        text = html.read_text("utf-8")
+        assert "<img src=x" not in text, html
+        # no title keeps its Markdown (the raw status in a tooltip is shown as written)
+        assert "](0005" not in text and "`noop`" not in re.sub(r"<code>.*?</code>", "", text)
