@@ -601,10 +601,12 @@ def test_a_large_log_is_one_entry_with_its_views_in_a_bar(tmp_path: Path, theme:
         "adr/INDEX/index.html": [
             '<a href="../">Shop &amp; orders</a> &middot; '
             '<strong aria-current="page">Decision index</strong> &middot; '
-            '<a href="../TIMELINE/">Decision timeline</a> &middot; <a href="../GRAPH/">Decision graph</a>'
+            '<a href="../TIMELINE/">Decision timeline</a> &middot; '
+            '<a href="../GRAPH/">Decision graph</a>'
         ],
         "adr/TIMELINE/index.html": [
-            '<a href="../">Shop &amp; orders</a> &middot; <a href="../INDEX/">Decision index</a> &middot; '
+            '<a href="../">Shop &amp; orders</a> &middot; '
+            '<a href="../INDEX/">Decision index</a> &middot; '
             '<strong aria-current="page">Decision timeline</strong> &middot; '
             '<a href="../GRAPH/">Decision graph</a>'
         ],
