@@ -109,7 +109,7 @@ def test_strict_build_passes_and_titles_read_as_their_headings_show(
     # the INDEX row, the graph's node and the pager of the record before it
     assert f'<a href="../002-ship-metrics-through-a-relay/">{linked}</a>' in page("INDEX")
     assert f"<title>ADR-0002 {linked} (superseded)</title>" in page("GRAPH")
-    assert f"ADR-0002 {linked} →</a>" in page("001-retire-the-job-queue")
+    assert f"ADR-0002 {linked} &rarr;</a>" in page("001-retire-the-job-queue")
     # the code span's text without backticks, the HTML in the heading escaped everywhere
     shown = "Use the noop scheduler &lt;img src=x onerror=&quot;window.__pwned=1&quot;&gt;"
     assert f"<title>ADR-0003: {shown} - " in page("003-use-the-noop-scheduler")
