@@ -23,20 +23,21 @@ import functools
 import re
 from collections.abc import Iterable
 
+from .. import rx
 from ..identity import GENERIC_PREFIX, read_file_name
 
 _SEP = r"[.:)|\-–—]"
 #: An id at the start of a heading, then a separator (or only spaces), then the title.
-_HEADING_ID = re.compile(
+_HEADING_ID = rx.compile(
     r"^(?:(?P<prefix>[A-Za-z]{2,10})[- ]?)?0*(?P<num>\d{1,6})"
     rf"(?:\s*(?P<sep>{_SEP})\s*|\s+|$)(?P<title>.*)$"
 )
 #: ``[ADR-0005] Use X``: an id in brackets before the title.
-_BRACKETED_ID = re.compile(rf"^\[(?P<id>[^\[\]]+)\]\s*(?:{_SEP}\s*)?(?P<title>.*)$")
+_BRACKETED_ID = rx.compile(rf"^\[(?P<id>[^\[\]]+)\]\s*(?:{_SEP}\s*)?(?P<title>.*)$")
 #: ``[Use X]``: the whole title in brackets (not a link, ``[Use X](x.md)``).
-_BRACKETED = re.compile(r"^\[(?P<inner>[^\[\]]+)\]$")
+_BRACKETED = rx.compile(r"^\[(?P<inner>[^\[\]]+)\]$")
 #: A date or number that starts a file stem, dropped from a title made from the name.
-_LEADING_DATE_OR_NUMBER = re.compile(r"^(?:\d{4}[-_.]\d{1,2}[-_.]\d{1,2}|\d+)[-_ ]*")
+_LEADING_DATE_OR_NUMBER = rx.compile(r"^(?:\d{4}[-_.]\d{1,2}[-_.]\d{1,2}|\d+)[-_ ]*")
 
 
 def heading(text: str, file_name: str, prefixes: Iterable[str]) -> tuple[str, int | None]:
