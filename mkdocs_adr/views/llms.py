@@ -24,7 +24,6 @@ from .. import rx
 from ..graph import Succession
 from ..log import Log
 from ..model import Record, status_label
-from ..parsing.sections import decision_of
 from ..safetext import relative_href, terminal, unsafe_href
 from . import piece_key
 from .i18n import ENGLISH, Messages
@@ -195,6 +194,8 @@ def _decision_sentence(rec: Record) -> str | None:
     key = (rec.sha256, rec.path, rec.parsed.style, rec.parsed.body_start)
     if key in _SENTENCES:
         return _SENTENCES[key]
+    from ..parsing.sections import decision_of  # (a cold path: a replayed build reads none)
+
     decision = decision_of(rec.parsed)
     found = first_sentence(decision) if decision else None
     if len(_SENTENCES) >= _SENTENCES_MAX:
