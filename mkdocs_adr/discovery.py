@@ -18,34 +18,34 @@ from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from pathlib import Path
 
-from . import checks
+from . import checks, rx
 from .config import Config, RootConfig
 from .model import Excluded, Problem, Severity
 from .paths import within
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 ARCHIVE = "archive"
-_TEMPLATE_HINT = re.compile(
+_TEMPLATE_HINT = rx.compile(
     r"\{(short title|title|problem statement|status|date|name)|\[short title|"
     r"\{proposed \|",
     re.IGNORECASE,
 )
-_ZERO_NAME = re.compile(r"0+[-_]")
+_ZERO_NAME = rx.compile(r"0+[-_]")
 
 #: Names of documents that are usually not records (stem, lower case), with what they
 #: look like; each is left out only when it carries no ADR metadata.
 _NON_RECORD_NAMES: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"process"), "a process document"),
-    (re.compile(r"contributing"), "a contributing guide"),
-    (re.compile(r"onboarding.*"), "an onboarding document"),
-    (re.compile(r"how-?to.*"), "a how-to"),
-    (re.compile(r".*guide.*"), "a guide"),
+    (rx.compile(r"process"), "a process document"),
+    (rx.compile(r"contributing"), "a contributing guide"),
+    (rx.compile(r"onboarding.*"), "an onboarding document"),
+    (rx.compile(r"how-?to.*"), "a how-to"),
+    (rx.compile(r".*guide.*"), "a guide"),
 )
 _NON_RECORD = "looks like a non-record document: "
 #: A numbered name (``0007-x``, ``adr-18``, ``API-001-x``, a date slug): a record's name.
-_NUMBERED_NAME = re.compile(r"(?:[a-z]{2,10}[-_ ]?)?\d{1,8}(?:[-_ .]|$)", re.IGNORECASE)
+_NUMBERED_NAME = rx.compile(r"(?:[a-z]{2,10}[-_ ]?)?\d{1,8}(?:[-_ .]|$)", re.IGNORECASE)
 #: An H1 that carries a record number: ``# 12. Use X``, ``# ADR-0012: Use X``, ``# ADR 12``.
-_NUMBERED_H1 = re.compile(
+_NUMBERED_H1 = rx.compile(
     r"^#[ \t]+(?:(?:[A-Z]{2,10}|[Aa]dr)[- ]?\d{1,6}\b|\d{1,6}[ \t]*[.:)\-–—])", re.MULTILINE
 )
 

@@ -12,13 +12,13 @@ import errno
 import hashlib
 import json
 import os
-import re
 import socket
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import rx
 from .errors import LockHeld, Refused
 
 
@@ -95,7 +95,7 @@ def fsync_dir(folder: Path) -> None:
 
 
 #: The name of :func:`atomic_write`'s temp file: ``.<name>.tmp-<pid>-<ns>``.
-_TEMP_NAME = re.compile(r"\.(?P<name>.+)\.tmp-(?P<pid>[0-9]{1,10})-[0-9]{1,25}")
+_TEMP_NAME = rx.compile(r"\.(?P<name>.+)\.tmp-(?P<pid>[0-9]{1,10})-[0-9]{1,25}")
 
 
 def temp_name(path: Path) -> str:

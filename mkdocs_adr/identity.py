@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from . import paths
+from . import paths, rx
 from .errors import UsageError
 from .model import Excluded, Record
 
@@ -36,22 +36,22 @@ if TYPE_CHECKING:  # parsing reads file names through this module; config import
 
 #: A file name's id: an optional prefix word, then the number (``0012-x``, ``adr-045-x``,
 #: ``ADR-0001-x``, ``adr-18``, ``API-001-x``), then a separator or the end of the stem.
-_FILE_ID = re.compile(
+_FILE_ID = rx.compile(
     r"^(?:(?P<prefix>[A-Za-z]{2,10})(?P<sep>[-_ ]?))?(?P<num>\d{1,6})(?=[-_ .]|$)"
 )
 #: A date that starts a file name (``2021-09-07-x``): a date, not a number. Eight digits
 #: (``20210907-x``, log4brains) are too long for a number already.
-_DATE_STEM = re.compile(
+_DATE_STEM = rx.compile(
     r"^(?:19|20)\d\d[-_.](?:0?[1-9]|1[0-2])[-_.](?:0?[1-9]|[12]\d|3[01])(?=[-_ .]|$)"
 )
 #: The prefix word a file name may always carry for the root's own prefix.
 GENERIC_PREFIX = "ADR"
-_ID = re.compile(r"^([A-Za-z][A-Za-z0-9_]*)[- ]?0*(\d{1,6})$")
-_UNIT = re.compile(r"^(.*?)#([Dd]\d{1,3})$")
-_URL = re.compile(r"^[a-z][a-z0-9+.-]*:", re.IGNORECASE)
+_ID = rx.compile(r"^([A-Za-z][A-Za-z0-9_]*)[- ]?0*(\d{1,6})$")
+_UNIT = rx.compile(r"^(.*?)#([Dd]\d{1,3})$")
+_URL = rx.compile(r"^[a-z][a-z0-9+.-]*:", re.IGNORECASE)
 #: The number a link's text gives: "3. Use X" (adr-tools), "0003 - Use X" or "0003: Use X";
 #: "ADR-0003: Use X" is read by :func:`_label_number` with the root's prefix.
-_LINK_TEXT_NUMBER = re.compile(r"^\s*0*(\d{1,6})(?:[.:]|\s+[-\u2013\u2014]\s|\s*$)")
+_LINK_TEXT_NUMBER = rx.compile(r"^\s*0*(\d{1,6})(?:[.:]|\s+[-\u2013\u2014]\s|\s*$)")
 
 
 @dataclass(frozen=True)
@@ -132,7 +132,7 @@ def canonical(prefix: str, number: int) -> str:
 #: An explicit id that is not a prefixed number: what the source manifest's schema takes
 #: for an id (``$defs/id`` in ``schemas/current-sources.schema.json``): 1 to 200
 #: characters, none of them whitespace, ``#``, ``/`` or ``\\``.
-_EXPLICIT_ID = re.compile(r"[^#\s/\\]{1,200}")
+_EXPLICIT_ID = rx.compile(r"[^#\s/\\]{1,200}")
 
 
 def explicit_id_fault(text: str) -> str | None:
@@ -352,9 +352,9 @@ LISTED = 30
 #: Typed text longer than this is shortened in messages (and ignored past it for hints).
 MAX_SHOWN = 120
 
-_LETTER_ID = re.compile(r"^([A-Za-z][A-Za-z_]*)[- ]?0*(\d{1,6})$")  # ADR0012: no digits in prefix
-_NUMBER = re.compile(r"^[0-9]{1,6}$")
-_LOCATOR = re.compile(r"^(?P<ref>.+?)(?:#(?P<unit>[Dd]\d{1,3}))?(?:@(?P<seg>[0-9]{1,6}))?$")
+_LETTER_ID = rx.compile(r"^([A-Za-z][A-Za-z_]*)[- ]?0*(\d{1,6})$")  # ADR0012: no digits in prefix
+_NUMBER = rx.compile(r"^[0-9]{1,6}$")
+_LOCATOR = rx.compile(r"^(?P<ref>.+?)(?:#(?P<unit>[Dd]\d{1,3}))?(?:@(?P<seg>[0-9]{1,6}))?$")
 _MARKDOWN = (".md", ".markdown")
 
 

@@ -22,17 +22,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import quote, unquote
 
-_FENCE_OPEN = re.compile(r"^[ \t]*(`{3,}|~{3,})(.*)$")
-_LIST_ITEM = re.compile(r"^ {0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
-_BACKTICKS = re.compile(r"`+")
-_BLANK_LINE = re.compile(r"\n[ \t]*\n")
-_REF_DEF = re.compile(r"^ {0,3}\[([^\]\n]+)\]:[ \t]*(?:\n[ \t]*)?(<[^>\n]*>|\S+)", re.MULTILINE)
-_HTML_TAG = re.compile(r"<(?:a|img|source|link|iframe|video|audio|embed)\b[^>]*>", re.IGNORECASE)
-_HTML_ATTR = re.compile(r"\b(?:href|src)\s*=\s*(?:\"([^\"]*)\"|'([^']*)')", re.IGNORECASE)
-_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+from . import rx
+
+_FENCE_OPEN = rx.compile(r"^[ \t]*(`{3,}|~{3,})(.*)$")
+_LIST_ITEM = rx.compile(r"^ {0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
+_BACKTICKS = rx.compile(r"`+")
+_BLANK_LINE = rx.compile(r"\n[ \t]*\n")
+_REF_DEF = rx.compile(r"^ {0,3}\[([^\]\n]+)\]:[ \t]*(?:\n[ \t]*)?(<[^>\n]*>|\S+)", re.MULTILINE)
+_HTML_TAG = rx.compile(r"<(?:a|img|source|link|iframe|video|audio|embed)\b[^>]*>", re.IGNORECASE)
+_HTML_ATTR = rx.compile(r"\b(?:href|src)\s*=\s*(?:\"([^\"]*)\"|'([^']*)')", re.IGNORECASE)
+_SCHEME = rx.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _TITLE_CLOSERS = {'"': '"', "'": "'", "(": ")"}
 #: Characters that need percent-encoding (or ``<...>``) in a link destination.
-_NEEDS_ESCAPE = re.compile(r"[\s()<>]")
+_NEEDS_ESCAPE = rx.compile(r"[\s()<>]")
 MASK = "\x00"
 
 

@@ -482,7 +482,10 @@ def discover(config: Config) -> Discovery:
 
 def parse_many(jobs: list[tuple[bytes, str]], options: ParseOptions) -> list[Parsed]:
     """:func:`mkdocs_adr.parsing.batch.parse_many`, imported on first use: a load answered
-    from the parse cache parses nothing, and the reader is a good part of its start-up."""
+    from the parse cache parses nothing (nor imports the reader: a good part of the
+    start-up of a warm ``context`` or ``find``)."""
+    if not jobs:
+        return []
     from .parsing import batch
 
     return batch.parse_many(jobs, options)

@@ -18,7 +18,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import re
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -29,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import jsonschema
 
-from . import __version__
+from . import __version__, rx
 from .config import Config, RootConfig
 from .paths import UnsafePath, climbing, is_normalized
 
@@ -53,7 +52,7 @@ EXCLUSIONS = (
 #: Statuses whose decision text a view carries (accepted in effect, the others as proposals).
 VIEW_STATUSES = ("accepted", "proposed", "draft")
 
-_SHA = re.compile(r"^[0-9a-f]{64}$")
+_SHA = rx.compile(r"^[0-9a-f]{64}$")
 
 
 def text_sha256(data: bytes) -> str:

@@ -25,36 +25,37 @@ disjoint from what follows them, and a string sequence's body stops at the next
 from __future__ import annotations
 
 import html
-import re
+
+from . import rx
 
 #: Escape sequences, in the order a terminal tells them apart. A string sequence
 #: (OSC, DCS, SOS, PM, APC) is removed whole when it ends (BEL, ST, or a line end);
 #: without an end only its introducer goes, and what follows prints as plain text.
-_SEQUENCE = re.compile(
+_SEQUENCE = rx.compile(
     r"(?:\x1b\[|\x9b)[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]?"  # CSI
     r"|(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])"  # OSC, DCS, SOS, PM, APC
     r"(?:[^\x07\x1b\x90\x98\x9b-\x9f\n]*(?:\x07|\x1b\\|\x9c))?"
     r"|\x1b[\x20-\x2f]*[\x30-\x7e]?"  # any other escape sequence
 )
 #: C0 and C1 controls and DEL, except tab and newline.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_CONTROL = rx.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 #: Bidi embeddings, overrides and isolates: they reorder what a reader sees.
 BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_BIDI = rx.compile("[\u202a-\u202e\u2066-\u2069]")
+_SURROGATE = rx.compile("[\ud800-\udfff]")
 #: What XML 1.0 forbids beyond the C0 controls :func:`plain` already removes.
-_NOT_XML = re.compile("[\ud800-\udfff\ufffe\uffff]")
+_NOT_XML = rx.compile("[\ud800-\udfff\ufffe\uffff]")
 #: Characters JSON text keeps raw that a terminal could act on or reorder, or that no
 #: encoding can write: :func:`json_text` writes each as a ``\\uXXXX`` escape.
-JSON_ESCAPED = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+JSON_ESCAPED = rx.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 #: Link schemes that run code or smuggle a document; never written as a link.
 UNSAFE_SCHEMES = ("javascript", "vbscript", "data")
-_SCHEME = re.compile(r"[a-z][a-z0-9+.\-]*:")
+_SCHEME = rx.compile(r"[a-z][a-z0-9+.\-]*:")
 #: What a browser drops from a URL before reading its scheme: C0 controls and
 #: space at the ends, tab and line breaks anywhere; Markdown also drops the
 #: backslash before punctuation.
-_URL_NOISE = re.compile(r"[\x00-\x20\x7f-\x9f]|\\(?=[!-/:-@\[-`{-~])")
+_URL_NOISE = rx.compile(r"[\x00-\x20\x7f-\x9f]|\\(?=[!-/:-@\[-`{-~])")
 
 
 def plain(text: str) -> str:

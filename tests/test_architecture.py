@@ -195,3 +195,37 @@ def test_a_command_imports_only_its_own_module() -> None:
         )
         loaded = proc.stdout.strip().splitlines()[-1]
         assert loaded == repr([f"mkdocs_adr.commands.{m}" for m in ["_common", *own]]), args
+
+
+def test_importing_the_plugin_compiles_no_pattern_and_skips_cold_modules() -> None:
+    """A replayed build (ADR-0051) imports the plugin and uses few of the parsing modules'
+    patterns: importing it compiles none of them (``rx``) and leaves out the Markdown
+    scanner, the section reader and the record reader (docs/adr/0058)."""
+    code = (
+        "import sys\n"
+        "import mkdocs_adr.plugin\n"
+        "from mkdocs_adr import rx\n"
+        "lazy = [v for m in list(sys.modules.values()) if m.__name__.startswith('mkdocs_adr')\n"
+        "        for v in vars(m).values() if isinstance(v, rx._Pattern)]\n"
+        "print(len(lazy), sum('match' in vars(p) for p in lazy))\n"
+        "print(sorted(m for m in sys.modules if m.startswith('mkdocs_adr.parsing.')))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    counts, loaded = proc.stdout.strip().splitlines()
+    made, compiled = map(int, counts.split())
+    assert made > 50, "the plugin's modules keep their patterns in rx"
+    assert compiled == 0
+    for cold in ("markdown", "sections", "reader", "batch"):
+        assert f"'mkdocs_adr.parsing.{cold}'" not in loaded, cold
+
+
+def test_a_load_with_nothing_to_parse_imports_no_reader() -> None:
+    """A warm ``context`` or ``find`` parses nothing: it never imports the reader."""
+    code = (
+        "import sys\n"
+        "from mkdocs_adr import log\n"
+        "assert log.parse_many([], None) == []\n"
+        "print('mkdocs_adr.parsing.reader' in sys.modules)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert proc.stdout.strip() == "False"

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from .. import rx
 from ..model import Problem, Severity
 
 #: Characters of a line that the status and relation patterns look at.
@@ -88,7 +89,7 @@ def inline_marks(line: str) -> int:
     )
 
 
-_FENCE = re.compile(r" {0,3}(?:`{3,}|~{3,})")
+_FENCE = rx.compile(r" {0,3}(?:`{3,}|~{3,})")
 
 
 def _outside_fences(lines: list[str]) -> Iterator[tuple[int, str]]:
@@ -119,8 +120,8 @@ def over_render_bound(text: str) -> list[int]:
     return [i + 1 for i, line in _outside_fences(lines) if inline_marks(line) > RENDER_INLINE]
 
 
-_PREFIX = re.compile(r"[ \t>]*(?:#{1,6}[ \t]+|[-*+][ \t]+|\d{1,9}[.)][ \t]+)?")
-_TICKS = re.compile(r"`+")
+_PREFIX = rx.compile(r"[ \t>]*(?:#{1,6}[ \t]+|[-*+][ \t]+|\d{1,9}[.)][ \t]+)?")
+_TICKS = rx.compile(r"`+")
 
 
 def _as_code(line: str) -> str:
@@ -138,19 +139,19 @@ def _as_code(line: str) -> str:
 #: before: its block tests rescan every nested block).
 RENDER_DEPTH = 32
 #: A line that could be that deep starts with more than RENDER_DEPTH of these.
-_DEEP_START = re.compile(rf"^[ \t>]{{{RENDER_DEPTH + 1}}}", re.MULTILINE)
-_LEAD = re.compile(r"[ \t>]*")
+_DEEP_START = rx.compile(rf"^[ \t>]{{{RENDER_DEPTH + 1}}}", re.MULTILINE)
+_LEAD = rx.compile(r"[ \t>]*")
 #: A list item's marker, which opens one more level when indented below another item.
-_ITEM = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
+_ITEM = rx.compile(r"(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
 
 
 #: 33 quote markers, with spaces between them or not: a line that may nest that deep.
-_QUOTE_RUN = re.compile(rf"(?:>[ \t]*){{{RENDER_DEPTH + 1}}}")
+_QUOTE_RUN = rx.compile(rf"(?:>[ \t]*){{{RENDER_DEPTH + 1}}}")
 #: What a line opens before its text: quote markers, indentation and list markers.
-_NEST = re.compile(r"(?:[ \t>]|(?:[-*+]|\d{1,9}[.)])(?=[ \t]))*")
+_NEST = rx.compile(r"(?:[ \t>]|(?:[-*+]|\d{1,9}[.)])(?=[ \t]))*")
 
 
-_MARKER = re.compile(r"(>[ \t]*)")
+_MARKER = rx.compile(r"(>[ \t]*)")
 
 
 #: A lead of 32 columns of spaces and tabs holds one of these (8 spaces, or two tabs, or a
@@ -225,7 +226,7 @@ def over_depth_bound(text: str) -> list[int]:
 #: above which the site puts a blank line after each: Python-Markdown splits a block at
 #: each and rescans the rest, so 30,000 ``a`` / ``=`` pairs take minutes.
 RENDER_SPLITS = 200
-_SPLIT = re.compile(r" {0,3}(?:=+|-+|#{1,6}(?:[ \t].*)?|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})[ \t]*")
+_SPLIT = rx.compile(r" {0,3}(?:=+|-+|#{1,6}(?:[ \t].*)?|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})[ \t]*")
 
 
 def _split_blocks(lines: list[str]) -> set[int]:
@@ -257,8 +258,8 @@ RENDER_BLANKS = 20_000
 #: unique id by trying ``a_1``, ``a_2``, ... in turn, so 20,000 headings named alike take
 #: 13 s.
 RENDER_HEADINGS = 1_000
-_ATX = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
-_UNDERLINE = re.compile(r" {0,3}(?:=+|-+)[ \t]*")
+_ATX = rx.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
+_UNDERLINE = rx.compile(r" {0,3}(?:=+|-+)[ \t]*")
 
 
 def over_blank_bound(text: str) -> int | None:
@@ -289,7 +290,7 @@ def _fenced(lines: list[str]) -> list[str]:
     return [fence, *lines, fence]
 
 
-_TILDES = re.compile(r"~+")
+_TILDES = rx.compile(r"~+")
 
 
 def render_safe(markdown: str) -> str | None:

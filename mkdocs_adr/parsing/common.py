@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from .. import rx
 from ..model import Relation
 from . import bounds
 from .markdown import Document, heading_key
@@ -30,7 +31,7 @@ from .status import (
 #: at most 64 characters (a longer one is no field anyone reads), so finding where
 #: it ends costs at most 64 looks; the value, ``(.+?)\s*$`` as first written, is
 #: read as ``(.*\S|.)\s*$``, which takes the same text without a look per character.
-INLINE_FIELD = re.compile(
+INLINE_FIELD = rx.compile(
     r"^\s*(?:[-*+]\s+)?\**([^\W\d_][\w \-]{0,63}?)"
     r"(?:\**+(?:\s*+[:：]|\s++[-–—]\s)|(?<=[^\s*])\*\*(?=\s))\s*\**\s*(.*\S|.)\s*$"
 )
@@ -80,13 +81,13 @@ def field_relations(doc: Document, fields: dict[str, tuple[str, int]]) -> list[R
 
 LINKS_HEADINGS = ("links", "related", "related decisions", "relations")
 #: Lines that may open a declared succession (see :data:`.status.DECLARATION`).
-_DECLARATION_LINE = re.compile(
+_DECLARATION_LINE = rx.compile(
     r"\n[^\S\n]*+(?:>[^\S\n]*+)*+(?:[-*+][^\S\n]+)?[*_]*+(?:[A-Za-z]{4,9}[*_]*[:：][*_]*[^\S\n]+)?"
     r"[*_]*+[Tt]his[^\S\n]"
 )
 #: A line a declaration may follow and still open the record: a field
 #: (``Date: 2024-01-01``, ``* Status: superseded``) or a table row.
-_FIELD_LIKE = re.compile(r"^\s*(?:[-*+]\s+)?\**[^\W\d_][\w \-]*+\**+\s*+[:：]|^\s*\|")
+_FIELD_LIKE = rx.compile(r"^\s*(?:[-*+]\s+)?\**[^\W\d_][\w \-]*+\**+\s*+[:：]|^\s*\|")
 
 
 def fm_line(doc: Document, key: str) -> int | None:
@@ -196,7 +197,7 @@ def declarations(doc: Document, status_headings: frozenset[str]) -> list[Relatio
     return out
 
 
-_SETEXT_UNDERLINE = re.compile(r"^(?:=+|-+)$")
+_SETEXT_UNDERLINE = rx.compile(r"^(?:=+|-+)$")
 
 
 def _opens_block(lines: list[str], fenced: list[bool], index: int) -> bool:

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-import re
 from collections.abc import Mapping
 from typing import Any
+
+from .. import rx
 
 #: Keys that hold a record's date, the first found wins: the decision date, then the
 #: creation date, then, only when neither is written, the last update.
@@ -38,8 +39,8 @@ DATE_KEYS: tuple[str, ...] = (
 )
 
 _DATE_KEY_SET = frozenset(DATE_KEYS)
-_ISO = re.compile(r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})")
-_DMY = re.compile(r"(\d{1,2})([/.\-])(\d{1,2})\2(\d{4})")
+_ISO = rx.compile(r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})")
+_DMY = rx.compile(r"(\d{1,2})([/.\-])(\d{1,2})\2(\d{4})")
 _MONTHS = {
     m: i + 1
     for i, names in enumerate(
@@ -60,15 +61,15 @@ _MONTHS = {
     )
     for m in names
 }
-_NAMED_DMY = re.compile(
+_NAMED_DMY = rx.compile(
     r"\b(\d{1,2})(?:st|nd|rd|th)?(?:\s+|[-/])([A-Za-z]{3,9})\.?,?(?:\s+|[-/])(\d{4})\b"
 )
-_NAMED_MDY = re.compile(r"\b([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b")
+_NAMED_MDY = rx.compile(r"\b([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b")
 #: ``January 2026``, ``January, 2026``: a month, read as its first day.
-_NAMED_MY = re.compile(r"\b([A-Za-z]{3,9})\.?,?\s+(\d{4})\b")
+_NAMED_MY = rx.compile(r"\b([A-Za-z]{3,9})\.?,?\s+(\d{4})\b")
 #: ``2018-11``: ISO 8601's year and month, read as the month's first day, like a named
 #: month; not a part of a longer number or date (``12-2018-11``, ``2018-11-5``).
-_ISO_MONTH = re.compile(r"(?<![\d\-/.])(\d{4})-(\d{1,2})(?!\d|[-/.]\d)")
+_ISO_MONTH = rx.compile(r"(?<![\d\-/.])(\d{4})-(\d{1,2})(?!\d|[-/.]\d)")
 
 
 def _make(year: int, month: int, day: int) -> str | None:

@@ -19,6 +19,7 @@ from typing import Any
 
 import yaml
 
+from .. import rx
 from .markdown import YAML_ERRORS, heading_key, load_yaml, scan
 
 __all__ = ["Editable", "UnsafeEdit", "heading_key", "yaml_scalar"]
@@ -277,10 +278,10 @@ class Editable:
             raise UnsafeEdit(f"{self.path}: the frontmatter would not parse after the edit")
 
 
-_FM_KEY = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]|$)")
-_BLOCK_ITEM = re.compile(r"^(\s*)-(?:\s|$)")
-_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_PLAIN_SAFE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 ._/#-]*$")
+_FM_KEY = rx.compile(r"^([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]|$)")
+_BLOCK_ITEM = rx.compile(r"^(\s*)-(?:\s|$)")
+_ISO_DATE = rx.compile(r"^\d{4}-\d{2}-\d{2}$")
+_PLAIN_SAFE = rx.compile(r"^[A-Za-z0-9][A-Za-z0-9 ._/#-]*$")
 
 
 def _continues(line: str) -> bool:

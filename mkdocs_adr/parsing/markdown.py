@@ -16,14 +16,16 @@ from typing import Any, NamedTuple
 
 import yaml
 
+from .. import rx
+
 try:  # the C loader is several times faster on large logs
     _YamlLoader: Any = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover - depends on how PyYAML was built
     _YamlLoader = yaml.SafeLoader
 
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t#]*$")
-_SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
+_FENCE = rx.compile(r"^ {0,3}(`{3,}|~{3,})")
+_ATX = rx.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t#]*$")
+_SETEXT = rx.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 #: ``[label](href "title")``: the pattern
 #: ``(?<!!)\[((?:[^\[\]]|\[[^\]]*\])*)\]\(\s*<?([^)\s>]*)>?(?:\s+[\"'][^)]*[\"'])?\s*\)``
 #: written so that it cannot backtrack: each run is possessive, the title is a run
@@ -36,11 +38,11 @@ _TAIL_PATTERN = (
     r"\((?:\s(?=\s))*+\s?<?+([^)\s>]*+)>?+"
     r"(?:\s++[\"'](?:[^)\"']*+[\"'])++\s*+\)|\s*+\))"
 )
-LINK = re.compile(rf"(?<!!){_LABEL}{_TAIL_PATTERN}")
+LINK = rx.compile(rf"(?<!!){_LABEL}{_TAIL_PATTERN}")
 
 #: ``LINK`` without its ``(?<!!)``: :func:`links` checks for the ``!`` of an image.
-_LINK_BARE = re.compile(LINK.pattern.removeprefix("(?<!!)"))
-_BRACKET = re.compile(r"[\[\]]")
+_LINK_BARE = rx.compile(LINK.pattern.removeprefix("(?<!!)"))
+_BRACKET = rx.compile(r"[\[\]]")
 
 
 def label_ends(text: str) -> dict[int, int]:
@@ -162,9 +164,9 @@ class _Next:
         return self.answer
 
 
-_NON_SPACE = re.compile(r"\S")
-_HREF_STOP = re.compile(r"[)\s>]")
-_CLOSE_PAREN = re.compile(r"\)")
+_NON_SPACE = rx.compile(r"\S")
+_HREF_STOP = rx.compile(r"[)\s>]")
+_CLOSE_PAREN = rx.compile(r"\)")
 
 
 def _closing_tails(text: str, closes: list[int]) -> dict[int, bool]:
@@ -385,7 +387,7 @@ def heading_key(text: str) -> str:
 
 
 #: The line that closes frontmatter: ``---`` or ``...`` and trailing whitespace.
-_FM_END = re.compile(r"\n(?:---|\.\.\.)[^\S\n]*(?=\n|\Z)")
+_FM_END = rx.compile(r"\n(?:---|\.\.\.)[^\S\n]*(?=\n|\Z)")
 
 
 def split_frontmatter(text: str) -> tuple[str | None, str, int]:
@@ -405,8 +407,8 @@ def split_frontmatter(text: str) -> tuple[str | None, str, int]:
 
 #: ``key: value`` with the value stripped in Python: the lazy ``(.*?)[ \t]*$`` it
 #: replaces costs a regular-expression step per character.
-_FM_LINE = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:(.*)$")
-_PLAIN_BAD = re.compile(r"^[-?:,\[\]{}#&*!|>'\"%@`]|: |\s#")
+_FM_LINE = rx.compile(r"^([A-Za-z_][\w-]*)[ \t]*:(.*)$")
+_PLAIN_BAD = rx.compile(r"^[-?:,\[\]{}#&*!|>'\"%@`]|: |\s#")
 _RESOLVER = yaml.resolver.Resolver()
 
 
@@ -761,8 +763,8 @@ def _clean_heading(text: str) -> str:
 # newline instead of trying a ``^`` at every character; ``(?=\n|\Z)`` is ``$``
 # in MULTILINE mode. :func:`_atx_title` finishes what ``_ATX`` does with its
 # lazy group, which sre walks one character at a time.
-_ATX_NL = re.compile(r"\n {0,3}(#+)([^\n]*)")
-_SETEXT_NL = re.compile(r"\n {0,3}(=+|-+)[ \t]*(?=\n|\Z)")
+_ATX_NL = rx.compile(r"\n {0,3}(#+)([^\n]*)")
+_SETEXT_NL = rx.compile(r"\n {0,3}(=+|-+)[ \t]*(?=\n|\Z)")
 
 
 def _atx_title(hashes: str, rest: str) -> str | None:

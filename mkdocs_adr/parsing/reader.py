@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from .. import rx
 from ..model import Parsed, Problem, Relation, Severity
 from . import bounds, titles
 from .common import (
@@ -455,7 +456,7 @@ def _halves_disagree(hit: Hit, status: str, options: ParseOptions, path: str) ->
     return out
 
 
-_REVIEW_LINE = re.compile(r"^\s*(?:[-*+]\s+)?\**review[ -]by\**\s*[:：]\s*\**\s*(.+?)\**\s*$", re.I)
+_REVIEW_LINE = rx.compile(r"^\s*(?:[-*+]\s+)?\**review[ -]by\**\s*[:：]\s*\**\s*(.+?)\**\s*$", re.I)
 
 
 def _status_section_review(doc: Document, options: ParseOptions) -> str | None:
@@ -501,7 +502,7 @@ def _dedupe(relations: list[Relation]) -> list[Relation]:
     return out
 
 
-_LINK_HREF = re.compile(r"^(?![a-z][a-z0-9+.-]*:|#|/)[^?#]*\.md(?:#[^)]*)?$", re.IGNORECASE)
+_LINK_HREF = rx.compile(r"^(?![a-z][a-z0-9+.-]*:|#|/)[^?#]*\.md(?:#[^)]*)?$", re.IGNORECASE)
 
 
 def _mentions(
@@ -562,7 +563,7 @@ class _Spans:
 #: No spans: covers nothing (the usual record has no code span and no link).
 _NO_SPANS = _Spans([])
 
-_BACKTICKS = re.compile(r"`+")
+_BACKTICKS = rx.compile(r"`+")
 
 
 def inline_code_spans(text: str) -> list[tuple[int, int]]:

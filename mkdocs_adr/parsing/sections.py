@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from .. import rx
 from ..model import Parsed
 from .markdown import h2_sections, scan
 
@@ -61,7 +62,7 @@ DECISION_HEADINGS = frozenset(
         "entscheidung",
     }
 )
-_NUMBERING = re.compile(r"^\s*(?:\d+[.)]|[ivx]+\.)\s*", re.IGNORECASE)
+_NUMBERING = rx.compile(r"^\s*(?:\d+[.)]|[ivx]+\.)\s*", re.IGNORECASE)
 
 
 def is_decision_heading(heading: str) -> bool:

@@ -7,6 +7,7 @@ import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
+from .. import rx
 from ..model import Relation
 from . import bounds
 
@@ -163,13 +164,13 @@ _LINK = r"\[(?:[^\[\]]++|\[[^\]]*+\])*+\]\([^)\s]*+(?:\s++\"[^\"]*+\")?+\)"
 _URL = r"https?://[^\s)\]>,;]+"
 # ASCII look-arounds, not \b: ``被ADR-045取代`` has no word boundary around the id
 _ID = r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9_]*[- ]?\d{1,6}(?:#[Dd]\d+)?(?![A-Za-z0-9_])"
-REF = re.compile(rf"({_LINK})|({_URL})|({_ID})")
+REF = rx.compile(rf"({_LINK})|({_URL})|({_ID})")
 #: What every reference :data:`REF` finds holds: a link's ``](``, a URL's ``://`` or an
 #: id's digit (``\d``, any script's, as in the id pattern). A text without any of them
 #: names no reference, so no phrase of references either: a cheap test first.
-_MAY_REF = re.compile(r"\d|\]\(|://")
+_MAY_REF = rx.compile(r"\d|\]\(|://")
 _REF_LIST = rf"(?:{_LINK}|{_URL}|{_ID})(?:\s*+(?:,|、|，|&|and|;)?\s*+(?:{_LINK}|{_URL}|{_ID}))*"
-_REFS_AT = re.compile(_REF_LIST)
+_REFS_AT = rx.compile(_REF_LIST)
 #: A wrapped phrase (below) names at most 16 references: it may start at any
 #: reference, and each start reads its list to the end.
 _WRAPPED_LIST = (
@@ -182,30 +183,30 @@ def _verb_alternatives(verbs: list[str]) -> str:
 
 
 _LATIN_VERBS = [v for v in VERBS if v[:1].isascii()]
-VERB_PHRASE = re.compile(
+VERB_PHRASE = rx.compile(
     rf"(?i)\b({_verb_alternatives(_LATIN_VERBS)})\b\s*+[:：]?\s*+({_REF_LIST})"
 )
 #: A CJK verb may touch its neighbours (``取代ADR-3``): no word boundaries. Tried
 #: only on text that is not ASCII (a pattern without a boundary is tried everywhere).
 _CJK_VERBS = [v for v in VERBS if not v[:1].isascii()]
-_CJK_VERB_PHRASE = re.compile(rf"({_verb_alternatives(_CJK_VERBS)})\s*+[:：]?\s*+({_REF_LIST})")
+_CJK_VERB_PHRASE = rx.compile(rf"({_verb_alternatives(_CJK_VERBS)})\s*+[:：]?\s*+({_REF_LIST})")
 #: ``被 <refs> 取代`` and ``<refs> に置き換えられた``: group 1 the words before,
 #: 2 the references, 3 the words after. Without words before, a match starts where
 #: spaces start (``(?<!\s)``): one that starts further into them would start earlier.
 _WRAPPED_BEFORE = "|".join(sorted({re.escape(b) for b, _ in WRAPPED_VERBS if b}, key=len))
 _WRAPPED_AFTER = "|".join(sorted({re.escape(a) for _, a in WRAPPED_VERBS}, key=len, reverse=True))
-WRAPPED_PHRASE = re.compile(
+WRAPPED_PHRASE = rx.compile(
     rf"({_WRAPPED_BEFORE}|(?<!\s))\s*+({_WRAPPED_LIST})\s*+({_WRAPPED_AFTER})"
 )
 _WRAPPED_HINT = tuple(sorted({a[:2] for _, a in WRAPPED_VERBS}))
-_LINK_PARTS = re.compile(r"\[((?:[^\[\]]++|\[[^\]]*+\])*+)\]\(([^)\s]*+)(?:\s++\"[^\"]*+\")?+\)")
+_LINK_PARTS = rx.compile(r"\[((?:[^\[\]]++|\[[^\]]*+\])*+)\]\(([^)\s]*+)(?:\s++\"[^\"]*+\")?+\)")
 #: adr-tools reads a link line as ``^(.+) \[.*\]\(0*([1-9][0-9]*).*\)``; mkdocs-adr reads
 #: ``^\s*(?:[-*+]\s+)?(?P<verb>[^\[\]]+?)\s*:?\s+(?P<refs>\[.*\]\(.*\).*)$``, matched
 #: by :func:`link_line_parts` in one pass (that pattern backtracks polynomially on a
 #: line of spaces).
-_LINE_BRACKET = re.compile(r"[\[\]]")
+_LINE_BRACKET = rx.compile(r"[\[\]]")
 #: What may stand before a relation phrase that opens a line: a bullet, emphasis.
-_LINE_LEAD = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*|__|\*|_)?")
+_LINE_LEAD = rx.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*|__|\*|_)?")
 
 #: A declared succession: "This ADR is superseded by", "**This document is
 #: superseded by:**", "This supersedes", "This decision replaces", optionally
@@ -224,7 +225,7 @@ DECLARATION_HINTS = (
     "EPLACE",
     "EPRECAT",
 )
-DECLARATION = re.compile(
+DECLARATION = rx.compile(
     r"(?i)^[^\S\n]*(?:>[^\S\n]*)*(?:[-*+][^\S\n]+)?(?:\*\*|__)?"
     r"(?:(?:note|notice|warning|important|update|info)(?:\*\*|__)?+\s*+[:：]?+\s*+(?:\*\*|__)?+\s*+)?"
     r"this(?:\s++(?:adr|document|decision|record))?"
@@ -233,8 +234,8 @@ DECLARATION = re.compile(
     r"(?:\*\*|__)?+\s*+[:：]?+\s*+(?:\*\*|__)?+\s*+"
 )
 #: What may end a line whose reference list goes on on the next line.
-_CONTINUES = re.compile(r"^\s*+(?:,|、|，|&|and|;)?\s*+$")
-_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\*\*|__)?")
+_CONTINUES = rx.compile(r"^\s*+(?:,|、|，|&|and|;)?\s*+$")
+_LIST_ITEM = rx.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\*\*|__)?")
 
 
 @dataclass(frozen=True)
@@ -246,9 +247,9 @@ class StatusReading:
 
 
 #: Canonical words a template's guidance lists (``proposed | accepted | ...``).
-_GUIDANCE_WORDS = re.compile(r"(?i)\b(proposed|accepted|rejected|deprecated|superseded)\b")
+_GUIDANCE_WORDS = rx.compile(r"(?i)\b(proposed|accepted|rejected|deprecated|superseded)\b")
 #: ``{status}``, ``{proposed | accepted}``, ``[proposed | rejected | ...]``: a slot to fill.
-_PLACEHOLDER = re.compile(r"^(?:\{|\[[^\]]*\||[\w ]+\|)")
+_PLACEHOLDER = rx.compile(r"^(?:\{|\[[^\]]*\||[\w ]+\|)")
 #: Field names that start with a status word but are no status (``Review by: 2026-01-01``).
 _NOT_A_STATUS = ("review by", "review-by")
 
@@ -351,7 +352,7 @@ def spelled_like(status: str, samples: Iterable[str]) -> str | None:
     return status[:1].upper() + status[1:] if best == "title" else status.lower()
 
 
-_FIRST_WORD = re.compile(r"[A-Za-z]+")
+_FIRST_WORD = rx.compile(r"[A-Za-z]+")
 
 
 def word_lengths(table: Mapping[str, str]) -> list[int]:

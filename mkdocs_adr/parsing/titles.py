@@ -26,43 +26,44 @@ import functools
 import re
 from collections.abc import Callable, Iterable
 
+from .. import rx
 from ..identity import GENERIC_PREFIX, read_file_name
 
 _SEP = r"[.:)|\-–—]"
 #: An id at the start of a heading, then a separator (or only spaces), then the title.
-_HEADING_ID = re.compile(
+_HEADING_ID = rx.compile(
     r"^(?:(?P<prefix>[A-Za-z]{2,10})[- ]?)?0*(?P<num>\d{1,6})"
     rf"(?:\s*(?P<sep>{_SEP})\s*|\s+|$)(?P<title>.*)$"
 )
 #: ``[ADR-0005] Use X``: an id in brackets before the title.
-_BRACKETED_ID = re.compile(rf"^\[(?P<id>[^\[\]]+)\]\s*(?:{_SEP}\s*)?(?P<title>.*)$")
+_BRACKETED_ID = rx.compile(rf"^\[(?P<id>[^\[\]]+)\]\s*(?:{_SEP}\s*)?(?P<title>.*)$")
 #: ``[Use X]``: the whole title in brackets (not a link, ``[Use X](x.md)``).
-_BRACKETED = re.compile(r"^\[(?P<inner>[^\[\]]+)\]$")
+_BRACKETED = rx.compile(r"^\[(?P<inner>[^\[\]]+)\]$")
 #: A date or number that starts a file stem, dropped from a title made from the name.
-_LEADING_DATE_OR_NUMBER = re.compile(r"^(?:\d{4}[-_.]\d{1,2}[-_.]\d{1,2}|\d+)[-_ ]*")
+_LEADING_DATE_OR_NUMBER = rx.compile(r"^(?:\d{4}[-_.]\d{1,2}[-_.]\d{1,2}|\d+)[-_ ]*")
 
 
 #: Where inline Markdown is taken out of a heading: a code span's or an escaped
 #: character's place while links and emphasis are read (characters of Unicode's
 #: private use area, which no heading that holds them is given: see inline_text).
 _HOLD, _HOLD_END = "\ue000", "\ue001"
-_BACKTICKS = re.compile(r"`+")
-_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
-_HELD = re.compile(f"{_HOLD}(\\d+){_HOLD_END}")
+_BACKTICKS = rx.compile(r"`+")
+_ESCAPE = rx.compile(r"\\([!-/:-@\[-`{-~])")
+_HELD = rx.compile(f"{_HOLD}(\\d+){_HOLD_END}")
 #: ``[text](href)``, ``[text](href "title")`` and ``![alt](src)``: the text may hold one
 #: level of brackets; possessive, so a line of brackets is read once.
-_LINK = re.compile(
+_LINK = rx.compile(
     r"!?\[((?:[^\[\]]++|\[[^\[\]]*+\])*+)\]\(\s*+(?:<[^<>\n]*+>|[^()\s]*+)"
     r"(?:\s++(?:\"[^\"]*+\"|'[^']*+'))?+\s*+\)"
 )
 #: Emphasis as Python-Markdown reads it: ``**x**``, ``__x__``, ``*x*`` anywhere; ``_x_``
 #: only between non-word characters (``snake_case_name`` keeps its underscores).
-_STRONG = re.compile(r"\*\*([^*\s](?:[^*]*[^*\s])?)\*\*|(?<!\w)__([^_\s](?:[^_]*[^_\s])?)__(?!\w)")
-_EM = re.compile(r"\*([^*\s](?:[^*]*[^*\s])?)\*|(?<!\w)_([^_\s](?:[^_]*[^_\s])?)_(?!\w)")
+_STRONG = rx.compile(r"\*\*([^*\s](?:[^*]*[^*\s])?)\*\*|(?<!\w)__([^_\s](?:[^_]*[^_\s])?)__(?!\w)")
+_EM = rx.compile(r"\*([^*\s](?:[^*]*[^*\s])?)\*|(?<!\w)_([^_\s](?:[^_]*[^_\s])?)_(?!\w)")
 
 
 #: The characters inline Markdown needs: a heading without any is its own text.
-_MARKS = re.compile(r"[`\\\[*_]")
+_MARKS = rx.compile(r"[`\\\[*_]")
 
 
 def inline_text(text: str) -> str:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .. import rx
 from ..safetext import JSON_ESCAPED, json_text
 
 #: At most this many decision units (or segments of one) per response.
@@ -34,7 +34,7 @@ TOKENS_METHOD = (
     "real counts depend on the model's tokenizer"
 )
 
-_COSTLY = re.compile('["\\\\\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]')
+_COSTLY = rx.compile('["\\\\\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]')
 
 
 def serialize(data: Any) -> str:

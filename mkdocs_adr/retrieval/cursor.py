@@ -11,15 +11,15 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-import re
 from collections.abc import Mapping
 from typing import Any
 
+from .. import rx
 from ..errors import RefusedError, UsageError
 from .budget import Position
 
 VERSION = "c1"
-_BODY = re.compile(r"^([0-9a-f]{16})\.([0-9a-f]{12})\.(\d{1,9})-(\d{1,9})\.([0-9a-f]{6})$")
+_BODY = rx.compile(r"^([0-9a-f]{16})\.([0-9a-f]{12})\.(\d{1,9})-(\d{1,9})\.([0-9a-f]{6})$")
 
 
 def digest(value: Any, length: int) -> str:

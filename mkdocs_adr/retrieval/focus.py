@@ -10,10 +10,10 @@ through metadata without the ancestors' bodies.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
+from .. import rx
 from ..errors import UsageError
 from ..graph import Succession
 from ..identity import UnknownReference, lookup
@@ -29,9 +29,9 @@ MAX_LISTED = 30
 #: Ids listed in ``succession.chain`` and ``candidates``; the rest are counted.
 MAX_SUCCESSION = 10
 
-_UNIT = re.compile(r"^[Dd]?(\d{1,3})$")
+_UNIT = rx.compile(r"^[Dd]?(\d{1,3})$")
 #: Typed text that reads as words (two letters running), not an id or a number.
-_WORDS = re.compile(r"[^\W\d_]{2}")
+_WORDS = rx.compile(r"[^\W\d_]{2}")
 
 
 # --------------------------------------------------------------------- targets

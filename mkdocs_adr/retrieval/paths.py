@@ -15,9 +15,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import rx
 from ..paths import UnsafePath, disk_case, from_project
 
-_GLOB_CHARS = re.compile(r"[*?\[]")
+_GLOB_CHARS = rx.compile(r"[*?\[]")
 
 
 class PathRefused(ValueError):

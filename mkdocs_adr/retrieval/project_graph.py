@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import rx
 from ..paths import UnsafePath, from_project
 
 GRAPH_PATH = "graphify-out/graph.json"
@@ -32,7 +32,7 @@ MAX_VISITED = 2_000
 
 _FILE_KEYS = ("source_file", "file", "path", "file_path", "filepath")
 _NAME_KEYS = ("label", "name")
-_LOCATION = re.compile(r":\d+(?::\d+)?$")
+_LOCATION = rx.compile(r":\d+(?::\d+)?$")
 
 
 @dataclass

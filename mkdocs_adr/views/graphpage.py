@@ -15,6 +15,7 @@ from collections.abc import Container
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
+from .. import rx
 from ..model import STATUSES, RootInfo
 from . import svg
 from .graphdata import EDGE_KINDS, GraphData, components, root_view
@@ -23,7 +24,7 @@ from .i18n import ENGLISH, Messages
 from .index import md_text
 
 SLOT = "<!-- mkdocs-adr:slot {key} -->"
-SLOT_RE = re.compile(r"<!-- mkdocs-adr:slot ([a-z0-9-]+) -->")
+SLOT_RE = rx.compile(r"<!-- mkdocs-adr:slot ([a-z0-9-]+) -->")
 #: Unrelated records are listed when there are at most this many; counted otherwise.
 LIST_ISOLATED = 40
 

@@ -18,11 +18,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 
+from .. import rx
 from ..locales import LANGUAGES, catalogue
 
 DEFAULT = LANGUAGES[0]
 
-_CODE = re.compile(r"[A-Za-z]{2,3}")
+_CODE = rx.compile(r"[A-Za-z]{2,3}")
 
 
 def language_of(code: str | None) -> str | None:

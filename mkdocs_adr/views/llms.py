@@ -20,10 +20,10 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from .. import rx
 from ..graph import Succession
 from ..log import Log
 from ..model import Record, status_label
-from ..parsing.sections import decision_of
 from ..safetext import relative_href, terminal, unsafe_href
 from . import piece_key
 from .i18n import ENGLISH, Messages
@@ -54,22 +54,22 @@ SUMMARY_MAX = 240
 #: nothing here should scan a megabyte line.
 _READ_MAX = 2000
 
-_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
+_SENTENCE_END = rx.compile(r"[.!?](?=\s|$)")
 #: A link's destination: up to one level of parentheses inside (``alert(1)``).
 _DEST = r"\((?:[^()\n]|\([^()\n]{0,200}\)){0,500}\)"
-_IMAGE = re.compile(r"!\[[^\]\n]{0,500}\]" + _DEST)
-_LINK = re.compile(r"\[([^\]\n]{0,500})\]" + _DEST)
-_REF_LINK = re.compile(r"\[([^\]\n]{0,500})\]\[[^\]\n]{0,200}\]")
-_CODE = re.compile(r"(`[^`\n]{1,500}`)")
+_IMAGE = rx.compile(r"!\[[^\]\n]{0,500}\]" + _DEST)
+_LINK = rx.compile(r"\[([^\]\n]{0,500})\]" + _DEST)
+_REF_LINK = rx.compile(r"\[([^\]\n]{0,500})\]\[[^\]\n]{0,200}\]")
+_CODE = rx.compile(r"(`[^`\n]{1,500}`)")
 #: ``*word*`` and ``_word_`` emphasis (``**`` and ``__`` are dropped first).
-_EMPHASIS = re.compile(r"(?<![\w*])[*_](?![\s*_])([^*_\n]{1,500}?)(?<!\s)[*_](?![\w*])")
+_EMPHASIS = rx.compile(r"(?<![\w*])[*_](?![\s*_])([^*_\n]{1,500}?)(?<!\s)[*_](?![\w*])")
 #: A first sentence this short is a lead-in (``Option 3.``): the next one is read with it.
 _LEAD_IN = 12
 #: A paragraph that opens with a bold phrase (``**The lock protocol.**``) leads in with it.
-_BOLD_LEAD = re.compile(r"(?:\*\*|__)([^*_\n]{1,200})(?:\*\*|__)")
-_LIST_MARK = re.compile(r"^\s{0,3}(?:[-*+]|\d{1,3}[.)])\s+")
-_SPACE = re.compile(r"\s+")
-_DANGLING = re.compile(r",?\s+because\s*:?$")
+_BOLD_LEAD = rx.compile(r"(?:\*\*|__)([^*_\n]{1,200})(?:\*\*|__)")
+_LIST_MARK = rx.compile(r"^\s{0,3}(?:[-*+]|\d{1,3}[.)])\s+")
+_SPACE = rx.compile(r"\s+")
+_DANGLING = rx.compile(r",?\s+because\s*:?$")
 
 
 @dataclass(frozen=True)
@@ -194,6 +194,8 @@ def _decision_sentence(rec: Record) -> str | None:
     key = (rec.sha256, rec.path, rec.parsed.style, rec.parsed.body_start)
     if key in _SENTENCES:
         return _SENTENCES[key]
+    from ..parsing.sections import decision_of  # (a cold path: a replayed build reads none)
+
     decision = decision_of(rec.parsed)
     found = first_sentence(decision) if decision else None
     if len(_SENTENCES) >= _SENTENCES_MAX:

@@ -22,6 +22,7 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from .. import rx
 from ..graph import Edge, Succession
 from ..log import Log
 from ..model import OUT_OF_EFFECT, STATUSES, Problem, Record
@@ -856,10 +857,10 @@ def local_graph(
 
 # ------------------------------------------------------------------------ titles
 
-_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
-_ATX_H1 = re.compile(r"^(\s{0,3}#[ \t]+)(.*?)([ \t]+#+[ \t]*)?$")
-_SETEXT = re.compile(r"^\s{0,3}=+\s*$")
-_CODE_SPAN = re.compile(r"(`+)(.+?)\1")
+_FENCE = rx.compile(r"^\s{0,3}(```|~~~)")
+_ATX_H1 = rx.compile(r"^(\s{0,3}#[ \t]+)(.*?)([ \t]+#+[ \t]*)?$")
+_SETEXT = rx.compile(r"^\s{0,3}=+\s*$")
+_CODE_SPAN = rx.compile(r"(`+)(.+?)\1")
 
 
 def escape_html_text(text: str) -> str:
@@ -874,7 +875,7 @@ def escape_html_text(text: str) -> str:
     return "".join(out)
 
 
-_FIRST_H1 = re.compile(r"^\s{0,3}#[ \t]+([^\n]*)$", re.M)
+_FIRST_H1 = rx.compile(r"^\s{0,3}#[ \t]+([^\n]*)$", re.M)
 
 
 def escape_first_heading(markdown: str) -> str:
@@ -910,7 +911,7 @@ def escape_first_heading(markdown: str) -> str:
     return markdown
 
 
-_MD_ESCAPE = re.compile(r"\\([\\`*_\[\]|#])")
+_MD_ESCAPE = rx.compile(r"\\([\\`*_\[\]|#])")
 
 
 def first_heading_text(markdown: str) -> str | None:

@@ -13,6 +13,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from ... import rx
 from ...model import OUT_OF_EFFECT, Problem, Relation, Severity, Unit
 from .. import bounds
 from ..markdown import Document
@@ -20,11 +21,11 @@ from ..options import ParseOptions
 from ..status import link_line, relations_in_text
 from .base import Format
 
-UNIT_HEADING = re.compile(r"^D(\d{1,3})\s*[.:)\-–—]?\s+(.+)$")
-_D_DIGIT = re.compile(r"D\d")
+UNIT_HEADING = rx.compile(r"^D(\d{1,3})\s*[.:)\-–—]?\s+(.+)$")
+_D_DIGIT = rx.compile(r"D\d")
 #: ``- **Status**: accepted``; the key is a name of at most 64 characters, and the value
 #: is read as ``(.*\S|.)`` (the same text as ``(.+?)\s*$``, without backtracking).
-UNIT_STATUS = re.compile(
+UNIT_STATUS = rx.compile(
     r"^\s*+[-*+]?\s*+\**([^\W\d_][\w ]{0,63}?)\**+\s*+[:：]\s*\**\s*(.*\S|.)\s*$"
 )
 

@@ -8,8 +8,7 @@ of ids under the keys of :data:`~mkdocs_adr.parsing.status.FRONTMATTER_KEYS`.
 
 from __future__ import annotations
 
-import re
-
+from ... import rx
 from ..common import fm_line
 from ..editable import Editable, UnsafeEdit
 from ..status import FRONTMATTER_KEYS, relations_in_text
@@ -31,7 +30,7 @@ for _key, _kind in FRONTMATTER_KEYS.items():
     KEYS[_kind] = (*KEYS[_kind], _key)
 
 #: A heading that starts with an id (``# ADR-0042: Title``).
-_ID_HEADING = re.compile(r"^[A-Za-z][A-Za-z0-9_]*-\d+\b")
+_ID_HEADING = rx.compile(r"^[A-Za-z][A-Za-z0-9_]*-\d+\b")
 
 
 def detect(ctx: Context) -> Hit | None:

@@ -12,8 +12,7 @@ the status section, and for a supersession the status word replaced by
 
 from __future__ import annotations
 
-import re
-
+from ... import rx
 from ...model import Relation
 from .. import bounds
 from ..editable import Editable, UnsafeEdit
@@ -28,11 +27,11 @@ from ..status import (
 from .base import Context, Format, Hit, Ref, Writer, capitalized
 
 #: ``Date: 2024-01-01`` under the title, as the writer replaces its value.
-FIELD_EDIT = re.compile(r"^(?P<pre>\s*\**(?P<key>[A-Za-z][A-Za-z \-]*?)\**\s*:\s*)(?P<val>.*)$")
-_STATUS_LABEL = re.compile(r"^(?:[-*+]\s+)?(?i:status)\s*[:：]\s*")
-_BULLET = re.compile(r"^[-*+]\s+")
-_CLAUSE_END = re.compile(r"[.。!?！？]\s|[(（]|[.。]$")
-_LINK_SPAN = re.compile(r"\[(?:[^\[\]]++|\[[^\]]*+\])*+\]\([^)]*+\)")
+FIELD_EDIT = rx.compile(r"^(?P<pre>\s*\**(?P<key>[A-Za-z][A-Za-z \-]*?)\**\s*:\s*)(?P<val>.*)$")
+_STATUS_LABEL = rx.compile(r"^(?:[-*+]\s+)?(?i:status)\s*[:：]\s*")
+_BULLET = rx.compile(r"^[-*+]\s+")
+_CLAUSE_END = rx.compile(r"[.。!?！？]\s|[(（]|[.。]$")
+_LINK_SPAN = rx.compile(r"\[(?:[^\[\]]++|\[[^\]]*+\])*+\]\([^)]*+\)")
 
 
 def detect(ctx: Context) -> Hit | None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from ... import rx
 from ...model import Relation
 from .. import bounds
 from ..dates import DATE_KEYS
@@ -22,20 +23,20 @@ from ..markdown import heading_key
 from ..status import DECLARED_KINDS, VERBS, relations_in_text
 from .base import Context, Format, Hit
 
-ROW = re.compile(r"^\s*\|\s*\**\s*([^|*]+?)\s*\**\s*\|\s*(.*?)\s*\|?\s*$")
+ROW = rx.compile(r"^\s*\|\s*\**\s*([^|*]+?)\s*\**\s*\|\s*(.*?)\s*\|?\s*$")
 #: Lines that may be a table row (see Document.lines_matching).
-CANDIDATE_LINE = re.compile(r"\n[^\S\n]*\|")
+CANDIDATE_LINE = rx.compile(r"\n[^\S\n]*\|")
 #: A cell that holds nothing: ``-``, ``—``, ``n/a``, ``none``, ``TBD``.
-_EMPTY_CELL = re.compile(r"^(?:[\W_]*|(?i:n/?a|none|nothing|no|nil|null|tbd|tba))$")
+_EMPTY_CELL = rx.compile(r"^(?:[\W_]*|(?i:n/?a|none|nothing|no|nil|null|tbd|tba))$")
 _SUCCESSION_VERBS = "|".join(
     sorted((re.escape(v) for v, k in VERBS.items() if k in DECLARED_KINDS), key=len, reverse=True)
 )
 #: A status cell that names its successor in words: ``Superseded by the new pipeline``.
-_STATUS_FREE_TEXT = re.compile(rf"(?i)^({_SUCCESSION_VERBS})\b\s*:?\s*(\S.*)$")
+_STATUS_FREE_TEXT = rx.compile(rf"(?i)^({_SUCCESSION_VERBS})\b\s*:?\s*(\S.*)$")
 
 
 #: A table's delimiter row: ``|---|:---:|``, ``--- | ---``.
-_DELIMITER = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)+\|?\s*$")
+_DELIMITER = rx.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)+\|?\s*$")
 #: Header cells that name a field, never a status: with a status cell beside one, a
 #: header row holds the keys and the row below it the values.
 _HEADER_KEYS = frozenset(DATE_KEYS) | {
