@@ -18,7 +18,6 @@ Two resolvers live here, and nowhere else:
 from __future__ import annotations
 
 import contextlib
-import difflib
 import functools
 import posixpath
 import re
@@ -637,6 +636,8 @@ class References:
         case); for anything else spelling first, then the number its file name
         starts with. ``among`` limits the ids named (unarchived ones, say).
         """
+        import difflib  # only a miss asks: a build that resolves every link never does
+
         key = text.strip()[:MAX_SHOWN].replace("\\", "/")
         pool = [r for r in self.log.records if among is None or among(r)]
         ids = sorted({r.id for r in pool})

@@ -209,14 +209,16 @@ def test_importing_the_plugin_compiles_no_pattern_and_skips_cold_modules() -> No
         "        for v in vars(m).values() if isinstance(v, rx._Pattern)]\n"
         "print(len(lazy), sum('match' in vars(p) for p in lazy))\n"
         "print(sorted(m for m in sys.modules if m.startswith('mkdocs_adr.parsing.')))\n"
+        "print('difflib' in sys.modules)\n"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    counts, loaded = proc.stdout.strip().splitlines()
+    counts, loaded, difflib_loaded = proc.stdout.strip().splitlines()
     made, compiled = map(int, counts.split())
     assert made > 50, "the plugin's modules keep their patterns in rx"
     assert compiled == 0
     for cold in ("markdown", "sections", "reader", "batch"):
         assert f"'mkdocs_adr.parsing.{cold}'" not in loaded, cold
+    assert difflib_loaded == "False", "difflib is for 'did you mean', on a miss"
 
 
 def test_a_load_with_nothing_to_parse_imports_no_reader() -> None:
