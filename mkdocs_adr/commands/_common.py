@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -13,6 +12,7 @@ import click
 
 from ..config import Config, for_root, load_from_mkdocs_yml
 from ..errors import ConfigError, UsageError
+from ..jsontext import dumps as json_dumps
 from ..safetext import json_text, terminal
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -108,7 +108,7 @@ def echo_json_text(text: str, *, nl: bool = True) -> None:
 
 
 def emit_json(data: Any) -> None:
-    echo_json_text(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
+    echo_json_text(json_dumps(data))  # json.dumps(indent=2, sort_keys=True, ensure_ascii=False)
 
 
 def echo_err(message: str) -> None:
