@@ -337,7 +337,7 @@ def _write_file(
 
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     head = b"".join((magic, header, b"\n", json.dumps(meta).encode(), b"\n"))
-    atomic_write(path, b"".join((head, *parts)))
+    atomic_write(path, (head, *parts))  # a cold run's pack is megabytes: not joined
     prune(path.parent, keep=path)
 
 

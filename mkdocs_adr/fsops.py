@@ -152,8 +152,12 @@ def remove_leftover_temps(targets: list[Path]) -> list[Path]:
     return removed
 
 
-def atomic_write(path: Path, data: bytes, *, make_parents: bool = False) -> None:
-    """Replace ``path`` with ``data`` atomically, keeping an existing file's mode.
+def atomic_write(
+    path: Path, data: bytes | tuple[bytes, ...], *, make_parents: bool = False
+) -> None:
+    """Replace ``path`` with ``data`` (bytes, or parts written one after the other, which
+    spares joining a large file in memory first) atomically, keeping an existing file's
+    mode.
 
     The bytes go to :func:`temp_name` beside ``path`` first; a process killed
     before the rename leaves that file, which :func:`remove_leftover_temps`
@@ -168,7 +172,10 @@ def atomic_write(path: Path, data: bytes, *, make_parents: bool = False) -> None
         mode = path.stat().st_mode & 0o7777
     try:
         with open(tmp, "xb") as fh:
-            fh.write(data)
+            if isinstance(data, tuple):
+                fh.writelines(data)
+            else:
+                fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
         if mode is not None:
