@@ -75,6 +75,19 @@ def _targets(module: str, node: ast.Import | ast.ImportFrom) -> Iterator[str]:
     yield from (s for s in subs if s in MODULES)
 
 
+def _lazy_modules(tree: ast.AST) -> Iterator[tuple[ast.Call, str | None]]:
+    """Every ``lazy.module(...)`` call (docs/adr/0060) and the module it names, when that
+    is a string literal."""
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+            continue
+        func = node.func
+        if func.attr == "module" and isinstance(func.value, ast.Name) and func.value.id == "lazy":
+            arg = node.args[0] if len(node.args) == 1 and not node.keywords else None
+            named = arg.value if isinstance(arg, ast.Constant) else None
+            yield node, named if isinstance(named, str) else None
+
+
 def _graph() -> nx.DiGraph:
     graph: nx.DiGraph = nx.DiGraph()
     for module, path in MODULES.items():
@@ -83,6 +96,10 @@ def _graph() -> nx.DiGraph:
         for node in _runtime_imports(tree):
             for target in _targets(module, node):
                 graph.add_edge(module, target, line=node.lineno)
+        # a module loaded on first use is imported all the same
+        for call, target in _lazy_modules(tree):
+            if target is not None:
+                graph.add_edge(module, target, line=call.lineno)
     return graph
 
 
@@ -142,6 +159,10 @@ def test_no_module_is_imported_through_a_string() -> None:
                 name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
                 if name in ("import_module", "__import__"):
                     offenders.append(f"{module}:{node.lineno}")
+        # lazy.module takes the absolute name of one of the package's modules, written out
+        for call, target in _lazy_modules(tree):
+            if target not in MODULES:
+                offenders.append(f"{module}:{call.lineno} lazy.module({target!r})")
     assert not offenders, offenders
 
 
@@ -206,7 +227,8 @@ def test_importing_the_plugin_compiles_no_pattern_and_skips_cold_modules() -> No
         "import sys\n"
         "import mkdocs_adr.plugin\n"
         "from mkdocs_adr import lazy, rx\n"
-        "ran = sorted(m for m in list(sys.modules) if m.startswith('mkdocs_adr') and lazy.loaded(m))\n"
+        "ran = sorted(m for m in list(sys.modules)\n"
+        "             if m.startswith('mkdocs_adr') and lazy.loaded(m))\n"
         "patterns = [v for m in ran for v in vars(sys.modules[m]).values()\n"
         "            if isinstance(v, rx._Pattern)]\n"
         "print(len(patterns), sum('match' in vars(p) for p in patterns))\n"
