@@ -39,6 +39,7 @@ import functools
 import hashlib
 import io
 import json
+import mmap
 import os
 import pickle
 import sys
@@ -168,9 +169,10 @@ class Pack:
         self.stat_key = ""
         #: Whether the pack held anything (readings or a log) when it was loaded.
         self.filled = False
-        self._log_part: memoryview | None = None
-        self._entries_part: memoryview | None = None
-        self._walked_part: memoryview | None = None
+        #: Each part of the body with its checksum, until it is first read.
+        self._log_part: tuple[memoryview, object] | None = None
+        self._entries_part: tuple[memoryview, object] | None = None
+        self._walked_part: tuple[memoryview, object] | None = None
         self._walked: list[str] | None = None
         self._log: object = None
         self._entries: dict[Key, Parsed] | None = None
@@ -192,22 +194,22 @@ class Pack:
             return
         if type(stat_key) is not str or type(count) is not int:
             return
-        self._log_part = _checked(body[:log_len], crcs[0])
-        self._entries_part = _checked(body[log_len : log_len + entries_len], crcs[1])
-        self._walked_part = _checked(body[log_len + entries_len :], crcs[2])
-        if self._log_part is not None:
+        # each part's checksum is checked when the part is first read: a replayed build
+        # reads the kept log and the walked paths, never the readings
+        self._log_part = (body[:log_len], crcs[0])
+        self._entries_part = (body[log_len : log_len + entries_len], crcs[1])
+        self._walked_part = (body[log_len + entries_len :], crcs[2])
+        if log_len:
             self.log_key, self.stat_key = log_key, stat_key
-        self.filled = bool(log_len and self._log_part is not None) or bool(
-            count and self._entries_part is not None
-        )
+        self.filled = bool(log_len) or bool(count and entries_len)
         _used(self.path)
 
     @property
     def log(self) -> object:
         """The kept analysed log (None when there is none or it cannot be read)."""
         if self._log_part is not None:
-            part, self._log_part = self._log_part, None
-            self._log = _unpickled(part)
+            part, self._log_part = _checked(*self._log_part), None
+            self._log = _unpickled(part) if part is not None else None
             if self._log is None:
                 self.log_key = self.stat_key = ""
         return self._log
@@ -216,8 +218,10 @@ class Pack:
     def walked(self) -> list[str]:
         """The paths whose stat rows made :attr:`stat_key` (empty when none or unreadable)."""
         if self._walked is None:
-            part, self._walked_part = self._walked_part, None
-            found = _unpickled(part) if part is not None else None
+            found = None
+            if self._walked_part is not None:
+                part, self._walked_part = _checked(*self._walked_part), None
+                found = _unpickled(part) if part is not None else None
             ok = isinstance(found, list) and all(type(p) is str for p in found)
             self._walked = found if isinstance(found, list) and ok else []
         return self._walked
@@ -226,8 +230,10 @@ class Pack:
     def entries(self) -> dict[Key, Parsed]:
         """The kept readings by (content key, path); empty when they cannot be read."""
         if self._entries is None:
-            part, self._entries_part = self._entries_part, None
-            found = _unpickled(part) if part is not None else None
+            found = None
+            if self._entries_part is not None:
+                part, self._entries_part = _checked(*self._entries_part), None
+                found = _unpickled(part) if part is not None else None
             self._entries = {}
             if type(found) is dict:
                 records = getattr(self.log, "records", ())
@@ -270,7 +276,7 @@ class Pack:
             walked_part = _pickled(list(walked)) if kept and walked else b""
             parts = (log_part, entries_part, walked_part)
             meta = [
-                [zlib.crc32(p) for p in parts],
+                [checksum(p) for p in parts],
                 [len(p) for p in parts],
                 log_key if log is not None else "",
                 stat_key if kept else "",
@@ -311,7 +317,7 @@ class Snapshot:
         """Keep ``value`` under ``key``, atomically; on any failure, do nothing."""
         with contextlib.suppress(Exception):
             body = _pickled(value)
-            _write_file(self.path, SNAPSHOT_MAGIC, self.header, [key, zlib.crc32(body)], (body,))
+            _write_file(self.path, SNAPSHOT_MAGIC, self.header, [key, checksum(body)], (body,))
 
 
 def _read_file(path: Path, magic: bytes, header: bytes) -> tuple[Any, memoryview] | None:
@@ -320,9 +326,12 @@ def _read_file(path: Path, magic: bytes, header: bytes) -> tuple[Any, memoryview
     with open(path, "rb", buffering=0) as fh:
         if not _trusted(os.fstat(fh.fileno())):
             return None
-        data = fh.readall()
+        # mapped, not read: the pickles are read once, in place, and a replayed build's
+        # snapshot (megabytes) is not copied first. Files are replaced by renaming
+        # (fsops.atomic_write), never rewritten in place, so a map stays whole.
+        data = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
     head_end = data.find(b"\n", len(magic))
-    if not data.startswith(magic) or head_end < 0 or data[len(magic) : head_end] != header:
+    if data[: len(magic)] != magic or head_end < 0 or data[len(magic) : head_end] != header:
         return None
     meta_end = data.find(b"\n", head_end + 1)
     return json.loads(data[head_end + 1 : meta_end]), memoryview(data)[meta_end + 1 :]
@@ -347,9 +356,15 @@ def _used(path: Path) -> None:
         os.utime(path)
 
 
+def checksum(data: bytes | memoryview) -> int:
+    """The checksum a cache file keeps of each part (CRC-32; the writes are atomic, so it
+    guards against damage, not against torn files; Adler-32 was measured no cheaper)."""
+    return zlib.crc32(data)
+
+
 def _checked(part: memoryview, crc: object) -> memoryview | None:
     """``part`` when it is not empty and its checksum is ``crc``."""
-    return part if part and crc == zlib.crc32(part) else None
+    return part if part and crc == checksum(part) else None
 
 
 def _pickled(value: object) -> bytes:

@@ -52,6 +52,8 @@ READ_GUARDS = ("off", "warn", "guard")
 FAIL_ON = ("error", "warning", "info", "never")
 #: How views and retrieval count a record that states no status (status ``missing``).
 MISSING_STATUS = ("missing", "accepted", "proposed")
+#: The source manifest beside each root's CURRENT view (:mod:`mkdocs_adr.manifest`).
+MANIFEST_FILE = "CURRENT.sources.json"
 #: ``auto`` and the formats the ``style`` option can force, in the format registry's order
 #: (``parsing.formats.FORCED``; tests/test_format_registry.py holds them equal). Written
 #: out so that reading the options does not import every format: a warm command that

@@ -18,13 +18,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from . import manifest as mf
-from .config import RootConfig
+from . import lazy
+from .config import MANIFEST_FILE, RootConfig
 from .log import Log
 from .model import Problem, Record, RootInfo, Severity, StaleReason, ViewState
 
-MANIFEST = mf.FILENAME
+if TYPE_CHECKING:
+    from . import manifest as mf
+else:  # read only where a root publishes a CURRENT view (docs/adr/0060)
+    mf = lazy.module("mkdocs_adr.manifest")
+
+MANIFEST = MANIFEST_FILE
 
 #: Reason kinds in the order a banner lists them.
 REASON_KINDS = (

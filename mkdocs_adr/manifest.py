@@ -29,14 +29,14 @@ if TYPE_CHECKING:
     import jsonschema
 
 from . import __version__, rx
-from .config import Config, RootConfig
+from .config import MANIFEST_FILE, Config, RootConfig
 from .paths import UnsafePath, climbing, is_normalized
 
 SCHEMA_NAME = "mkdocs-adr/current-sources"
 VERSION = 1
 #: The drafting protocol: how sources are selected, hashed and laid out in CURRENT.md.
 PROTOCOL = "summary/1"
-FILENAME = "CURRENT.sources.json"
+FILENAME = MANIFEST_FILE
 DISPOSITIONS = ("retained", "summarized", "consolidated", "open", "archive-candidate")
 ROLES = ("member", "related")
 SCOPE_KINDS = ("root", "domain", "sources", "mixed")

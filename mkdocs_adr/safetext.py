@@ -24,6 +24,7 @@ disjoint from what follows them, and a string sequence's body stops at the next
 
 from __future__ import annotations
 
+import functools
 import html
 
 from . import rx
@@ -63,6 +64,17 @@ def plain(text: str) -> str:
     if text.isprintable():
         return text
     return _CONTROL.sub("", _SEQUENCE.sub("", text))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def md_text(text: str) -> str:
+    """Escape text for a Markdown table cell: no HTML, no links, no cell breaks, no
+    control characters (:func:`plain`). Kept per text: the same
+    ids and titles are escaped again on every build of a long-lived host."""
+    out = html.escape(plain(text), quote=False)
+    for ch in "\\`*_[]|#":
+        out = out.replace(ch, "\\" + ch)
+    return out.replace("\n", " ")
 
 
 def controls(text: str) -> list[str]:

@@ -58,36 +58,37 @@ from collections.abc import (
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 from urllib.parse import unquote
 
 from . import cache as disk_cache
-from . import freshness, links
+from . import freshness, lazy
 from .config import Config
 from .graph import Edge
 from .log import Log, ParseCache, load
 from .model import Problem, Record, Severity
-from .parsing import bounds
-from .parsing.titles import inline_text
 from .paths import project_relative, receipts_dir, within
-from .views import (
-    assets,
-    graphdata,
-    graphpage,
-    home,
-    i18n,
-    indexjson,
-    llms,
-    mirrors,
-    redirects,
-    search,
-    svg,
-)
-from .views import current as current_view
-from .views import index as index_view
+from .views import assets, home, i18n, indexjson, llms, mirrors, redirects, search
 from .views import page as page_view
-from .views import timeline as timeline_view
 from .views.hrefs import RecordHref
+
+if TYPE_CHECKING:
+    from . import links
+    from .parsing import bounds, titles
+    from .views import current as current_view
+    from .views import graphdata, graphpage, svg
+    from .views import index as index_view
+    from .views import timeline as timeline_view
+else:  # what only some builds run is imported when first used (docs/adr/0060)
+    links = lazy.module("mkdocs_adr.links")
+    bounds = lazy.module("mkdocs_adr.parsing.bounds")
+    titles = lazy.module("mkdocs_adr.parsing.titles")
+    current_view = lazy.module("mkdocs_adr.views.current")
+    graphdata = lazy.module("mkdocs_adr.views.graphdata")
+    graphpage = lazy.module("mkdocs_adr.views.graphpage")
+    svg = lazy.module("mkdocs_adr.views.svg")
+    index_view = lazy.module("mkdocs_adr.views.index")
+    timeline_view = lazy.module("mkdocs_adr.views.timeline")
 from .viewstate import RootViews, free_name, root_views
 
 _T = TypeVar("_T")
@@ -591,7 +592,7 @@ def _heading(markdown_title: Callable[[str], str | None], markdown: str) -> str 
     """The host's title of a page from its first heading, as the heading shows: the
     host gives the heading's Markdown (``Use `nop` for [ADR-3](x.md)``)."""
     found = markdown_title(markdown)
-    return inline_text(found) if found else found
+    return titles.inline_text(found) if found else found
 
 
 def plain_titles(data: dict[str, Any], escaped: Collection[str]) -> bool:

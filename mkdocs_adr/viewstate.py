@@ -8,11 +8,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from . import freshness
+from . import freshness, lazy
 from .log import Log
 from .model import Problem, RootInfo, Severity, ViewState
-from .views import index as index_view
+
+if TYPE_CHECKING:
+    from .views import index as index_view
+else:  # only a committed INDEX is read (docs/adr/0060)
+    index_view = lazy.module("mkdocs_adr.views.index")
 
 #: View states that fail ``mkdocs-adr check`` unless ``--allow-stale``: a drifting INDEX
 #: (ADR010), a stale CURRENT (ADR011), one whose manifest cannot verify it (ADR012).

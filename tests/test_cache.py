@@ -183,6 +183,47 @@ def test_a_damaged_pack_is_ignored_and_rewritten(
     assert parsed_paths(parses) == []
 
 
+def _flip_in_part(data: bytes, part: int) -> bytes:
+    """``data`` (a pack) with one byte of body part ``part`` (0 the kept log, 1 the
+    readings, 2 the walked paths) changed."""
+    head_end = data.index(b"\n", data.index(b"\n") + 1)
+    meta_end = data.index(b"\n", head_end + 1)
+    lengths = json.loads(data[head_end + 1 : meta_end])[1]
+    assert lengths[part] > 0
+    at = meta_end + 1 + sum(lengths[:part]) + lengths[part] // 2
+    return data[:at] + bytes([data[at] ^ 0x55]) + data[at + 1 :]
+
+
+@pytest.mark.parametrize("part", [0, 1, 2])
+def test_each_part_of_a_pack_is_checked_when_it_is_read(
+    project: Path,
+    parses: list[list[str]],
+    analyses: list[int],
+    monkeypatch: pytest.MonkeyPatch,
+    part: int,
+) -> None:
+    """A damaged kept log is not used (nor the readings it holds: every file is parsed
+    again); damaged readings are never read while the kept log answers; damaged walked
+    paths vouch for nothing (the files are read, and the kept log answers). Every
+    answer is the cold one."""
+    monkeypatch.setattr(log_module, "RACY_NS", 0)  # the test's files vouch at once
+    expected = cold_answer(project)
+    read(project)
+    read(project)  # parses nothing: the pack keeps the analysed log and the walk
+    (pack,) = packs()
+    pack.write_bytes(_flip_in_part(pack.read_bytes(), part))
+    parses.clear()
+    analyses.clear()
+    assert answer(read(project)) == expected
+    if part == 0:  # the readings of a kept log are its records'
+        assert len(parsed_paths(parses)) == 47 and len(analyses) == 1
+    if part == 1:  # the kept log still answers: the readings were never read
+        assert parsed_paths(parses) == [] and analyses == []
+    if part == 2:  # no vouching walk: the files are read, the kept log answers
+        assert parsed_paths(parses) == [] and analyses == []
+    assert answer(read(project)) == expected
+
+
 def test_a_pack_others_may_write_is_not_trusted(project: Path, parses: list[list[str]]) -> None:
     first = read(project)
     (pack,) = packs()

@@ -26,7 +26,7 @@ import pytest
 
 from mkdocs_adr.config import from_options
 from mkdocs_adr.log import load
-from mkdocs_adr.views import dot, graphdata, mermaid, svg
+from mkdocs_adr.views import dot, graphdata, mermaid, palette, svg
 
 from .conftest import REPO, run_cli, run_mkdocs, start_serve, stop_serve
 from .test_browser_site import ARTIFACTS, Browser, http_server
@@ -875,7 +875,7 @@ def test_graph_page_fits_its_column_in_the_browser(
             # drawn at a readable size: not shrunk below 90% of its own
             own = float(str(shown.first.get_attribute("viewBox")).split()[2])
             assert drawing["width"] >= 0.9 * min(own, right - left), (drawing, own)
-            kind = "adr-graph-narrow" if width < svg.NARROW_SCREEN else "adr-graph-svg"
+            kind = "adr-graph-narrow" if width < palette.NARROW_SCREEN else "adr-graph-svg"
             assert shown.first.get_attribute("class") == kind
 
 

@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .status import StatusReading, normalize_status, word_lengths
+from .. import lazy
+
+if TYPE_CHECKING:
+    from . import status
+    from .status import StatusReading
+else:  # a replayed build or a warm load reads no status (docs/adr/0060)
+    status = lazy.module("mkdocs_adr.parsing.status")
 
 
 @dataclass(frozen=True)
@@ -37,13 +43,13 @@ class ParseOptions:
         if found is None:
             if len(readings) >= 4096:
                 readings.clear()
-            found = normalize_status(raw, self.alias_map, alias_lengths=self._alias_lengths)
+            found = status.normalize_status(raw, self.alias_map, alias_lengths=self._alias_lengths)
             readings[raw] = found
         return found
 
     @functools.cached_property
     def _alias_lengths(self) -> list[int]:
-        return word_lengths(self.alias_map)
+        return status.word_lengths(self.alias_map)
 
     @classmethod
     def from_config(cls, config: Any) -> ParseOptions:

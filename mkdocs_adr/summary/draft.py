@@ -24,8 +24,8 @@ from ..freshness import Entry, Freshness, check, path_domain, root_relative, sel
 from ..fsops import sha256_file
 from ..log import Log
 from ..model import Problem, RootInfo, Severity
+from ..safetext import md_text
 from ..views import index as index_view
-from ..views.index import md_text
 from .dispositions import CoverageRow, disposition, order, part_of
 from .page import (
     KEPT_NOTE,

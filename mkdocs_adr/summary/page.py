@@ -15,7 +15,7 @@ from typing import Any
 
 from .. import manifest as mf
 from ..model import Problem
-from ..views.index import md_text
+from ..safetext import md_text
 from .text import end_marker, href, start_marker
 
 MARKER = (

@@ -15,8 +15,7 @@ from ..config import Config
 from ..freshness import root_relative
 from ..model import Record, RootInfo, Unit
 from ..parsing.sections import decision_of
-from ..safetext import plain, relative_href, unsafe_href
-from ..views.index import md_text
+from ..safetext import md_text, plain, relative_href, unsafe_href
 
 #: How many characters of a decision (and of a proposal) CURRENT.md quotes.
 MAX_DECISION = 1200

@@ -10,7 +10,7 @@ greys work in Material's light (``default``) and dark (``slate``) schemes and in
 from __future__ import annotations
 
 from .page import BADGE_CLASS, NAV_STATUS, NAV_STATUS_PREFIX
-from .svg import NARROW_SCREEN, STATUS_FILL
+from .palette import NARROW_SCREEN, STATUS_FILL
 
 CSS_PATH = "assets/mkdocs-adr/adr.css"
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from ..safetext import terminal
 from .graphdata import GraphData
-from .svg import STATUS_FILL
+from .palette import STATUS_FILL
 
 _STYLE = {
     "supersedes": "bold",

@@ -17,11 +17,11 @@ from urllib.parse import quote
 
 from .. import rx
 from ..model import STATUSES, RootInfo
+from ..safetext import md_text
 from . import svg
 from .graphdata import EDGE_KINDS, GraphData, components, root_view
 from .hrefs import RecordHref
 from .i18n import ENGLISH, Messages
-from .index import md_text
 
 SLOT = "<!-- mkdocs-adr:slot {key} -->"
 SLOT_RE = rx.compile(r"<!-- mkdocs-adr:slot ([a-z0-9-]+) -->")

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from urllib.parse import quote
 
 from ..model import STATUSES
+from ..safetext import md_text
 from .i18n import ENGLISH, Messages
-from .index import md_text
 
 #: The generated home page's source path.
 HOME_SRC = "index.md"

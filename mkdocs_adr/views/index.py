@@ -18,7 +18,7 @@ from urllib.parse import quote
 
 from ..log import Log
 from ..model import STATUSES, Record, RootInfo, status_label
-from ..safetext import plain
+from ..safetext import md_text
 from . import page as page_view
 from . import piece_key
 from .i18n import ENGLISH, Messages
@@ -45,17 +45,6 @@ class Table:
     columns: tuple[str, ...]
     rows: tuple[tuple[Cell, ...], ...]
     records: tuple[Record, ...] = ()  # the record of each row, for the site's table
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def md_text(text: str) -> str:
-    """Escape text for a Markdown table cell: no HTML, no links, no cell breaks, no
-    control characters (:func:`~mkdocs_adr.safetext.plain`). Kept per text: the same
-    ids and titles are escaped again on every build of a long-lived host."""
-    out = html.escape(plain(text), quote=False)
-    for ch in "\\`*_[]|#":
-        out = out.replace(ch, "\\" + ch)
-    return out.replace("\n", " ")
 
 
 def _link(from_dir: str, rec: Record) -> str:

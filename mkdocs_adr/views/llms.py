@@ -24,10 +24,9 @@ from .. import rx
 from ..graph import Succession
 from ..log import Log
 from ..model import Record, status_label
-from ..safetext import relative_href, terminal, unsafe_href
+from ..safetext import md_text, relative_href, terminal, unsafe_href
 from . import piece_key
 from .i18n import ENGLISH, Messages
-from .index import md_text
 
 #: Where the file is published, relative to the site root.
 PATH = "llms.txt"

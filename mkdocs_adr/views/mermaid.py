@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from ..safetext import terminal
 from .graphdata import EDGE_KINDS, GraphData
-from .svg import STATUS_FILL
+from .palette import STATUS_FILL
 
 _ARROW = {
     "supersedes": "==>",

@@ -21,17 +21,23 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from .. import rx
+from .. import lazy, rx
 from ..graph import Edge, Succession
 from ..log import Log
 from ..model import OUT_OF_EFFECT, STATUSES, Problem, Record
-from ..parsing.status import is_guidance
 from ..safetext import plain
-from . import graphdata
-from .graphdata import FORWARD_LABEL, INVERSE_LABEL, DrawnEdge, GraphData
 from .hrefs import RecordHref
 from .i18n import ENGLISH, Messages
+
+if TYPE_CHECKING:
+    from ..parsing import status as status_text
+    from . import graphdata
+    from .graphdata import DrawnEdge, GraphData
+else:  # drawn only when a page is made, not when a build replays (docs/adr/0060)
+    graphdata = lazy.module("mkdocs_adr.views.graphdata")
+    status_text = lazy.module("mkdocs_adr.parsing.status")
 
 #: Admonition type per banner; these four are styled by both themes.
 LEVELS = ("note", "info", "warning", "danger")
@@ -113,7 +119,7 @@ class PageContext:
 
 
 #: A log's drawn graph with its edges by node and its adjacency (:func:`drawn_graph`).
-DrawnGraph = tuple[GraphData, dict[str, list[DrawnEdge]], dict[str, set[str]]]
+DrawnGraph = tuple["GraphData", dict[str, list["DrawnEdge"]], dict[str, set[str]]]
 
 
 def drawn_graph(log: Log) -> DrawnGraph:
@@ -346,9 +352,9 @@ def _record_rows(ctx: PageContext, rec: Record, href: RecordHref) -> list[_Row]:
             seen.add(("superseded by", succ.current))
     for e in ctx.edges_by_node.get(rec.id, []):
         if e.source == rec.id:
-            label, other = FORWARD_LABEL[e.kind], e.target
+            label, other = graphdata.FORWARD_LABEL[e.kind], e.target
         else:
-            label, other = INVERSE_LABEL[e.kind], e.source
+            label, other = graphdata.INVERSE_LABEL[e.kind], e.source
         if e.kind == "relates-to":
             label = "relates to"
         unit = f" ({e.unit})" if e.unit else ""
@@ -604,7 +610,7 @@ def _replaced_by(ctx: PageContext, rec: Record, href: RecordHref) -> str:
 
 
 def _unknown(ctx: PageContext, rec: Record, href: RecordHref) -> str:
-    key = "placeholder" if is_guidance(rec.raw_status) else "unknown"
+    key = "placeholder" if status_text.is_guidance(rec.raw_status) else "unknown"
     return BANNERS[key].render(ctx.words, raw=esc(rec.raw_status))
 
 

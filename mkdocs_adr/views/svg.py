@@ -33,6 +33,7 @@ from .graphdata import (
 )
 from .hrefs import RecordHref
 from .i18n import ENGLISH, Messages
+from .palette import STATUS_FILL
 
 NODE_W = 172
 NODE_H = 62
@@ -50,22 +51,10 @@ TITLE_LINES = 3
 #: a wider drawing scales down to the column, a narrower one keeps its size (ADR-0039).
 COLUMN = 680
 #: The width of a phone's column (390 px screens): the graph page adds a drawing packed
-#: to it, shown instead below :data:`NARROW_SCREEN` px (assets.GRAPH_CSS).
+#: to it, shown instead below :data:`.palette.NARROW_SCREEN` px (assets.GRAPH_CSS).
 NARROW = 360
-NARROW_SCREEN = 600
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif"
 
-#: Node fill per status; every fill carries white text at a contrast of 4.5:1 or more.
-STATUS_FILL: dict[str, str] = {
-    "accepted": "#2e7d32",
-    "proposed": "#1565c0",
-    "draft": "#5f6368",
-    "superseded": "#a04a00",
-    "deprecated": "#6d4c41",
-    "rejected": "#c62828",
-    "unknown": "#6a1b9a",
-    "missing": "#455a64",
-}
 #: Edge stroke, dash pattern and width per kind. Mid tones read on light and dark.
 EDGE_STYLE: dict[str, tuple[str, str, float]] = {
     "supersedes": ("currentColor", "", 2.0),
