@@ -36,6 +36,7 @@ import contextlib
 import copyreg
 import dataclasses
 import functools
+import gc
 import hashlib
 import io
 import json
@@ -307,7 +308,8 @@ class Snapshot:
             if kept_key != key:
                 return None
             part = _checked(body, crc)
-            value = _unpickled(part) if part is not None else None
+            with gc_paused():  # a site's snapshot is as many objects as its log
+                value = _unpickled(part) if part is not None else None
         except Exception:
             return None
         _used(self.path)
@@ -373,6 +375,30 @@ def _pickled(value: object) -> bytes:
     pickler.dispatch_table = _reducers()
     pickler.dump(value)
     return buffer.getvalue()
+
+
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a log or a snapshot is loaded.
+
+    Loading allocates a few hundred thousand long-lived, acyclic objects; the
+    collector kept re-scanning them and took about a third of the analysis
+    time on 10,000 records. Reference counting still frees everything as
+    usual; a cycle made meanwhile waits for the next collection.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        # Everything allocated meanwhile is in the youngest generation: the first
+        # allocation after ``gc.enable`` would scan it all (60 ms for a 10,000-record
+        # log just unpickled), and the next generation would again. Moved to the
+        # oldest generation, it waits for a full collection like any long-lived data.
+        gc.freeze()
+        gc.unfreeze()
+        if enabled:
+            gc.enable()
 
 
 def _unpickled(part: memoryview) -> object:

@@ -10,16 +10,14 @@ through the same :func:`identify` and :func:`analyse`.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import datetime as dt
-import gc
 import hashlib
 import json
 import os
 import sys
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -188,32 +186,8 @@ def load(
     today: dt.date | None = None,
 ) -> Log:
     """Read, parse (through ``cache`` when given) and analyse the whole log."""
-    with _gc_paused():
+    with disk_cache.gc_paused():
         return _load(config, cache, today)
-
-
-@contextlib.contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a log is loaded.
-
-    Loading allocates a few hundred thousand long-lived, acyclic objects; the
-    collector kept re-scanning them and took about a third of the analysis
-    time on 10,000 records. Reference counting still frees everything as
-    usual; a cycle made meanwhile waits for the next collection.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        # Everything allocated meanwhile is in the youngest generation: the first
-        # allocation after ``gc.enable`` would scan it all (60 ms for a 10,000-record
-        # log just unpickled), and the next generation would again. Moved to the
-        # oldest generation, it waits for a full collection like any long-lived data.
-        gc.freeze()
-        gc.unfreeze()
-        if enabled:
-            gc.enable()
 
 
 def _load(config: Config, cache: ParseCache | None, today: dt.date | None) -> Log:

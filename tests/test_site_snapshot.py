@@ -129,3 +129,30 @@ def test_serve_keeps_its_memory_in_the_process_and_writes_no_snapshot(project: P
     build(config)
     config.plugins.on_shutdown()
     assert _snapshots() == []
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_a_snapshot_loads_with_the_collector_paused_and_leaves_it_as_it_was(
+    tmp_path: Path, enabled: bool
+) -> None:
+    """Unpickling a snapshot makes as many long-lived objects as the log it was made
+    from: the collector is paused meanwhile and they end in the oldest generation, so
+    the next young collection does not walk them (docs/adr/0060)."""
+    import gc
+
+    from mkdocs_adr import cache
+
+    value = {f"page-{n}.md": (None, f"<p>{n}</p>", [n, {"n": n}]) for n in range(20000)}
+    snapshot = cache.Snapshot(tmp_path, "the site")
+    snapshot.save("key", value)
+    gc.collect()
+    was = gc.isenabled()
+    try:
+        gc.enable() if enabled else gc.disable()
+        loaded = snapshot.load("key")
+        young = gc.get_count()[0]
+        assert gc.isenabled() is enabled
+    finally:
+        gc.enable() if was else gc.disable()
+    assert loaded == value
+    assert young < 100, "the loaded objects were left in the youngest generation"
