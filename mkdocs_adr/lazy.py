@@ -12,6 +12,11 @@ already imported, else a module object whose first attribute read imports it
 Type checkers are shown the real import (``if TYPE_CHECKING:``); a name imported from a
 lazy module with ``from x import y`` at module level would load it at once, so the user
 of a lazy module reads ``module.y`` where it needs it.
+
+Before Python 3.12, ``LazyLoader`` takes no lock: two threads reading a lazy module for
+the first time at once could see it half run. Every front end here reads them on one
+thread (the plugin's hooks, the CLI, the MCP server's handlers on its event loop, the
+Zensical extension under its lock); a new threaded caller imports what it needs first.
 """
 
 from __future__ import annotations
