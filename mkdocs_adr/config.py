@@ -158,6 +158,7 @@ DEFAULT_ALIASES: dict[str, str] = {
     "refusée": "rejected",
     "verworfen": "rejected",
     "obsolete": "deprecated",
+    "depreciated": "deprecated",  # the misspelling real logs write
     "retired": "deprecated",
     "reverted": "deprecated",
     "已废弃": "deprecated",

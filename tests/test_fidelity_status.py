@@ -146,6 +146,8 @@ WORDS: dict[str, tuple[str, str, str | None, str, list[tuple[str, str]]]] = {
         "Partially Accepted",
         ALIAS,
     ),
+    # the word as some real logs spell it (ensembl's, for one)
+    "0034-stop-nightly-exports.md": ("nygard", "deprecated", "depreciated", "Depreciated.", ALIAS),
 }
 
 #: The records whose status text is a template's guidance, not a status.
