@@ -65,6 +65,13 @@ class ParseCache:
         self.stats: dict[str, tuple[tuple[int, int, int, int, int], str]] = {}
         #: What the last analysis resolved, replayed when nothing resolution reads changed
         self.resolved = Resolved()
+        #: The last walk (:func:`_discover`): the configuration's ``repr``, discovery's
+        #: answer and the stat rows of the paths it depends on; the same rows give the
+        #: same answer without a walk (ADR-0059)
+        self.walk: tuple[str, Discovery, tuple[tuple[int, ...], ...]] | None = None
+        #: Each record the last load identified, by file: what it was made from and the
+        #: record; the same inputs give the same record (:func:`_identify_all`)
+        self.identified: dict[str, tuple[Found, Parsed, str, str, Record]] = {}
 
     def _table(self, options: ParseOptions, make: bool) -> dict[tuple[str, str], Parsed] | None:
         last = self._last
@@ -229,7 +236,7 @@ def _load(config: Config, cache: ParseCache | None, today: dt.date | None) -> Lo
             kept = pack.log
             if isinstance(kept, Log):
                 return dataclasses.replace(kept, config=config)
-    found = discover(config)
+    found = discover(config) if cache is None else _discover(config, cache)
     prefixes = {r.path: r.prefix for r in config.roots}
     intake: list[Problem] = list(found.problems)
     stats = ""
@@ -253,10 +260,13 @@ def _load(config: Config, cache: ParseCache | None, today: dt.date | None) -> Lo
                 )
             return dataclasses.replace(kept, config=config)
     parsed_by_key, parsed_any = _parse_all(read, options, cache, pack, disk_keys)
-    records = [
-        identify(item, parsed_by_key[(digest, item.path)], digest, prefixes[item.root.path])
-        for item, digest, _data in read
-    ]
+    if cache is None:
+        records = [
+            identify(item, parsed_by_key[(digest, item.path)], digest, prefixes[item.root.path])
+            for item, digest, _data in read
+        ]
+    else:
+        records = _identify_all(read, parsed_by_key, prefixes, cache)
     shape: tuple[Any, ...] = ()
     if cache is not None:
         cache.retain((digest, item.path, options) for item, digest, _data in read)
@@ -282,6 +292,74 @@ def _load(config: Config, cache: ParseCache | None, today: dt.date | None) -> Lo
         elif inputs:
             pack.save(entries, log_key=inputs, stat_key=stats, walked=found.walked, log=log)
     return log
+
+
+def _discover(config: Config, cache: ParseCache) -> Discovery:
+    """:func:`discover` through ``cache`` (serve, ADR-0059): the last walk's answer when
+    the configuration is the same and so is the stat row of every path that answer
+    depends on (:attr:`~mkdocs_adr.discovery.Discovery.depends`: each folder listed,
+    each file whose bytes it read). A folder's times move when an entry is added,
+    removed or renamed in it, so a new, removed or renamed file is seen; a record file
+    edited in place changes no listing. An answer is kept only when no symlink was met
+    and every row is older than :data:`RACY_NS` (:func:`walk_rows`)."""
+    shown = repr(config)
+    kept = cache.walk
+    if kept is not None and kept[0] == shown and walk_rows(kept[1].depends, racy=False) == kept[2]:
+        return kept[1]
+    found = discover(config)
+    rows = None if found.linked else walk_rows(found.depends, racy=True)
+    cache.walk = (shown, found, rows) if rows is not None else None
+    return found
+
+
+def walk_rows(paths: list[str], *, racy: bool) -> tuple[tuple[int, ...], ...] | None:
+    """The stat row (device, inode, size, modification and change times, mode) of each
+    path, or None when one cannot be read or, with ``racy``, when one changed within
+    :data:`RACY_NS` of now (a write in the same tick of the clock might not move it)."""
+    if sys.platform == "win32":  # pragma: no cover - st_ctime is the creation time there
+        return None
+    rows = []
+    stat = os.stat
+    recent = time.time_ns() - RACY_NS
+    for path in paths:
+        try:
+            st = stat(path)
+        except OSError:
+            return None
+        if racy and (st.st_mtime_ns >= recent or st.st_ctime_ns >= recent):
+            return None
+        rows.append((st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_mode))
+    return tuple(rows)
+
+
+def _identify_all(
+    read: list[tuple[Found, str, bytes]],
+    parsed_by_key: dict[tuple[str, str], Parsed],
+    prefixes: dict[str, str],
+    cache: ParseCache,
+) -> list[Record]:
+    """:func:`identify` of each file read, through ``cache``: a file found, parsed and
+    hashed as by the last load (the same :class:`Found`, the same parse object) is the
+    record the last load made of it, the same object."""
+    before, now = cache.identified, {}
+    records = []
+    for item, digest, _data in read:
+        parsed, prefix = parsed_by_key[(digest, item.path)], prefixes[item.root.path]
+        kept = before.get(item.file)
+        if (
+            kept is not None
+            and kept[1] is parsed
+            and kept[2] == digest
+            and kept[3] == prefix
+            and (kept[0] is item or kept[0] == item)
+        ):
+            rec = kept[4]
+        else:
+            rec = identify(item, parsed, digest, prefix)
+        now[item.file] = (item, parsed, digest, prefix, rec)
+        records.append(rec)
+    cache.identified = now
+    return records
 
 
 def _read_all(
