@@ -162,7 +162,7 @@ class AdrPlugin(BasePlugin[AdrConfig]):  # type: ignore[no-untyped-call]
             )
         except AdrError as exc:
             raise PluginError(f"adr: {exc.format()}") from exc
-        loops = endless_walk(engine.docs_dir)
+        loops = endless_walk(engine.docs_dir, self.memory)
         if loops:
             raise PluginError(
                 f"adr: {', '.join(loops)}: symlinks that point back into a folder holding "
@@ -224,10 +224,10 @@ class AdrPlugin(BasePlugin[AdrConfig]):  # type: ignore[no-untyped-call]
     def on_page_markdown(
         self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str | None:
-        site = self._site()
-        for warning in site.theme_meta(page.file.src_uri, page.meta, config.theme):
+        site, src = self._site(), page.file.src_uri
+        for warning in site.theme_meta(src, page.meta, lambda: config.theme):
             log.warning(terminal(warning))
-        return site.page_markdown(page.file.src_uri, markdown, page.meta, get_markdown_title)
+        return site.page_markdown(src, markdown, page.meta, get_markdown_title)
 
     def on_page_content(
         self, html: str, *, page: Page, config: MkDocsConfig, files: Files

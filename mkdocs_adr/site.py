@@ -65,7 +65,7 @@ from . import cache as disk_cache
 from . import freshness, links
 from .config import Config
 from .graph import Edge
-from .log import Log, ParseCache, load
+from .log import Log, ParseCache, load, walk_rows
 from .model import Problem, Record, Severity
 from .parsing import bounds
 from .parsing.titles import inline_text
@@ -259,7 +259,7 @@ def names_in(files: Iterable[SiteFile], folder: str) -> set[str]:
     return {name for head, _, name in (f.src_uri.rpartition("/") for f in files) if head == folder}
 
 
-def endless_walk(docs_dir: Path) -> list[str]:
+def endless_walk(docs_dir: Path, memory: Memory | None = None) -> list[str]:
     """The folder symlinks below ``docs_dir`` that point at a folder holding them
     (docs-relative, sorted), when there are two or more; else an empty list.
 
@@ -267,19 +267,34 @@ def endless_walk(docs_dir: Path) -> list[str]:
     such symlink makes it list the folder's files again at each level until the system
     refuses the path (about 40 levels; :func:`refused_files` leaves those copies out).
     Two make the number of paths double at every level: the walk never ends, and the
-    host can only refuse to start."""
+    host can only refuse to start.
+
+    With ``memory`` (a host that builds again and again), a walk that met no symlink
+    keeps the stat rows of every folder it met; while they hold, no folder or symlink
+    was added, removed or renamed below ``docs_dir`` (a folder's times move when its
+    entries change), and the answer is again none, without a walk (ADR-0059)."""
+    shown = os.fspath(docs_dir)
+    kept = memory.folders if memory is not None else None
+    if kept is not None and kept[0] == shown and walk_rows(kept[1], racy=False) == kept[2]:
+        return []
     loops: list[str] = []
+    met, linked = [shown], False
     for here, dirs, _names in os.walk(docs_dir):  # symlinked folders listed, not entered
         for name in dirs:
             link = Path(here) / name
+            met.append(os.fspath(link))  # (one os.walk could not list counts too)
             if not link.is_symlink():
                 continue
+            linked = True
             try:
                 target = link.resolve(strict=True)
             except (OSError, RuntimeError):
                 continue
             if within(Path(here).resolve(), target):
                 loops.append(link.relative_to(docs_dir).as_posix())
+    if memory is not None:
+        rows = None if linked else walk_rows(met, racy=True)
+        memory.folders = (shown, met, rows) if rows is not None else None
     return sorted(loops) if len(loops) > 1 else []
 
 
@@ -808,6 +823,12 @@ class Memory:
     #: ones, found with one look-up (:meth:`SiteBuild.card`, ADR-0055)
     card_of: dict[str, tuple[Record, tuple[Any, ...]]] = field(default_factory=dict)
     line_of: dict[str, tuple[Record, str, str]] = field(default_factory=dict)
+    #: each record's one-line summary by path, with the record and relation graph it
+    #: was made from (:func:`llms.summaries`, ADR-0059)
+    summary_of: dict[str, tuple[Any, ...]] = field(default_factory=dict)
+    #: the folders below docs_dir the last :func:`endless_walk` met, none a symlink,
+    #: with their stat rows
+    folders: tuple[str, list[str], tuple[tuple[int, ...], ...]] | None = None
     #: each relative URL by (the target's URL, the page's URL): the views name every
     #: record from the same few pages build after build (:meth:`SiteBuild.relative`)
     urls: dict[tuple[str, str], str] = field(default_factory=dict)
@@ -1356,7 +1377,7 @@ class SiteBuild:
         adr_log = self.log
         texts: tuple[str, ...] = ()
         if prose and not self.keep and adr_log is not None:  # (a snapshot's key holds them)
-            texts = llms.summaries(adr_log)
+            texts = llms.summaries(adr_log, memory.summary_of)
         found = memory.views.get(name) if self.views_fresh else None
         if found is not None and found[0] == texts:
             return cast(_T, found[1])
@@ -1404,7 +1425,7 @@ class SiteBuild:
             if not self.views_fresh or not memory.cards:
                 memory.cards = self.cards or {r.path: self.card(r) for r in self.ctx.log.records}
             paths = self.ctx.log.by_path
-            by_path: list[dict[str, Any]] = [memory.card_of, memory.line_of]
+            by_path: list[dict[str, Any]] = [memory.card_of, memory.line_of, memory.summary_of]
             for by in by_path:
                 if len(by) > len(paths) + 64:  # records removed or renamed meanwhile
                     for gone in [p for p in by if p not in paths]:
@@ -1652,21 +1673,18 @@ class SiteBuild:
                 memory.markdown, memory.markdown_options = {}, options
         # a replayed snapshot was made from the same records and files (ADR-0051)
         replayed = self.keep and self.replay
-        read = None if replayed else self._markdown_reads(src)
         found = memory.markdown.get(src)
-        if (
-            found is not None
-            and found[0] == markdown
-            and found[1] == meta
-            and (replayed or found[4] is read or found[4] == read)
-        ):
-            meta.clear()
-            meta.update(found[3])
-            return cast(str | None, found[2])
+        if found is not None and found[0] == markdown and found[1] == meta:
+            read = None if replayed else self._markdown_reads(src)
+            if replayed or found[4] is read or found[4] == read:
+                meta.clear()
+                meta.update(found[3])
+                kept: str | None = found[2]
+                return kept
         given = dict(meta)
         out = self._page_markdown(src, markdown, meta, markdown_title)
-        read = self._markdown_reads(src) if replayed else read
-        memory.markdown[src] = (markdown, given, out, dict(meta), read)
+        # (what it reads is not what _page_markdown changes: worked out after it)
+        memory.markdown[src] = (markdown, given, out, dict(meta), self._markdown_reads(src))
         self.kept_changed = True
         return out
 
@@ -1749,14 +1767,18 @@ class SiteBuild:
             return self.roots[view[1]].timeline_slotted
         return rewritten
 
-    def theme_meta(self, src: str, meta: MutableMapping[str, Any], theme: Any) -> list[str]:
+    def theme_meta(
+        self, src: str, meta: MutableMapping[str, Any], host_theme: Callable[[], Any]
+    ) -> list[str]:
         """On a record or mirror page, :func:`theme_meta_faults` worded as warnings that
-        name the file, the frontmatter line and the fix (empty for other pages)."""
+        name the file, the frontmatter line and the fix (empty for other pages).
+        ``host_theme`` gives the host's theme, asked only when the page needs it."""
         if "template" not in meta and "icon" not in meta and "hide" not in meta:
             return []  # (THEME_META: most pages have none of them)
         rec: Record | mirrors.Mirror | None = self.record_at.get(src) or self.mirror_at.get(src)
         if rec is None:
             return []
+        theme = host_theme()
         dirs = [Path(d) for d in theme.dirs]  # the host's theme: its template folders, name
         faults = theme_meta_faults(
             meta,
@@ -1787,9 +1809,8 @@ class SiteBuild:
             return None
         src = at.src_uri
         rec = self.record_at.get(src)
-        if rec is not None or src in self.mirror_at or self._titled_entry(src):
-            self.titled_urls.add(url)
         if rec is not None:
+            self.titled_urls.add(url)
             if rec.archived:
                 self.archived_urls[url] = search.ArchivedPage(rec.id, rec.status, rec.title)
             # Search sees the id and status in one short line; the header and banners
@@ -1807,6 +1828,8 @@ class SiteBuild:
                 kept[src] = (html, line, out)
             return out
         mirror = self.mirror_at.get(src)
+        if mirror is not None or self._titled_entry(src):
+            self.titled_urls.add(url)
         if mirror is not None:
             href = self._href(at)
             top = page_view.mirror_banner(self.ctx, mirror.original, mirror.lang, href)
@@ -2023,7 +2046,8 @@ class SiteBuild:
         if self.keep:  # a replayed snapshot was made from the same inputs (ADR-0051)
             fresh = self.replay and known is not None
         else:  # nothing it shows changed (ADR-0045)
-            fresh = inputs is not None and known is not None and known[0] == inputs
+            fresh = inputs is not None and known is not None and known[0] is inputs
+            fresh = fresh or (inputs is not None and known is not None and known[0] == inputs)
         if fresh and known is not None:
             top, after = known[1], known[2]
         else:

@@ -237,3 +237,38 @@ def test_a_serve_rebuild_shows_an_added_or_removed_record(tmp_path: Path, change
         assert "Use NATS" in index
     else:
         assert "Use Redis" not in index
+
+
+@pytest.mark.usefixtures("settled")
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symlinks")
+def test_the_loop_check_walks_again_when_a_folder_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mkdocs_adr.site import Memory, endless_walk
+
+    docs = tmp_path / "docs"
+    (docs / "adr" / "sub").mkdir(parents=True)
+    memory = Memory()
+    assert endless_walk(docs, memory) == []
+    assert memory.folders is not None  # no symlink met: the folders' rows are kept
+    walked: list[int] = []
+    real = os.walk
+
+    def counted(top: Any, *args: Any, **kwargs: Any) -> Any:
+        walked.append(1)
+        return real(top, *args, **kwargs)
+
+    monkeypatch.setattr(os, "walk", counted)
+    assert endless_walk(docs, memory) == []
+    assert walked == []  # nothing changed: no walk
+    time.sleep(0.02)
+    try:
+        (docs / "adr" / "sub" / "top").symlink_to(docs, target_is_directory=True)
+        (docs / "adr" / "self").symlink_to(".", target_is_directory=True)
+    except OSError:
+        pytest.skip("symlinks not allowed here")
+    assert endless_walk(docs, memory) == ["adr/self", "adr/sub/top"]
+    assert walked == [1]
+    assert memory.folders is None  # symlinks met: every later check walks
+    assert endless_walk(docs, memory) == ["adr/self", "adr/sub/top"]
+    assert walked == [1, 1]
