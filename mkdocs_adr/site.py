@@ -810,14 +810,16 @@ class Memory:
     pages_key: tuple[Any, ...] = ()
     context: page_view.PageContext | None = None
     #: each page's Markdown step (:meth:`SiteBuild.page_markdown`) by src: what it was
-    #: given, what it gave, and the key of what else it read; for ``markdown_options``
+    #: given, what it gave, the key of what else it read and the record it read it
+    #: from (None: not a record page); for ``markdown_options``
     markdown: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     markdown_options: tuple[Any, ...] = ()
     #: each record page's HTML before search indexing, by src: (the host's HTML, the
-    #: search line, what it gave), and after it: (the host's HTML, header and banners,
-    #: what follows the text, what it gave); the same inputs give the same page
-    contents: dict[str, tuple[str, str, str]] = field(default_factory=dict)
-    filled_pages: dict[str, tuple[str, str, str, str]] = field(default_factory=dict)
+    #: search line, what it gave, the record and language of the line), and after it:
+    #: (the host's HTML, header and banners, what follows the text, what it gave, the
+    #: page's inputs they were made for); the same inputs give the same page
+    contents: dict[str, tuple[str, str, str, Record, str]] = field(default_factory=dict)
+    filled_pages: dict[str, tuple[str, str, str, str, Any]] = field(default_factory=dict)
     #: each record's :func:`card` and search line by path, with the record object they
     #: were made from: a record the log kept as it was (the same object) has the same
     #: ones, found with one look-up (:meth:`SiteBuild.card`, ADR-0055)
@@ -1304,7 +1306,7 @@ class SiteBuild:
         # a snapshot is taken only by a build of the same inputs (a replay), which never
         # compares what each page's Markdown step read: the records' cards were 40% of
         # the snapshot's unpickling
-        kept.markdown = {src: (*got[:4], None) for src, got in self.memory.markdown.items()}
+        kept.markdown = {src: (*got[:4], None, None) for src, got in self.memory.markdown.items()}
         kept.markdown_options = self.memory.markdown_options
         self.snapshot.save(self.snapshot_key, kept)
 
@@ -1674,9 +1676,15 @@ class SiteBuild:
         # a replayed snapshot was made from the same records and files (ADR-0051)
         replayed = self.keep and self.replay
         found = memory.markdown.get(src)
+        rec = self.record_at.get(src)
         if found is not None and found[0] == markdown and found[1] == meta:
-            read = None if replayed else self._markdown_reads(src)
-            if replayed or found[4] is read or found[4] == read:
+            # a record page's reads are its record's card: the same record object, the
+            # same card (ADR-0055), told with one look-up
+            if replayed or (rec is not None and found[5] is rec):
+                read = None
+            else:
+                read = self._markdown_reads(src)
+            if read is None or found[4] is read or found[4] == read:
                 meta.clear()
                 meta.update(found[3])
                 kept: str | None = found[2]
@@ -1684,7 +1692,8 @@ class SiteBuild:
         given = dict(meta)
         out = self._page_markdown(src, markdown, meta, markdown_title)
         # (what it reads is not what _page_markdown changes: worked out after it)
-        memory.markdown[src] = (markdown, given, out, dict(meta), self._markdown_reads(src))
+        read = self._markdown_reads(src)
+        memory.markdown[src] = (markdown, given, out, dict(meta), read, rec)
         self.kept_changed = True
         return out
 
@@ -1816,16 +1825,21 @@ class SiteBuild:
             # Search sees the id and status in one short line; the header and banners
             # take its place after indexing (page_context): the search plugins would
             # parse them again on every page, and banners name other records.
-            line = self._search_line(rec)
             kept = self.memory.contents if self.memory is not None and not self.keep else None
             found = kept.get(src) if kept is not None else None
-            if found is not None and found[0] == html and found[1] == line:
+            lang = self.words.lang
+            # the same record object in the same language: the same line (ADR-0055)
+            if found is not None and found[3] is rec and found[4] == lang and found[0] == html:
                 return found[2]  # the page rendered as last time (serve)
-            end = html.find("</h1>")
-            end = end + len("</h1>") if end >= 0 else 0
-            out = "".join((html[:end], line, html[end:], AFTER_SLOT))
+            line = self._search_line(rec)
+            if found is not None and found[0] == html and found[1] == line:
+                out = found[2]
+            else:
+                end = html.find("</h1>")
+                end = end + len("</h1>") if end >= 0 else 0
+                out = "".join((html[:end], line, html[end:], AFTER_SLOT))
             if kept is not None:
-                kept[src] = (html, line, out)
+                kept[src] = (html, line, out, rec, lang)
             return out
         mirror = self.mirror_at.get(src)
         if mirror is not None or self._titled_entry(src):
@@ -2042,6 +2056,12 @@ class SiteBuild:
     def _fill_record(self, output: str, rec: Record, at: SiteFile) -> str:
         src = at.src_uri
         inputs = self.inputs.get(src)
+        kept = self.memory.filled_pages if self.memory is not None and not self.keep else None
+        found = kept.get(src) if kept is not None else None
+        # the same host HTML with additions made for the same inputs (the very object
+        # stale_pages kept: nothing the page shows changed) is the same page (serve)
+        if found is not None and inputs is not None and found[4] is inputs and found[0] == output:
+            return found[3]
         known = self.memory.pages.get(src) if self.memory is not None else None
         if self.keep:  # a replayed snapshot was made from the same inputs (ADR-0051)
             fresh = self.replay and known is not None
@@ -2054,9 +2074,9 @@ class SiteBuild:
             top, after = self._additions(rec, at)
             if self.memory is not None and (self.keep or inputs is not None):
                 self.memory.pages[src], self.kept_changed = (inputs, top, after), True
-        kept = self.memory.filled_pages if self.memory is not None and not self.keep else None
-        found = kept.get(src) if kept is not None else None
         if found is not None and found[0] == output and found[1] is top and found[2] is after:
+            if kept is not None:
+                kept[src] = (*found[:4], inputs)
             return found[3]  # the same page with the same additions (serve)
         line = self._search_line(rec)
         at_line, at_slot = output.find(line), output.find(AFTER_SLOT)
@@ -2073,7 +2093,7 @@ class SiteBuild:
         else:
             filled = output.replace(line, top, 1).replace(AFTER_SLOT, after, 1)
         if kept is not None:
-            kept[src] = (output, top, after, filled)
+            kept[src] = (output, top, after, filled, inputs)
         return filled
 
     def _additions(self, rec: Record, at: SiteFile) -> tuple[str, str]:
