@@ -243,7 +243,8 @@ def _load(config: Config, cache: ParseCache | None, today: dt.date | None) -> Lo
     # an empty pack (a cold run) keeps no log, so there is nothing to vouch for
     if pack is not None and cache is None and pack.filled and not found.linked:
         stats = walk_key(config, found.walked, today)
-    read = _read_all(found, intake, cache, options, skip=pack is None)
+    kept_parses: dict[tuple[str, str], Parsed] = {}
+    read = _read_all(found, intake, cache, options, skip=pack is None, parses=kept_parses)
     disk_keys = {
         (digest, item.path): (disk_cache.file_key(digest, data), item.path)
         for item, digest, data in read
@@ -259,7 +260,7 @@ def _load(config: Config, cache: ParseCache | None, today: dt.date | None) -> Lo
                     pack.entries, log_key=inputs, stat_key=stats, walked=found.walked, log=kept
                 )
             return dataclasses.replace(kept, config=config)
-    parsed_by_key, parsed_any = _parse_all(read, options, cache, pack, disk_keys)
+    parsed_by_key, parsed_any = _parse_all(read, options, cache, pack, disk_keys, kept_parses)
     if cache is None:
         records = [
             identify(item, parsed_by_key[(digest, item.path)], digest, prefixes[item.root.path])
@@ -369,14 +370,16 @@ def _read_all(
     options: ParseOptions,
     *,
     skip: bool,
+    parses: dict[tuple[str, str], Parsed] | None = None,
 ) -> list[tuple[Found, str, bytes]]:
     """Each file found, with its text hash and bytes. With ``cache`` (a serve rebuild), a
     file whose stat row is the one the last load read it with, and whose parse the cache
     holds, is not read again (``skip``: no disk cache asks for the bytes): its hash is
-    the last one and its bytes are left empty (nothing reads them: its parse is in the
-    cache). A row is kept only when the file's times are older than :data:`RACY_NS`
-    before the read, so that a write in the same tick of the clock as the read (which
-    may leave the row as it was) is never missed."""
+    the last one, its bytes are left empty (nothing reads them) and its parse goes in
+    ``parses`` by (hash, path), so that :func:`_parse_all` need not look it up. A row
+    is kept only when the file's times are older than :data:`RACY_NS` before the read,
+    so that a write in the same tick of the clock as the read (which may leave the row
+    as it was) is never missed."""
     read: list[tuple[Found, str, bytes]] = []
     known = cache.stats if cache is not None and skip else None
     table = cache._table(options, make=False) if cache is not None else None
@@ -393,10 +396,14 @@ def _read_all(
             else:
                 row = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
             kept = known.get(item.file) if known is not None and row is not None else None
-            if kept is not None and kept[0] == row and table and (kept[1], item.path) in table:
-                rows[item.file] = kept
-                read.append((item, kept[1], b""))
-                continue
+            if kept is not None and kept[0] == row and table:
+                parsed = table.get((kept[1], item.path))
+                if parsed is not None:
+                    rows[item.file] = kept
+                    read.append((item, kept[1], b""))
+                    if parses is not None:
+                        parses[(kept[1], item.path)] = parsed
+                    continue
         try:
             data = _read(item.file)
         except OSError as exc:
@@ -522,12 +529,15 @@ def _parse_all(
     cache: ParseCache | None,
     pack: disk_cache.Pack | None,
     disk_keys: dict[tuple[str, str], tuple[str, str]],
+    kept: dict[tuple[str, str], Parsed] | None = None,
 ) -> tuple[dict[tuple[str, str], Parsed], bool]:
-    """Each file parsed once, by (content hash, path): through ``cache`` when given,
-    then through ``pack``, the disk cache (:mod:`mkdocs_adr.cache`), when given; and
-    whether anything had to be parsed."""
+    """Each file parsed once, by (content hash, path): ``kept`` (what :func:`_read_all`
+    found in ``cache``), through ``cache`` when given, then through ``pack``, the disk
+    cache (:mod:`mkdocs_adr.cache`), when given; and whether anything had to be parsed."""
     # keyed without the options, which are the same for every file here
-    parsed_by_key: dict[tuple[str, str], Parsed] = {}
+    parsed_by_key: dict[tuple[str, str], Parsed] = kept if kept is not None else {}
+    if cache is not None and kept:
+        cache.hits += len(kept)
     misses: dict[tuple[str, str], bytes] = {}
     for item, digest, data in read:
         key = (digest, item.path)
