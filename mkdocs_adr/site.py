@@ -270,28 +270,43 @@ def endless_walk(docs_dir: Path, memory: Memory | None = None) -> list[str]:
     host can only refuse to start.
 
     With ``memory`` (a host that builds again and again), a walk that met no symlink
-    keeps the stat rows of every folder it met; while they hold, no folder or symlink
-    was added, removed or renamed below ``docs_dir`` (a folder's times move when its
-    entries change), and the answer is again none, without a walk (ADR-0059)."""
+    (of a file or a folder, broken or not) keeps the stat rows of every folder it met;
+    while they hold, no folder or symlink was added, removed or renamed below
+    ``docs_dir`` (a folder's times move when its entries change), and the answer is
+    again none, without a walk (ADR-0059)."""
     shown = os.fspath(docs_dir)
     kept = memory.folders if memory is not None else None
     if kept is not None and kept[0] == shown and walk_rows(kept[1], racy=False) == kept[2]:
         return []
     loops: list[str] = []
     met, linked = [shown], False
-    for here, dirs, _names in os.walk(docs_dir):  # symlinked folders listed, not entered
-        for name in dirs:
-            link = Path(here) / name
-            met.append(os.fspath(link))  # (one os.walk could not list counts too)
-            if not link.is_symlink():
-                continue
-            linked = True
+    todo = [shown]  # os.walk's order does not matter: the answer is sorted
+    while todo:
+        here = todo.pop()
+        try:
+            with os.scandir(here) as it:
+                entries = list(it)
+        except OSError:
+            continue  # (as os.walk: a folder it cannot list is left out)
+        for entry in entries:
+            link = entry.is_symlink()
+            linked = linked or link
             try:
-                target = link.resolve(strict=True)
+                if not entry.is_dir():
+                    continue
+            except OSError:
+                continue
+            met.append(entry.path)  # (one that cannot be listed counts too)
+            if not link:
+                todo.append(entry.path)
+                continue
+            # a symlinked folder, listed, not entered
+            try:
+                target = Path(entry.path).resolve(strict=True)
             except (OSError, RuntimeError):
                 continue
             if within(Path(here).resolve(), target):
-                loops.append(link.relative_to(docs_dir).as_posix())
+                loops.append(Path(entry.path).relative_to(docs_dir).as_posix())
     if memory is not None:
         rows = None if linked else walk_rows(met, racy=True)
         memory.folders = (shown, met, rows) if rows is not None else None

@@ -251,16 +251,16 @@ def test_the_loop_check_walks_again_when_a_folder_changed(
     memory = Memory()
     assert endless_walk(docs, memory) == []
     assert memory.folders is not None  # no symlink met: the folders' rows are kept
-    walked: list[int] = []
-    real = os.walk
+    listed: list[str] = []
+    real = os.scandir
 
-    def counted(top: Any, *args: Any, **kwargs: Any) -> Any:
-        walked.append(1)
-        return real(top, *args, **kwargs)
+    def counted(path: Any) -> Any:
+        listed.append(os.fspath(path))
+        return real(path)
 
-    monkeypatch.setattr(os, "walk", counted)
+    monkeypatch.setattr(os, "scandir", counted)
     assert endless_walk(docs, memory) == []
-    assert walked == []  # nothing changed: no walk
+    assert listed == []  # nothing changed: no folder listed
     time.sleep(0.02)
     try:
         (docs / "adr" / "sub" / "top").symlink_to(docs, target_is_directory=True)
@@ -268,7 +268,26 @@ def test_the_loop_check_walks_again_when_a_folder_changed(
     except OSError:
         pytest.skip("symlinks not allowed here")
     assert endless_walk(docs, memory) == ["adr/self", "adr/sub/top"]
-    assert walked == [1]
+    assert os.fspath(docs) in listed
     assert memory.folders is None  # symlinks met: every later check walks
+    listed.clear()
     assert endless_walk(docs, memory) == ["adr/self", "adr/sub/top"]
-    assert walked == [1, 1]
+    assert os.fspath(docs) in listed
+
+
+@pytest.mark.usefixtures("settled")
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symlinks")
+def test_the_loop_check_keeps_nothing_after_meeting_a_file_symlink(tmp_path: Path) -> None:
+    """A symlink that is not a folder now (a broken one) may become one without its
+    folder changing: the loop check then walks every time."""
+    from mkdocs_adr.site import Memory, endless_walk
+
+    docs = tmp_path / "docs"
+    (docs / "adr").mkdir(parents=True)
+    try:
+        (docs / "adr" / "later").symlink_to(tmp_path / "nowhere", target_is_directory=True)
+    except OSError:
+        pytest.skip("symlinks not allowed here")
+    memory = Memory()
+    assert endless_walk(docs, memory) == []
+    assert memory.folders is None
