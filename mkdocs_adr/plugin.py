@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from mkdocs.utils.templates import TemplateContext
 
 log = get_plugin_logger(__name__)
-_LISTED = InclusionLevel.INCLUDED
+_LISTED = (InclusionLevel.INCLUDED, InclusionLevel.UNDEFINED)  # (in the nav unless told)
 
 
 class _Choice(c.Choice):  # type: ignore[type-arg]
@@ -205,9 +205,8 @@ class AdrPlugin(BasePlugin[AdrConfig]):  # type: ignore[no-untyped-call]
             raise PluginError(report.failure)
         for note in site.add_pages(_Files(files, config)):
             log.info(terminal(note))
-        for src in site.out_of_nav:
-            found = files.src_uris.get(src)
-            if found is not None and found.inclusion in (_LISTED, InclusionLevel.UNDEFINED):
+        for found in map(files.src_uris.get, site.out_of_nav):
+            if found is not None and found.inclusion in _LISTED:
                 found.inclusion = InclusionLevel.NOT_IN_NAV
         for src in site.stale_pages() if site.memory is not None else ():
             if (found := files.src_uris.get(src)) is not None:

@@ -1927,6 +1927,18 @@ class SiteBuild:
         if self.ctx is None:
             return None
         src = at.src_uri
+        memory = self.memory
+        if memory is not None and not self.keep:
+            # a record page whose additions were made for the inputs object stale_pages
+            # kept, given the same HTML: the same page, found with one look-up (serve)
+            found = memory.filled_pages.get(src)
+            if (
+                found is not None
+                and found[4] is not None
+                and found[4] is self.inputs.get(src)
+                and found[0] == content
+            ):
+                return found[3]
         rec = self.record_at.get(src)
         if rec is not None:
             return self._fill_record(content, rec, at)
