@@ -83,6 +83,12 @@ class Discovery:
     #: Whether a symlink was met: then what it points to counts too, and the stat rows
     #: of :attr:`walked` cannot vouch for the answer.
     linked: bool = False
+    #: The paths the answer depends on beside the names in each listing: each folder
+    #: listed (or that could not be) and each file whose bytes were read (a ``0000-``
+    #: or non-record name's first bytes, an excluded file's encoding). While none of
+    #: their stat rows changed, a record file edited in place leaves the answer as it
+    #: was (:func:`mkdocs_adr.log.walk_rows`, ADR-0059).
+    depends: list[str] = field(default_factory=list)
 
 
 def exclusion_reason(rel: str, config: Config) -> str | None:
@@ -372,6 +378,7 @@ def discover(config: Config) -> Discovery:
     for root in config.roots:
         base = root_dirs[root.path]
         result.walked.append(os.fspath(base))
+        result.depends.append(os.fspath(base))
         if not base.is_dir():
             result.problems.append(
                 Problem(
@@ -404,7 +411,12 @@ def _walk_root(
     result: Discovery,
 ) -> None:
     seen_dirs: set[Path] = set()
-    walked = result.walked
+    walked, depends = result.walked, result.depends
+
+    def head_of(path: str) -> bytes:
+        depends.append(path)
+        return _head(path)
+
     has_flat = False
     has_layered = False
     mirrors = frozenset(config.mirrors)
@@ -428,7 +440,8 @@ def _walk_root(
             return
         seen_dirs.add(real)
         if rel_parts:
-            result.walked.append(os.fspath(folder))
+            walked.append(os.fspath(folder))
+            depends.append(os.fspath(folder))
         try:
             with os.scandir(folder) as it:
                 entries = sorted(it, key=lambda e: e.name)
@@ -499,10 +512,11 @@ def _walk_root(
             walked.append(entry.path)
             reason = folder_reason or _name_reason(name, config, mirrors)
             if reason is None:
-                head = partial(_head, entry.path)  # a str: no Path per file
+                head = partial(head_of, entry.path)  # a str: no Path per file
                 reason = content_reason(root, rel_path, folder.name, config, head)
             if reason is not None:
                 result.excluded.append(Excluded(shown, reason))
+                depends.append(entry.path)
                 undecodable = _undecodable(entry.path, shown)
                 if undecodable is not None:
                     result.problems.append(undecodable)

@@ -63,6 +63,13 @@ class ParseCache:
         self.stats: dict[str, tuple[tuple[int, int, int, int, int], str]] = {}
         #: What the last analysis resolved, replayed when nothing resolution reads changed
         self.resolved = Resolved()
+        #: The last walk (:func:`_discover`): the configuration's ``repr``, discovery's
+        #: answer and the stat rows of the paths it depends on; the same rows give the
+        #: same answer without a walk (ADR-0059)
+        self.walk: tuple[str, Discovery, tuple[tuple[int, ...], ...]] | None = None
+        #: Each record the last load identified, by file: what it was made from and the
+        #: record; the same inputs give the same record (:func:`_identify_all`)
+        self.identified: dict[str, tuple[Found, Parsed, str, str, Record]] = {}
 
     def _table(self, options: ParseOptions, make: bool) -> dict[tuple[str, str], Parsed] | None:
         last = self._last
@@ -203,14 +210,15 @@ def _load(config: Config, cache: ParseCache | None, today: dt.date | None) -> Lo
             kept = pack.log
             if isinstance(kept, Log):
                 return dataclasses.replace(kept, config=config)
-    found = discover(config)
+    found = discover(config) if cache is None else _discover(config, cache)
     prefixes = {r.path: r.prefix for r in config.roots}
     intake: list[Problem] = list(found.problems)
     stats = ""
     # an empty pack (a cold run) keeps no log, so there is nothing to vouch for
     if pack is not None and cache is None and pack.filled and not found.linked:
         stats = walk_key(config, found.walked, today)
-    read = _read_all(found, intake, cache, options, skip=pack is None)
+    kept_parses: dict[tuple[str, str], Parsed] = {}
+    read = _read_all(found, intake, cache, options, skip=pack is None, parses=kept_parses)
     disk_keys = {
         (digest, item.path): (disk_cache.file_key(digest, data), item.path)
         for item, digest, data in read
@@ -226,11 +234,14 @@ def _load(config: Config, cache: ParseCache | None, today: dt.date | None) -> Lo
                     pack.entries, log_key=inputs, stat_key=stats, walked=found.walked, log=kept
                 )
             return dataclasses.replace(kept, config=config)
-    parsed_by_key, parsed_any = _parse_all(read, options, cache, pack, disk_keys)
-    records = [
-        identify(item, parsed_by_key[(digest, item.path)], digest, prefixes[item.root.path])
-        for item, digest, _data in read
-    ]
+    parsed_by_key, parsed_any = _parse_all(read, options, cache, pack, disk_keys, kept_parses)
+    if cache is None:
+        records = [
+            identify(item, parsed_by_key[(digest, item.path)], digest, prefixes[item.root.path])
+            for item, digest, _data in read
+        ]
+    else:
+        records = _identify_all(read, parsed_by_key, prefixes, cache)
     shape: tuple[Any, ...] = ()
     if cache is not None:
         cache.retain((digest, item.path, options) for item, digest, _data in read)
@@ -258,6 +269,74 @@ def _load(config: Config, cache: ParseCache | None, today: dt.date | None) -> Lo
     return log
 
 
+def _discover(config: Config, cache: ParseCache) -> Discovery:
+    """:func:`discover` through ``cache`` (serve, ADR-0059): the last walk's answer when
+    the configuration is the same and so is the stat row of every path that answer
+    depends on (:attr:`~mkdocs_adr.discovery.Discovery.depends`: each folder listed,
+    each file whose bytes it read). A folder's times move when an entry is added,
+    removed or renamed in it, so a new, removed or renamed file is seen; a record file
+    edited in place changes no listing. An answer is kept only when no symlink was met
+    and every row is older than :data:`RACY_NS` (:func:`walk_rows`)."""
+    shown = repr(config)
+    kept = cache.walk
+    if kept is not None and kept[0] == shown and walk_rows(kept[1].depends, racy=False) == kept[2]:
+        return kept[1]
+    found = discover(config)
+    rows = None if found.linked else walk_rows(found.depends, racy=True)
+    cache.walk = (shown, found, rows) if rows is not None else None
+    return found
+
+
+def walk_rows(paths: list[str], *, racy: bool) -> tuple[tuple[int, ...], ...] | None:
+    """The stat row (device, inode, size, modification and change times, mode) of each
+    path, or None when one cannot be read or, with ``racy``, when one changed within
+    :data:`RACY_NS` of now (a write in the same tick of the clock might not move it)."""
+    if sys.platform == "win32":  # pragma: no cover - st_ctime is the creation time there
+        return None
+    rows = []
+    stat = os.stat
+    recent = time.time_ns() - RACY_NS
+    for path in paths:
+        try:
+            st = stat(path)
+        except OSError:
+            return None
+        if racy and (st.st_mtime_ns >= recent or st.st_ctime_ns >= recent):
+            return None
+        rows.append((st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_mode))
+    return tuple(rows)
+
+
+def _identify_all(
+    read: list[tuple[Found, str, bytes]],
+    parsed_by_key: dict[tuple[str, str], Parsed],
+    prefixes: dict[str, str],
+    cache: ParseCache,
+) -> list[Record]:
+    """:func:`identify` of each file read, through ``cache``: a file found, parsed and
+    hashed as by the last load (the same :class:`Found`, the same parse object) is the
+    record the last load made of it, the same object."""
+    before, now = cache.identified, {}
+    records = []
+    for item, digest, _data in read:
+        parsed, prefix = parsed_by_key[(digest, item.path)], prefixes[item.root.path]
+        kept = before.get(item.file)
+        if (
+            kept is not None
+            and kept[1] is parsed
+            and kept[2] == digest
+            and kept[3] == prefix
+            and (kept[0] is item or kept[0] == item)
+        ):
+            rec = kept[4]
+        else:
+            rec = identify(item, parsed, digest, prefix)
+        now[item.file] = (item, parsed, digest, prefix, rec)
+        records.append(rec)
+    cache.identified = now
+    return records
+
+
 def _read_all(
     found: Discovery,
     intake: list[Problem],
@@ -265,14 +344,16 @@ def _read_all(
     options: ParseOptions,
     *,
     skip: bool,
+    parses: dict[tuple[str, str], Parsed] | None = None,
 ) -> list[tuple[Found, str, bytes]]:
     """Each file found, with its text hash and bytes. With ``cache`` (a serve rebuild), a
     file whose stat row is the one the last load read it with, and whose parse the cache
     holds, is not read again (``skip``: no disk cache asks for the bytes): its hash is
-    the last one and its bytes are left empty (nothing reads them: its parse is in the
-    cache). A row is kept only when the file's times are older than :data:`RACY_NS`
-    before the read, so that a write in the same tick of the clock as the read (which
-    may leave the row as it was) is never missed."""
+    the last one, its bytes are left empty (nothing reads them) and its parse goes in
+    ``parses`` by (hash, path), so that :func:`_parse_all` need not look it up. A row
+    is kept only when the file's times are older than :data:`RACY_NS` before the read,
+    so that a write in the same tick of the clock as the read (which may leave the row
+    as it was) is never missed."""
     read: list[tuple[Found, str, bytes]] = []
     known = cache.stats if cache is not None and skip else None
     table = cache._table(options, make=False) if cache is not None else None
@@ -289,10 +370,14 @@ def _read_all(
             else:
                 row = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
             kept = known.get(item.file) if known is not None and row is not None else None
-            if kept is not None and kept[0] == row and table and (kept[1], item.path) in table:
-                rows[item.file] = kept
-                read.append((item, kept[1], b""))
-                continue
+            if kept is not None and kept[0] == row and table:
+                parsed = table.get((kept[1], item.path))
+                if parsed is not None:
+                    rows[item.file] = kept
+                    read.append((item, kept[1], b""))
+                    if parses is not None:
+                        parses[(kept[1], item.path)] = parsed
+                    continue
         try:
             data = _read(item.file)
         except OSError as exc:
@@ -418,12 +503,15 @@ def _parse_all(
     cache: ParseCache | None,
     pack: disk_cache.Pack | None,
     disk_keys: dict[tuple[str, str], tuple[str, str]],
+    kept: dict[tuple[str, str], Parsed] | None = None,
 ) -> tuple[dict[tuple[str, str], Parsed], bool]:
-    """Each file parsed once, by (content hash, path): through ``cache`` when given,
-    then through ``pack``, the disk cache (:mod:`mkdocs_adr.cache`), when given; and
-    whether anything had to be parsed."""
+    """Each file parsed once, by (content hash, path): ``kept`` (what :func:`_read_all`
+    found in ``cache``), through ``cache`` when given, then through ``pack``, the disk
+    cache (:mod:`mkdocs_adr.cache`), when given; and whether anything had to be parsed."""
     # keyed without the options, which are the same for every file here
-    parsed_by_key: dict[tuple[str, str], Parsed] = {}
+    parsed_by_key: dict[tuple[str, str], Parsed] = kept if kept is not None else {}
+    if cache is not None and kept:
+        cache.hits += len(kept)
     misses: dict[tuple[str, str], bytes] = {}
     for item, digest, data in read:
         key = (digest, item.path)

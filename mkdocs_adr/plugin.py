@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from mkdocs.utils.templates import TemplateContext
 
 log = get_plugin_logger(__name__)
-_LISTED = InclusionLevel.INCLUDED
+_LISTED = (InclusionLevel.INCLUDED, InclusionLevel.UNDEFINED)  # (in the nav unless told)
 
 
 class _Choice(c.Choice):  # type: ignore[type-arg]
@@ -162,7 +162,7 @@ class AdrPlugin(BasePlugin[AdrConfig]):  # type: ignore[no-untyped-call]
             )
         except AdrError as exc:
             raise PluginError(f"adr: {exc.format()}") from exc
-        loops = endless_walk(engine.docs_dir)
+        loops = endless_walk(engine.docs_dir, self.memory)
         if loops:
             raise PluginError(
                 f"adr: {', '.join(loops)}: symlinks that point back into a folder holding "
@@ -205,9 +205,8 @@ class AdrPlugin(BasePlugin[AdrConfig]):  # type: ignore[no-untyped-call]
             raise PluginError(report.failure)
         for note in site.add_pages(_Files(files, config)):
             log.info(terminal(note))
-        for src in site.out_of_nav:
-            found = files.src_uris.get(src)
-            if found is not None and found.inclusion in (_LISTED, InclusionLevel.UNDEFINED):
+        for found in map(files.src_uris.get, site.out_of_nav):
+            if found is not None and found.inclusion in _LISTED:
                 found.inclusion = InclusionLevel.NOT_IN_NAV
         for src in site.stale_pages() if site.memory is not None else ():
             if (found := files.src_uris.get(src)) is not None:
@@ -224,10 +223,10 @@ class AdrPlugin(BasePlugin[AdrConfig]):  # type: ignore[no-untyped-call]
     def on_page_markdown(
         self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str | None:
-        site = self._site()
-        for warning in site.theme_meta(page.file.src_uri, page.meta, config.theme):
+        site, src = self._site(), page.file.src_uri
+        for warning in site.theme_meta(src, page.meta, lambda: config.theme):
             log.warning(terminal(warning))
-        return site.page_markdown(page.file.src_uri, markdown, page.meta, get_markdown_title)
+        return site.page_markdown(src, markdown, page.meta, get_markdown_title)
 
     def on_page_content(
         self, html: str, *, page: Page, config: MkDocsConfig, files: Files

@@ -65,7 +65,7 @@ from . import cache as disk_cache
 from . import freshness, lazy
 from .config import Config
 from .graph import Edge
-from .log import Log, ParseCache, load
+from .log import Log, ParseCache, load, walk_rows
 from .model import Problem, Record, Severity
 from .paths import project_relative, receipts_dir, within
 from .views import assets, home, i18n, indexjson, llms, mirrors, redirects, search
@@ -260,7 +260,7 @@ def names_in(files: Iterable[SiteFile], folder: str) -> set[str]:
     return {name for head, _, name in (f.src_uri.rpartition("/") for f in files) if head == folder}
 
 
-def endless_walk(docs_dir: Path) -> list[str]:
+def endless_walk(docs_dir: Path, memory: Memory | None = None) -> list[str]:
     """The folder symlinks below ``docs_dir`` that point at a folder holding them
     (docs-relative, sorted), when there are two or more; else an empty list.
 
@@ -268,19 +268,49 @@ def endless_walk(docs_dir: Path) -> list[str]:
     such symlink makes it list the folder's files again at each level until the system
     refuses the path (about 40 levels; :func:`refused_files` leaves those copies out).
     Two make the number of paths double at every level: the walk never ends, and the
-    host can only refuse to start."""
+    host can only refuse to start.
+
+    With ``memory`` (a host that builds again and again), a walk that met no symlink
+    (of a file or a folder, broken or not) keeps the stat rows of every folder it met;
+    while they hold, no folder or symlink was added, removed or renamed below
+    ``docs_dir`` (a folder's times move when its entries change), and the answer is
+    again none, without a walk (ADR-0059)."""
+    shown = os.fspath(docs_dir)
+    kept = memory.folders if memory is not None else None
+    if kept is not None and kept[0] == shown and walk_rows(kept[1], racy=False) == kept[2]:
+        return []
     loops: list[str] = []
-    for here, dirs, _names in os.walk(docs_dir):  # symlinked folders listed, not entered
-        for name in dirs:
-            link = Path(here) / name
-            if not link.is_symlink():
-                continue
+    met, linked = [shown], False
+    todo = [shown]  # os.walk's order does not matter: the answer is sorted
+    while todo:
+        here = todo.pop()
+        try:
+            with os.scandir(here) as it:
+                entries = list(it)
+        except OSError:
+            continue  # (as os.walk: a folder it cannot list is left out)
+        for entry in entries:
+            link = entry.is_symlink()
+            linked = linked or link
             try:
-                target = link.resolve(strict=True)
+                if not entry.is_dir():
+                    continue
+            except OSError:
+                continue
+            met.append(entry.path)  # (one that cannot be listed counts too)
+            if not link:
+                todo.append(entry.path)
+                continue
+            # a symlinked folder, listed, not entered
+            try:
+                target = Path(entry.path).resolve(strict=True)
             except (OSError, RuntimeError):
                 continue
             if within(Path(here).resolve(), target):
-                loops.append(link.relative_to(docs_dir).as_posix())
+                loops.append(Path(entry.path).relative_to(docs_dir).as_posix())
+    if memory is not None:
+        rows = None if linked else walk_rows(met, racy=True)
+        memory.folders = (shown, met, rows) if rows is not None else None
     return sorted(loops) if len(loops) > 1 else []
 
 
@@ -796,19 +826,27 @@ class Memory:
     pages_key: tuple[Any, ...] = ()
     context: page_view.PageContext | None = None
     #: each page's Markdown step (:meth:`SiteBuild.page_markdown`) by src: what it was
-    #: given, what it gave, and the key of what else it read; for ``markdown_options``
+    #: given, what it gave, the key of what else it read and the record it read it
+    #: from (None: not a record page); for ``markdown_options``
     markdown: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     markdown_options: tuple[Any, ...] = ()
     #: each record page's HTML before search indexing, by src: (the host's HTML, the
-    #: search line, what it gave), and after it: (the host's HTML, header and banners,
-    #: what follows the text, what it gave); the same inputs give the same page
-    contents: dict[str, tuple[str, str, str]] = field(default_factory=dict)
-    filled_pages: dict[str, tuple[str, str, str, str]] = field(default_factory=dict)
+    #: search line, what it gave, the record and language of the line), and after it:
+    #: (the host's HTML, header and banners, what follows the text, what it gave, the
+    #: page's inputs they were made for); the same inputs give the same page
+    contents: dict[str, tuple[str, str, str, Record, str]] = field(default_factory=dict)
+    filled_pages: dict[str, tuple[str, str, str, str, Any]] = field(default_factory=dict)
     #: each record's :func:`card` and search line by path, with the record object they
     #: were made from: a record the log kept as it was (the same object) has the same
     #: ones, found with one look-up (:meth:`SiteBuild.card`, ADR-0055)
     card_of: dict[str, tuple[Record, tuple[Any, ...]]] = field(default_factory=dict)
     line_of: dict[str, tuple[Record, str, str]] = field(default_factory=dict)
+    #: each record's one-line summary by path, with the record and relation graph it
+    #: was made from (:func:`llms.summaries`, ADR-0059)
+    summary_of: dict[str, tuple[Any, ...]] = field(default_factory=dict)
+    #: the folders below docs_dir the last :func:`endless_walk` met, none a symlink,
+    #: with their stat rows
+    folders: tuple[str, list[str], tuple[tuple[int, ...], ...]] | None = None
     #: each relative URL by (the target's URL, the page's URL): the views name every
     #: record from the same few pages build after build (:meth:`SiteBuild.relative`)
     urls: dict[tuple[str, str], str] = field(default_factory=dict)
@@ -1284,7 +1322,7 @@ class SiteBuild:
         # a snapshot is taken only by a build of the same inputs (a replay), which never
         # compares what each page's Markdown step read: the records' cards were 40% of
         # the snapshot's unpickling
-        kept.markdown = {src: (*got[:4], None) for src, got in self.memory.markdown.items()}
+        kept.markdown = {src: (*got[:4], None, None) for src, got in self.memory.markdown.items()}
         kept.markdown_options = self.memory.markdown_options
         self.snapshot.save(self.snapshot_key, kept)
 
@@ -1357,7 +1395,7 @@ class SiteBuild:
         adr_log = self.log
         texts: tuple[str, ...] = ()
         if prose and not self.keep and adr_log is not None:  # (a snapshot's key holds them)
-            texts = llms.summaries(adr_log)
+            texts = llms.summaries(adr_log, memory.summary_of)
         found = memory.views.get(name) if self.views_fresh else None
         if found is not None and found[0] == texts:
             return cast(_T, found[1])
@@ -1405,7 +1443,7 @@ class SiteBuild:
             if not self.views_fresh or not memory.cards:
                 memory.cards = self.cards or {r.path: self.card(r) for r in self.ctx.log.records}
             paths = self.ctx.log.by_path
-            by_path: list[dict[str, Any]] = [memory.card_of, memory.line_of]
+            by_path: list[dict[str, Any]] = [memory.card_of, memory.line_of, memory.summary_of]
             for by in by_path:
                 if len(by) > len(paths) + 64:  # records removed or renamed meanwhile
                     for gone in [p for p in by if p not in paths]:
@@ -1653,21 +1691,25 @@ class SiteBuild:
                 memory.markdown, memory.markdown_options = {}, options
         # a replayed snapshot was made from the same records and files (ADR-0051)
         replayed = self.keep and self.replay
-        read = None if replayed else self._markdown_reads(src)
         found = memory.markdown.get(src)
-        if (
-            found is not None
-            and found[0] == markdown
-            and found[1] == meta
-            and (replayed or found[4] is read or found[4] == read)
-        ):
-            meta.clear()
-            meta.update(found[3])
-            return cast(str | None, found[2])
+        rec = self.record_at.get(src)
+        if found is not None and found[0] == markdown and found[1] == meta:
+            # a record page's reads are its record's card: the same record object, the
+            # same card (ADR-0055), told with one look-up
+            if replayed or (rec is not None and found[5] is rec):
+                read = None
+            else:
+                read = self._markdown_reads(src)
+            if read is None or found[4] is read or found[4] == read:
+                meta.clear()
+                meta.update(found[3])
+                kept: str | None = found[2]
+                return kept
         given = dict(meta)
         out = self._page_markdown(src, markdown, meta, markdown_title)
-        read = self._markdown_reads(src) if replayed else read
-        memory.markdown[src] = (markdown, given, out, dict(meta), read)
+        # (what it reads is not what _page_markdown changes: worked out after it)
+        read = self._markdown_reads(src)
+        memory.markdown[src] = (markdown, given, out, dict(meta), read, rec)
         self.kept_changed = True
         return out
 
@@ -1750,14 +1792,18 @@ class SiteBuild:
             return self.roots[view[1]].timeline_slotted
         return rewritten
 
-    def theme_meta(self, src: str, meta: MutableMapping[str, Any], theme: Any) -> list[str]:
+    def theme_meta(
+        self, src: str, meta: MutableMapping[str, Any], host_theme: Callable[[], Any]
+    ) -> list[str]:
         """On a record or mirror page, :func:`theme_meta_faults` worded as warnings that
-        name the file, the frontmatter line and the fix (empty for other pages)."""
+        name the file, the frontmatter line and the fix (empty for other pages).
+        ``host_theme`` gives the host's theme, asked only when the page needs it."""
         if "template" not in meta and "icon" not in meta and "hide" not in meta:
             return []  # (THEME_META: most pages have none of them)
         rec: Record | mirrors.Mirror | None = self.record_at.get(src) or self.mirror_at.get(src)
         if rec is None:
             return []
+        theme = host_theme()
         dirs = [Path(d) for d in theme.dirs]  # the host's theme: its template folders, name
         faults = theme_meta_faults(
             meta,
@@ -1788,26 +1834,32 @@ class SiteBuild:
             return None
         src = at.src_uri
         rec = self.record_at.get(src)
-        if rec is not None or src in self.mirror_at or self._titled_entry(src):
-            self.titled_urls.add(url)
         if rec is not None:
+            self.titled_urls.add(url)
             if rec.archived:
                 self.archived_urls[url] = search.ArchivedPage(rec.id, rec.status, rec.title)
             # Search sees the id and status in one short line; the header and banners
             # take its place after indexing (page_context): the search plugins would
             # parse them again on every page, and banners name other records.
-            line = self._search_line(rec)
             kept = self.memory.contents if self.memory is not None and not self.keep else None
             found = kept.get(src) if kept is not None else None
-            if found is not None and found[0] == html and found[1] == line:
+            lang = self.words.lang
+            # the same record object in the same language: the same line (ADR-0055)
+            if found is not None and found[3] is rec and found[4] == lang and found[0] == html:
                 return found[2]  # the page rendered as last time (serve)
-            end = html.find("</h1>")
-            end = end + len("</h1>") if end >= 0 else 0
-            out = "".join((html[:end], line, html[end:], AFTER_SLOT))
+            line = self._search_line(rec)
+            if found is not None and found[0] == html and found[1] == line:
+                out = found[2]
+            else:
+                end = html.find("</h1>")
+                end = end + len("</h1>") if end >= 0 else 0
+                out = "".join((html[:end], line, html[end:], AFTER_SLOT))
             if kept is not None:
-                kept[src] = (html, line, out)
+                kept[src] = (html, line, out, rec, lang)
             return out
         mirror = self.mirror_at.get(src)
+        if mirror is not None or self._titled_entry(src):
+            self.titled_urls.add(url)
         if mirror is not None:
             href = self._href(at)
             top = page_view.mirror_banner(self.ctx, mirror.original, mirror.lang, href)
@@ -1876,6 +1928,18 @@ class SiteBuild:
         if self.ctx is None:
             return None
         src = at.src_uri
+        memory = self.memory
+        if memory is not None and not self.keep:
+            # a record page whose additions were made for the inputs object stale_pages
+            # kept, given the same HTML: the same page, found with one look-up (serve)
+            found = memory.filled_pages.get(src)
+            if (
+                found is not None
+                and found[4] is not None
+                and found[4] is self.inputs.get(src)
+                and found[0] == content
+            ):
+                return found[3]
         rec = self.record_at.get(src)
         if rec is not None:
             return self._fill_record(content, rec, at)
@@ -2020,20 +2084,27 @@ class SiteBuild:
     def _fill_record(self, output: str, rec: Record, at: SiteFile) -> str:
         src = at.src_uri
         inputs = self.inputs.get(src)
+        kept = self.memory.filled_pages if self.memory is not None and not self.keep else None
+        found = kept.get(src) if kept is not None else None
+        # the same host HTML with additions made for the same inputs (the very object
+        # stale_pages kept: nothing the page shows changed) is the same page (serve)
+        if found is not None and inputs is not None and found[4] is inputs and found[0] == output:
+            return found[3]
         known = self.memory.pages.get(src) if self.memory is not None else None
         if self.keep:  # a replayed snapshot was made from the same inputs (ADR-0051)
             fresh = self.replay and known is not None
         else:  # nothing it shows changed (ADR-0045)
-            fresh = inputs is not None and known is not None and known[0] == inputs
+            fresh = inputs is not None and known is not None and known[0] is inputs
+            fresh = fresh or (inputs is not None and known is not None and known[0] == inputs)
         if fresh and known is not None:
             top, after = known[1], known[2]
         else:
             top, after = self._additions(rec, at)
             if self.memory is not None and (self.keep or inputs is not None):
                 self.memory.pages[src], self.kept_changed = (inputs, top, after), True
-        kept = self.memory.filled_pages if self.memory is not None and not self.keep else None
-        found = kept.get(src) if kept is not None else None
         if found is not None and found[0] == output and found[1] is top and found[2] is after:
+            if kept is not None:
+                kept[src] = (*found[:4], inputs)
             return found[3]  # the same page with the same additions (serve)
         line = self._search_line(rec)
         at_line, at_slot = output.find(line), output.find(AFTER_SLOT)
@@ -2050,7 +2121,7 @@ class SiteBuild:
         else:
             filled = output.replace(line, top, 1).replace(AFTER_SLOT, after, 1)
         if kept is not None:
-            kept[src] = (output, top, after, filled)
+            kept[src] = (output, top, after, filled, inputs)
         return filled
 
     def _additions(self, rec: Record, at: SiteFile) -> tuple[str, str]:

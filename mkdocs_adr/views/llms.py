@@ -19,6 +19,7 @@ import html
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .. import rx
 from ..graph import Succession
@@ -169,14 +170,31 @@ def summary(log: Log, rec: Record) -> str:
     return _decision_sentence(rec) or _one_line(rec.title)
 
 
-def summaries(log: Log) -> tuple[str, ...]:
+def summaries(log: Log, kept: dict[str, tuple[Any, ...]] | None = None) -> tuple[str, ...]:
     """Every record's :func:`summary`, in the log's order, made once per log (kept with
     the ``Log`` value, as :mod:`~mkdocs_adr.parsing.sections` keeps sections with a
-    ``Parsed`` one): a host that compares them before reusing its views asks per view."""
+    ``Parsed`` one): a host that compares them before reusing its views asks per view.
+
+    ``kept`` (a long-lived host's, by record path: the record, the relation graph and
+    its summary) gives a record that is the same object its summary again: the summary
+    reads only the record, and a container's also the graph (which units bind), which
+    must then be the same object too."""
     memo = vars(log)  # a frozen dataclass, but not slotted: it has an instance dict
     found: tuple[str, ...] | None = memo.get(_SUMMARIES)
-    if found is None:
+    if found is None and kept is None:
         found = memo[_SUMMARIES] = tuple(summary(log, r) for r in log.records)
+    elif found is None:
+        assert kept is not None
+        graph, made = log.graph, []
+        for rec in log.records:
+            same = kept.get(rec.path)
+            if same is not None and same[0] is rec and (not rec.units or same[1] is graph):
+                made.append(same[2])
+                continue
+            text = summary(log, rec)
+            kept[rec.path] = (rec, graph, text)
+            made.append(text)
+        found = memo[_SUMMARIES] = tuple(made)
     return found
 
 
