@@ -71,6 +71,7 @@ from .paths import project_relative, receipts_dir, within
 from .views import assets, home, i18n, indexjson, llms, mirrors, redirects, search
 from .views import page as page_view
 from .views.hrefs import RecordHref
+from .viewstate import RootViews, free_name, root_views
 
 if TYPE_CHECKING:
     from . import links
@@ -89,7 +90,6 @@ else:  # what only some builds run is imported when first used (docs/adr/0060)
     svg = lazy.module("mkdocs_adr.views.svg")
     index_view = lazy.module("mkdocs_adr.views.index")
     timeline_view = lazy.module("mkdocs_adr.views.timeline")
-from .viewstate import RootViews, free_name, root_views
 
 _T = TypeVar("_T")
 GRAPH_PAGE = "GRAPH.md"
