@@ -2,9 +2,10 @@
 
 Each fixture record is written in our own words in the shape a public log uses: a metadata
 table whose header row holds the keys, a ``## Links`` list pointing at a page of the docs
-that is no record, a title holding a link and one holding a code span (and hostile HTML),
-an ISO year-month date, a ``Replaces:`` field under the title, ``Partially Accepted``, and
-the log's own index page numbered ``000-``. Each was a false warning or a wrong reading;
+that is no record (its items bulleted with ``-`` or ``*``), a title holding a link and one
+holding a code span (and hostile HTML), an ISO year-month date, a ``Replaces:`` field
+under the title, ``Partially Accepted``, and the log's own index page numbered ``000-``.
+Each was a false warning or a wrong reading;
 the default strict build of this log now passes without one.
 """
 
@@ -47,7 +48,8 @@ READINGS: dict[str, tuple[str, str, str | None, list[tuple[str, str]]]] = {
         "Scrape metrics from the store",
         "accepted",
         "2020-06-01",
-        [("supersedes", "ADR-0002")],
+        # a "*" item under Links relates, as a "-" item does
+        [("relates-to", "ADR-0001"), ("supersedes", "ADR-0002")],
     ),
 }
 

@@ -449,7 +449,7 @@ def link_line_parts(text: str) -> tuple[str, str] | None:
     return words[start : max(tail, start + 1)], refs
 
 
-_BULLETS = frozenset("-+")
+_BULLETS = frozenset("-+*")
 
 
 def link_line(text: str, origin: str, line: int | None) -> Iterator[Relation]:
@@ -463,12 +463,13 @@ def link_line(text: str, origin: str, line: int | None) -> Iterator[Relation]:
     if parts is None:
         return
     verb, refs = parts
-    verb = verb.strip().strip("*_").strip()
+    verb = verb.strip()
     if verb in _BULLETS:
-        # ``- [ADR-0041](0041-x.md)``: a list item that is only links relates, and its
-        # bullet is no verb
+        # ``- [ADR-0041](0041-x.md)``, ``* [...](...)``: a list item that is only links
+        # relates, and its bullet is no verb
         yield from _refs(refs, "relates-to", origin, line, "")
         return
+    verb = verb.strip("*_").strip()  # ``**Superseded by** [...](...)``
     if not verb or len(verb) > 40:
         return
     kind = VERBS.get(verb.lower())
