@@ -209,8 +209,8 @@ class Pack:
     def log(self) -> object:
         """The kept analysed log (None when there is none or it cannot be read)."""
         if self._log_part is not None:
-            part, self._log_part = _checked(*self._log_part), None
-            self._log = _unpickled(part) if part is not None else None
+            pair, self._log_part = self._log_part, None
+            self._log = _read_part(pair)
             if self._log is None:
                 self.log_key = self.stat_key = ""
         return self._log
@@ -219,10 +219,8 @@ class Pack:
     def walked(self) -> list[str]:
         """The paths whose stat rows made :attr:`stat_key` (empty when none or unreadable)."""
         if self._walked is None:
-            found = None
-            if self._walked_part is not None:
-                part, self._walked_part = _checked(*self._walked_part), None
-                found = _unpickled(part) if part is not None else None
+            pair, self._walked_part = self._walked_part, None
+            found = _read_part(pair)
             ok = isinstance(found, list) and all(type(p) is str for p in found)
             self._walked = found if isinstance(found, list) and ok else []
         return self._walked
@@ -231,10 +229,8 @@ class Pack:
     def entries(self) -> dict[Key, Parsed]:
         """The kept readings by (content key, path); empty when they cannot be read."""
         if self._entries is None:
-            found = None
-            if self._entries_part is not None:
-                part, self._entries_part = _checked(*self._entries_part), None
-                found = _unpickled(part) if part is not None else None
+            pair, self._entries_part = self._entries_part, None
+            found = _read_part(pair)
             self._entries = {}
             if type(found) is dict:
                 records = getattr(self.log, "records", ())
@@ -367,6 +363,13 @@ def checksum(data: bytes | memoryview) -> int:
 def _checked(part: memoryview, crc: object) -> memoryview | None:
     """``part`` when it is not empty and its checksum is ``crc``."""
     return part if part and crc == checksum(part) else None
+
+
+def _read_part(pair: tuple[memoryview, object] | None) -> object:
+    """What a pack part holds, checked against its checksum first; None when there is
+    no such part, it is empty, damaged, or cannot be unpickled."""
+    part = _checked(*pair) if pair is not None else None
+    return _unpickled(part) if part is not None else None
 
 
 def _pickled(value: object) -> bytes:
