@@ -52,6 +52,7 @@ from typing import Any
 from .graph import Edge
 from .model import Parsed, Problem, Record, Relation, Unit
 from .parsing import ParseOptions
+from .parsing.decoding import text_of
 from .parsing.lean import lean as _lean
 from .parsing.lean import unlean as _unlean
 
@@ -60,7 +61,7 @@ ENV_OFF = "MKDOCS_ADR_NO_CACHE"
 #: The folder's size bound: beyond it the packs used longest ago are removed.
 MAX_BYTES = 512 * 2**20
 #: The first line of every pack; a change of layout changes it.
-MAGIC = b"mkdocs-adr parse cache 4\n"
+MAGIC = b"mkdocs-adr parse cache 5\n"
 #: The first line of every site snapshot (:class:`Snapshot`).
 SNAPSHOT_MAGIC = b"mkdocs-adr site snapshot 1\n"
 #: The package folder, whose files' names, sizes and times make the code stamp.
@@ -155,7 +156,10 @@ class Pack:
     rows vouch for the kept log reads the keys from the meta line and unpickles the
     log alone. The entries name the readings the log holds by the index of their
     record, so no reading is stored twice, and hold any other reading in its lean
-    form (:func:`mkdocs_adr.parsing.lean.lean`: plain tuples, which pickle in C).
+    form (:func:`mkdocs_adr.parsing.lean.lean`: plain tuples, which pickle in C)
+    without its text: :meth:`get` gives it back from the file's bytes, which the run
+    has read to hash them (docs/adr/0061). The text is most of a reading's bytes, and
+    a cold run pickled and wrote it only for the next run to read it again.
     """
 
     def __init__(self, project_dir: Path, options: ParseOptions) -> None:
@@ -163,6 +167,7 @@ class Pack:
         self.header = json.dumps({"code": code_stamp(), "ident": ident}, sort_keys=True).encode()
         name = hashlib.sha256(ident.encode()).hexdigest()[:32]
         self.path = directory() / f"parse-{name}.pack"
+        self._max_bytes = options.max_bytes
         #: The key of the inputs :attr:`log` was analysed from ("" when none).
         self.log_key = ""
         #: The key of the files' places and stat rows when the log was kept ("" when
@@ -177,6 +182,8 @@ class Pack:
         self._walked: list[str] | None = None
         self._log: object = None
         self._entries: dict[Key, Parsed] | None = None
+        #: The keys of the entries read back without their text (:meth:`get` fills it).
+        self._textless: set[Key] = set()
 
     def load(self) -> None:
         """Read the pack's header and keys, or leave it empty when it cannot be trusted
@@ -243,11 +250,22 @@ class Pack:
                         else value
                         for key, value in found.items()
                     }
+                    self._textless = {k for k, v in found.items() if type(v) is tuple}
         return self._entries
 
-    def get(self, key: Key) -> Parsed | None:
+    def get(self, key: Key, data: bytes) -> Parsed | None:
+        """The kept reading of the file whose content key and path are ``key`` and whose
+        bytes are ``data``, with its text (:func:`~mkdocs_adr.parsing.decoding.text_of`
+        of those bytes: the same content key, the same text)."""
         found = self.entries.get(key)
-        return found if type(found) is Parsed else None
+        if type(found) is not Parsed:
+            return None
+        if key in self._textless:
+            self._textless.discard(key)
+            # a reading made here by unlean, shared with nothing yet: its text is set
+            # as unpickling would set it (the class is frozen)
+            found.__dict__["text"] = text_of(data, self._max_bytes)
+        return found
 
     def save(
         self,
@@ -265,7 +283,7 @@ class Pack:
             log_part = _pickled(log) if log is not None else b""
             held = {id(r.parsed): i for i, r in enumerate(getattr(log, "records", ()))}
             refs = {
-                key: held.get(id(value)) if id(value) in held else _lean(value)
+                key: held.get(id(value)) if id(value) in held else _lean(value, text=False)
                 for key, value in entries.items()
             }
             entries_part = _pickled(refs)

@@ -12,7 +12,6 @@ import errno
 import hashlib
 import json
 import os
-import socket
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -260,6 +259,8 @@ def project_lock(work_dir: Path, purpose: str, *, timeout: float = 0.0) -> Itera
     Taking and releasing happen inside :func:`_guard`, so two processes that
     both find a stale lock cannot both take it over.
     """
+    import socket  # (only a lock asks for the host: a cold run's pack write does not)
+
     work_dir.mkdir(parents=True, exist_ok=True)
     lock = work_dir / "lock"
     me = {

@@ -519,7 +519,7 @@ def _parse_all(
             continue
         hit = cache.get((digest, item.path, options)) if cache is not None else None
         if hit is None and pack is not None:
-            hit = pack.get(disk_keys[key])
+            hit = pack.get(disk_keys[key], data)
             if hit is not None and cache is not None:
                 cache.put((*key, options), hit)
         if hit is None:

@@ -680,3 +680,44 @@ def test_the_lean_form_of_every_fixture_reading_reads_back_the_same() -> None:
     assert plain.lean("not a reading") == "not a reading"
     with pytest.raises(ValueError):
         plain.unlean(("too", "short"))
+
+
+def test_a_pack_keeps_no_text_and_gives_each_reading_its_files_text(tmp_path: Path) -> None:
+    """A pack holds its readings without their text (docs/adr/0061); read back through
+    ``Pack.get`` with the file's bytes, each is the fresh reading again, text and all:
+    every fixture record, and bytes the decoder treats apart (a BOM, CR and CRLF line
+    endings, bytes that are not UTF-8, a binary file, a file over the size bound)."""
+    from mkdocs_adr.log import text_hash
+    from mkdocs_adr.model import Parsed
+    from mkdocs_adr.parsing import ParseOptions
+    from mkdocs_adr.parsing.reader import parse_bytes
+
+    options = ParseOptions(aliases=(), status_headings=frozenset({"status"}), max_bytes=4096)
+    marker = b"A sentence only the record's text holds."
+    files = {str(path): path.read_bytes() for path in sorted(LOGS.rglob("*.md"))}
+    files |= {
+        "bom.md": b"\xef\xbb\xbf# 1. With a BOM\n\n## Status\n\nAccepted\n\n## Context\n\n"
+        + marker,
+        "crlf.md": b"# 2. CRLF\r\n\r\n## Status\r\n\r\nAccepted\r\n\r\n## Context\r\n" + marker,
+        "cr.md": b"# 3. CR\r\r## Status\r\rAccepted\r\r## Context\r\r" + marker,
+        "latin1.md": b"# 4. Caf\xe9\n\n## Status\n\nAccepted\n\n## Context\n\n" + marker,
+        "binary.md": b"# 5. Binary\n\x00\x01" + marker,
+        "huge.md": b"# 6. Huge\n\n" + marker * 200,
+    }
+    fresh = {path: parse_bytes(data, path=path, options=options) for path, data in files.items()}
+    keys = {path: (cache.file_key(text_hash(data), data), path) for path, data in files.items()}
+    pack = cache.Pack(tmp_path, options)
+    pack.save({keys[path]: fresh[path] for path in files})
+    assert marker not in pack.path.read_bytes()
+    assert fresh["huge.md"].text == fresh["binary.md"].text == ""
+    assert "Caf\ufffd" in fresh["latin1.md"].text and "\r" not in fresh["cr.md"].text
+
+    kept = cache.Pack(tmp_path, options)
+    kept.load()
+    for path, data in files.items():
+        back = kept.get(keys[path], data)
+        assert type(back) is Parsed
+        for f in dataclasses.fields(Parsed):
+            assert repr(getattr(back, f.name)) == repr(getattr(fresh[path], f.name)), (path, f.name)
+        assert back.text == fresh[path].text, path
+        assert kept.get(keys[path], data) is back  # (its text is filled once)

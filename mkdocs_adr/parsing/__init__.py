@@ -13,14 +13,19 @@ from typing import TYPE_CHECKING, Any
 from .options import ParseOptions
 
 if TYPE_CHECKING:
-    from .reader import decode, parse, parse_bytes
+    from .decoding import decode
+    from .reader import parse, parse_bytes
 
 
 def __getattr__(name: str) -> Any:
     """The reader's functions, imported on first use: a call answered from the parse
     cache (docs/adr/0044) reads no record, and the reader with every format it
     detects is a good part of a warm call's start-up."""
-    if name in ("decode", "parse", "parse_bytes"):
+    if name == "decode":
+        from . import decoding
+
+        return decoding.decode
+    if name in ("parse", "parse_bytes"):
         from . import reader
 
         return getattr(reader, name)

@@ -1,7 +1,7 @@
 """The size bounds of reading a record: THE rule for how much text each step looks at.
 
 - A file over ``max_file_bytes`` (1 MiB by default) is not read at all: ADR013
-  (:func:`mkdocs_adr.parsing.reader.decode`).
+  (:func:`mkdocs_adr.parsing.decoding.decode`).
 - The status and relation patterns look at the first :data:`LINE` characters of a
   line (:func:`line`): no status word, relation phrase or ``Key: value`` field
   starts further into a line than that, and a pattern never runs over more.

@@ -19,10 +19,11 @@ _PARSED = tuple(f.name for f in dataclasses.fields(Parsed))
 _RELATION = tuple(f.name for f in dataclasses.fields(Relation))
 _PROBLEM = tuple(f.name for f in dataclasses.fields(Problem))
 _UNIT = tuple(f.name for f in dataclasses.fields(Unit))
-_AT_RELATIONS, _AT_UNITS, _AT_PROBLEMS = (
+_AT_RELATIONS, _AT_UNITS, _AT_PROBLEMS, _AT_TEXT = (
     _PARSED.index("relations"),
     _PARSED.index("units"),
     _PARSED.index("problems"),
+    _PARSED.index("text"),
 )
 _parsed_values = operator.attrgetter(*_PARSED)
 _relation_values = operator.attrgetter(*_RELATION)
@@ -30,15 +31,18 @@ _problem_values = operator.attrgetter(*_PROBLEM)
 _unit_values = operator.attrgetter(*_UNIT)
 
 
-def lean(value: object) -> object:
+def lean(value: object, *, text: bool = True) -> object:
     """A reading as plain tuples: its field values in order, with its relations,
     units and problems as tuples of theirs (what :func:`unlean` rebuilds). A cold
     run writes every reading: the pickler's own walk over tuples takes about a third
     of the time the model classes' reducers take. Anything but a reading stays as it
-    is (and is not taken for one when read back)."""
+    is (and is not taken for one when read back). Without ``text``, the reading's
+    text is left out (``""``): the parse cache gives it back from the file."""
     if type(value) is not Parsed:
         return value
     values = list(_parsed_values(value))
+    if not text:
+        values[_AT_TEXT] = ""
     if value.relations:
         values[_AT_RELATIONS] = tuple(map(_relation_values, value.relations))
     if value.units:
