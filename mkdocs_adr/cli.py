@@ -6,14 +6,13 @@ and turns domain errors into exit codes (0 ok, 1 problems, 2 usage, 3 refused).
 
 from __future__ import annotations
 
-import atexit
 import gc
 import io
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import click
 
@@ -115,18 +114,13 @@ def show(exc: click.ClickException) -> None:
     echo(buffer.getvalue(), err=True, nl=False)
 
 
-def main(argv: list[str] | None = None, *, held: list[BaseException] | None = None) -> int:
-    """Run the command line ``argv``; return its exit code. ``held`` (the console entry
-    point's, whose process ends right after) keeps the exception a command ended with,
-    and so the frames that hold what it loaded, for :func:`end` not to free."""
+def main(argv: list[str] | None = None) -> int:
     try:
         # without standalone mode, click returns the code of ``ctx.exit`` (AdrGroup)
         code = cli.main(args=argv, prog_name="mkdocs-adr", standalone_mode=False)
         if isinstance(code, int):
             return code
     except SystemExit as exc:
-        if held is not None:
-            held.append(exc)
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except click.exceptions.Abort:
         echo("mkdocs-adr: aborted; nothing was applied.", err=True)
@@ -153,27 +147,7 @@ def main(argv: list[str] | None = None, *, held: list[BaseException] | None = No
 
 
 def run() -> None:  # pragma: no cover - console entry point
-    held: list[BaseException] = []
-    code = main(held=held)
+    code = main()
     # the process ends now: its last collection need not walk the log it loaded
     gc.freeze()
-    end(code)
-
-
-def end(code: int) -> NoReturn:
-    """End the process with ``code`` once its output is written, without freeing the
-    objects it made (docs/adr/0061): on a cold ``plan`` of 10,000 records, unwinding
-    the frames that hold the log and freeing it object by object was about 4% of the
-    run's instructions, for memory the operating system takes back at once anyway.
-
-    The standard streams are flushed and the exit handlers run as at a normal exit;
-    when a stream cannot be flushed (a closed pipe), the interpreter's own exit
-    reports it as it always has.
-    """
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except Exception:
-        sys.exit(code)
-    atexit._run_exitfuncs()
-    os._exit(code)
+    sys.exit(code)
