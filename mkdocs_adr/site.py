@@ -71,7 +71,8 @@ from .paths import project_relative, receipts_dir, within
 from .views import assets, home, i18n, indexjson, llms, mirrors, redirects, search
 from .views import page as page_view
 from .views.hrefs import RecordHref
-from .viewstate import RootViews, free_name, root_views
+from .views.kept import Kept
+from .viewstate import RootViews, free_name, root_views, stale_paths
 
 if TYPE_CHECKING:
     from . import links
@@ -815,6 +816,9 @@ class Memory:
     #: timeline entries) by view, each by its key (ADR-0050), for these options
     pieces: dict[str, dict[Any, str]] = field(default_factory=dict)
     pieces_options: tuple[str, str] = ("", "")
+    #: the same pieces (and the INDEX's rows as data) by record, from each view's last
+    #: render, reused by the record object while nothing it reads changed (ADR-0062)
+    kept: dict[str, Kept] = field(default_factory=dict)
     #: each record's search line (:meth:`SiteBuild._search_line`) by what it shows
     lines: dict[tuple[Any, ...], tuple[str, str]] = field(default_factory=dict)
     #: the dependency index of the record pages (:meth:`SiteBuild.stale_pages`): for each
@@ -880,6 +884,9 @@ class SiteBuild:
         self.memory = memory
         self.inputs: dict[str, tuple[Any, ...]] = {}
         self.views_fresh = False  # whether memory's views were made from this log
+        #: what every kept piece reads beside the records (:meth:`kept`), from the views key
+        self.kept_context: tuple[Any, ...] | None = None
+        self.stale: dict[int, tuple[Log, frozenset[str]]] = {}  # by id of the log before
         self.neighbourhoods: dict[str, tuple[graphdata.GraphData, int]] = {}
         self.search_lines: dict[str, str] = {}  # record path -> its search line
         self.reach: dict[str, list[str]] = {}  # id -> the nodes its local graph's walk met
@@ -992,6 +999,9 @@ class SiteBuild:
             self._start_from_snapshot(files)
         elif self.memory is not None:
             key = self.views_key()
+            # what the pieces read beside the records: the options, the language, the
+            # day, where each record is published, what is left out, the site's URL
+            self.kept_context = (*key[:3], *key[6:10])
             self.views_fresh = self.memory.views_key == key
             if not self.views_fresh:
                 self.memory.views_key, self.memory.views = key, {}
@@ -1191,11 +1201,16 @@ class SiteBuild:
                 continue
             at = files.probe(src)
             made = functools.partial(
-                indexjson.render,
-                adr_log,
+                lambda src, root, at: indexjson.render(
+                    adr_log,
+                    root,
+                    self._agent_url(at),
+                    self.pieces(f"index.json:{src}"),
+                    kept=self.kept(f"index.json:{src}", at.url),
+                ),
+                src,
                 rv.root,
-                self._agent_url(at),
-                self.pieces(f"index.json:{src}"),
+                at,
             )
             files.add(src, self.memo(f"json:{src}", made, True))
             self.index_json[cfg.path] = src
@@ -1210,6 +1225,7 @@ class SiteBuild:
                     url=self._agent_url(llms_at),
                     links=links,
                     entries=self.pieces("llms.txt"),
+                    kept=self.kept("llms.txt", llms_at.url),
                 ),
                 True,
             )
@@ -1384,6 +1400,29 @@ class SiteBuild:
         if len(found) > 4 * len(self.log.records) + 64:
             found.clear()
         return found
+
+    def kept(self, name: str, *context: object) -> Kept | None:
+        """The pieces by record that view ``name`` kept from its last render, begun for
+        this build's log (ADR-0062); ``context`` is what the view's pieces read beside
+        the records and :attr:`kept_context` (its own URL, its columns). None without a
+        memory kept across builds (serve)."""
+        memory, adr_log = self.memory, self.log
+        if memory is None or adr_log is None or self.kept_context is None:
+            return None
+        if len(memory.kept) > 8 * len(self.engine.roots) + 64:
+            memory.kept.clear()
+        found = memory.kept.get(name)
+        if found is None:
+            found = memory.kept[name] = Kept()
+        return found.begin(adr_log, (self.kept_context, context), self._stale_since)
+
+    def _stale_since(self, before: Log) -> frozenset[str]:
+        """:func:`stale_paths` from ``before`` to this build's log, once per log."""
+        assert self.log is not None
+        found = self.stale.get(id(before))
+        if found is None or found[0] is not before:
+            found = self.stale[id(before)] = (before, stale_paths(before, self.log))
+        return found[1]
 
     def memo(self, name: str, make: Callable[[], _T], prose: bool = False) -> _T:
         """The view ``name``, made by ``make`` unless the previous build of this host made
