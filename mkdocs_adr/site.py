@@ -1037,11 +1037,14 @@ class SiteBuild:
         if index_src:
 
             def index() -> tuple[list[index_view.Table], str, str]:
-                computed = index_view.tables(adr_log, rv.root)
+                computed = index_view.tables(adr_log, rv.root, kept=self.kept(f"index:{key}"))
                 slotted = index_view.render_slotted(
                     adr_log, rv.root, computed=computed, words=self.words
                 )
-                return computed[1], slotted, index_view.render(adr_log, rv.root, computed=computed)
+                text = index_view.render(
+                    adr_log, rv.root, computed=computed, kept=self.kept(f"INDEX.md:{key}")
+                )
+                return computed[1], slotted, text
 
             pages.index_tables, pages.index_slotted, text = self.memo(f"index:{key}", index)
             # a committed INDEX (fresh or drifted) is ours: the fresh render replaces it
@@ -2042,6 +2045,7 @@ class SiteBuild:
         href = self._record_href(at)
         tables = self._index_tables(rp)
         columns = index_view.site_columns(tables, self.words)
+        kept = self.kept(f"index table:{rp.key}", at.url, columns)
         start = 0
         for n, table in enumerate(tables):
             slot = index_view.TABLE_SLOT.format(n=n)
@@ -2054,6 +2058,7 @@ class SiteBuild:
                 labels=index_view.script_labels(self.words) if n == 0 else None,
                 words=self.words,
                 rows=self.pieces(f"index:{rp.key}"),
+                kept=kept,
             )
             start += len(table.records)
             last = n == len(tables) - 1
@@ -2080,10 +2085,11 @@ class SiteBuild:
         if rp.timeline_months is None:  # left out of the snapshot: made again
             records = index_view.root_records(self.log, rp.views.root)
             rp.timeline_months = timeline_view.months(records)
+        kept = self.kept(f"timeline:{rp.key}", at.url)
         for n, month in enumerate(rp.timeline_months):
             slot = timeline_view.MONTH_SLOT.format(n=n)
             drawn = timeline_view.month_html(
-                self.log, month, href, self.words, self.pieces(f"timeline:{rp.key}")
+                self.log, month, href, self.words, self.pieces(f"timeline:{rp.key}"), kept
             )
             content = content.replace(slot, drawn, 1)
         return content
