@@ -26,7 +26,7 @@ Two kinds of statement never retire a record by themselves:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 #: Forward kind for each written kind; the flag says the edge was written backwards.
@@ -135,6 +135,8 @@ class RelationGraph:
         self._declared: list[Edge] = []
         # every supersession, new -> old, ids upper case (:meth:`readers`)
         self._superseded: dict[str, set[str]] | None = None
+        # every edge by each id it touches, upper case (:meth:`edges_at`)
+        self._at: dict[str, list[Edge]] | None = None
 
     def add(
         self,
@@ -167,7 +169,7 @@ class RelationGraph:
         self._by_key[key] = edge
         self._edges.append(edge)
         self._sorted = False
-        self._superseded = None
+        self._superseded = self._at = None
         if declared:
             self._declared.append(edge)
         else:
@@ -390,6 +392,18 @@ class RelationGraph:
             # stopped here because none of its successors took effect
             return Succession(node, "current", tuple(chain))
         return Succession(None, "not-accepted", tuple(chain), tuple(self.direct_successors(node)))
+
+    def edges_at(self, ids: Collection[str]) -> set[Edge]:
+        """Every edge with an end, or the record that declared it, among ``ids`` (upper
+        case): what a change of those records may have changed."""
+        if self._at is None:
+            at: dict[str, list[Edge]] = {}
+            for edge in self.edges():
+                for rid in {edge.source.upper(), edge.target.upper(), edge.declared_by.upper()}:
+                    at.setdefault(rid, []).append(edge)
+            self._at = at
+        found = self._at
+        return {edge for rid in ids for edge in found.get(rid, ())}
 
     def readers(self, ids: Iterable[str]) -> set[str]:
         """``ids`` (upper case) and every record whose succession answers may read one

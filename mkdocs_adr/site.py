@@ -819,6 +819,7 @@ class Memory:
     #: the same pieces (and the INDEX's rows as data) by record, from each view's last
     #: render, reused by the record object while nothing it reads changed (ADR-0062)
     kept: dict[str, Kept] = field(default_factory=dict)
+    kept_context: tuple[Any, ...] = ()
     #: each record's search line (:meth:`SiteBuild._search_line`) by what it shows
     lines: dict[tuple[Any, ...], tuple[str, str]] = field(default_factory=dict)
     #: the dependency index of the record pages (:meth:`SiteBuild.stale_pages`): for each
@@ -1001,7 +1002,10 @@ class SiteBuild:
             key = self.views_key()
             # what the pieces read beside the records: the options, the language, the
             # day, where each record is published, what is left out, the site's URL
-            self.kept_context = (*key[:3], *key[6:10])
+            context = (*key[:3], *key[6:10])
+            if self.memory.kept_context != context:  # (then the kept views compare the
+                self.memory.kept_context = context  # last build's object: by identity)
+            self.kept_context = self.memory.kept_context
             self.views_fresh = self.memory.views_key == key
             if not self.views_fresh:
                 self.memory.views_key, self.memory.views = key, {}
@@ -1526,11 +1530,8 @@ class SiteBuild:
         changed += [p for p in old if p not in now]
         ids = {c[0].upper() for p in changed for c in (old.get(p), now.get(p)) if c is not None}
         touched = set(ids)
-        then, since = (
-            {e for e in graph.edges() if not ids.isdisjoint(_ends(e))}
-            for graph in (before.log.graph, adr_log.graph)
-        )
-        for e in then ^ since:  # the relations it gained, lost or changed
+        # the relations it gained, lost or changed
+        for e in before.log.graph.edges_at(ids) ^ adr_log.graph.edges_at(ids):
             touched.update(_ends(e))
         redo = {src for src, seen in memory.reads.items() if not touched.isdisjoint(seen)}
         for path in changed:

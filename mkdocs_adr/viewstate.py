@@ -165,10 +165,7 @@ def stale_paths(before: Log, after: Log) -> frozenset[str]:
         return frozenset()
     ids = {r.id.upper() for p in changed for r in (old.get(p), new.get(p)) if r is not None}
     touched = set(ids)
-    then, since = (
-        {e for e in log.graph.edges() if not ids.isdisjoint(_ends(e))} for log in (before, after)
-    )
-    for edge in then ^ since:
+    for edge in before.graph.edges_at(ids) ^ after.graph.edges_at(ids):
         touched.update(_ends(edge))
     readers = before.graph.readers(touched) | after.graph.readers(touched)
     paths = set(changed)

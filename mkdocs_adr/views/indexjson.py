@@ -154,6 +154,7 @@ def render(
                 out.append(line)
                 continue
         target = url(rec)
+        found: str | None = None
         if lines is None:
             found = _line(_record(log, rec, target))
         else:
