@@ -399,8 +399,13 @@ class RelationGraph:
         if self._at is None:
             at: dict[str, list[Edge]] = {}
             for edge in self.edges():
-                for rid in {edge.source.upper(), edge.target.upper(), edge.declared_by.upper()}:
-                    at.setdefault(rid, []).append(edge)
+                source, target = edge.source.upper(), edge.target.upper()
+                by = edge.declared_by.upper()
+                at.setdefault(source, []).append(edge)
+                if target != source:
+                    at.setdefault(target, []).append(edge)
+                if by != source and by != target:
+                    at.setdefault(by, []).append(edge)
             self._at = at
         found = self._at
         return {edge for rid in ids for edge in found.get(rid, ())}

@@ -820,6 +820,8 @@ class Memory:
     #: render, reused by the record object while nothing it reads changed (ADR-0062)
     kept: dict[str, Kept] = field(default_factory=dict)
     kept_context: tuple[Any, ...] = ()
+    #: each root's graph page drawings, by slot (:func:`graphpage.fill`)
+    drawings: dict[str, graphpage.Drawings] = field(default_factory=dict)
     #: each record's search line (:meth:`SiteBuild._search_line`) by what it shows
     lines: dict[tuple[Any, ...], tuple[str, str]] = field(default_factory=dict)
     #: the dependency index of the record pages (:meth:`SiteBuild.stale_pages`): for each
@@ -1009,7 +1011,9 @@ class SiteBuild:
             self.views_fresh = self.memory.views_key == key
             if not self.views_fresh:
                 self.memory.views_key, self.memory.views = key, {}
-        drawn = self.memo("drawn graph", lambda: page_view.drawn_graph(adr_log))
+        drawn = self.memo(
+            "drawn graph", lambda: page_view.drawn_graph(adr_log, self.kept("graph nodes"))
+        )
         self.ctx = page_view.PageContext.build(adr_log, self.words, drawn)
         notes = refused_notes(left_out, refused)
         if self.language_note:
@@ -2023,8 +2027,16 @@ class SiteBuild:
         if view[0] == "graph":
             rp = self.roots[view[1]]
             assert rp.graph is not None
+            memory = self.memory
+            kept = None if memory is None else memory.drawings.setdefault(view[1], {})
             return graphpage.fill(
-                content, rp.graph, href=self._href(at), root_key=view[1], words=self.words
+                content,
+                rp.graph,
+                href=self._href(at),
+                root_key=view[1],
+                words=self.words,
+                kept=kept if self.kept_context is not None else None,
+                context=(self.kept_context, at.url),
             )
         if view[0] == "index":
             return self._fill_index(content, self.roots[view[1]], at)
