@@ -126,7 +126,9 @@ def line_key(
 
 
 def _line(data: dict[str, Any]) -> str:
-    return json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    """One record's line: what :func:`~mkdocs_adr.safetext.json_text` makes of its JSON
+    (the escaping is per character: a line escaped alone reads as it does in the file)."""
+    return json_text(json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":")))
 
 
 def render(
@@ -166,4 +168,4 @@ def render(
         out.append(kept.put(rec, found) if kept is not None else found)
     head = _line(_head(log, root))
     body = "[\n" + ",\n".join(out) + "\n]" if out else "[]"
-    return json_text(head[:-1] + ',"records":' + body + "}") + "\n"
+    return head[:-1] + ',"records":' + body + "}\n"
