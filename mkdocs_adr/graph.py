@@ -83,6 +83,12 @@ class Edge:
         """A declaration in prose that the other record does not agree with."""
         return self.origin == DECLARATION and not self.agreed
 
+    @property
+    def ids(self) -> tuple[str, str, str]:
+        """The ids (upper case) a change of this relation touches: both ends and the
+        record that declared it."""
+        return (self.source.upper(), self.target.upper(), self.declared_by.upper())
+
 
 @dataclass(frozen=True)
 class Succession:
@@ -399,8 +405,7 @@ class RelationGraph:
         if self._at is None:
             at: dict[str, list[Edge]] = {}
             for edge in self.edges():
-                source, target = edge.source.upper(), edge.target.upper()
-                by = edge.declared_by.upper()
+                source, target, by = edge.ids
                 at.setdefault(source, []).append(edge)
                 if target != source:
                     at.setdefault(target, []).append(edge)

@@ -64,9 +64,8 @@ from urllib.parse import unquote
 from . import cache as disk_cache
 from . import freshness, lazy
 from .config import Config
-from .graph import Edge
 from .log import Log, ParseCache, load, walk_rows
-from .model import Problem, Record, Severity
+from .model import Problem, Record, RootInfo, Severity
 from .paths import project_relative, receipts_dir, within
 from .views import assets, home, i18n, indexjson, llms, mirrors, redirects, search
 from .views import page as page_view
@@ -788,11 +787,6 @@ def card(rec: Record) -> tuple[Any, ...]:
     )
 
 
-def _ends(edge: Edge) -> tuple[str, str, str]:
-    """The ids (upper case) a relation's change touches: both ends and who declared it."""
-    return (edge.source.upper(), edge.target.upper(), edge.declared_by.upper())
-
-
 @dataclass
 class Memory:
     """What a host that builds the site again and again (``mkdocs serve``) keeps from one
@@ -1211,18 +1205,7 @@ class SiteBuild:
             if not free(src):
                 continue
             at = files.probe(src)
-            made = functools.partial(
-                lambda src, root, at: indexjson.render(
-                    adr_log,
-                    root,
-                    self._agent_url(at),
-                    self.pieces(f"index.json:{src}"),
-                    kept=self.kept(f"index.json:{src}", at.url),
-                ),
-                src,
-                rv.root,
-                at,
-            )
+            made = functools.partial(self._index_json, rv.root, src, at)
             files.add(src, self.memo(f"json:{src}", made, True))
             self.index_json[cfg.path] = src
             added = files.get(src)
@@ -1243,6 +1226,16 @@ class SiteBuild:
             files.add(llms.PATH, text)
             self.llms_src = llms.PATH
         return notes
+
+    def _index_json(self, root: RootInfo, src: str, at: SiteFile) -> str:
+        assert self.log is not None
+        return indexjson.render(
+            self.log,
+            root,
+            self._agent_url(at),
+            self.pieces(f"index.json:{src}"),
+            kept=self.kept(f"index.json:{src}", at.url),
+        )
 
     def _agent_href(self, target: SiteFile, at: SiteFile) -> str:
         """Where the agent files link ``target`` from the file ``at``: absolute with a
@@ -1536,7 +1529,7 @@ class SiteBuild:
         touched = set(ids)
         # the relations it gained, lost or changed
         for e in before.log.graph.edges_at(ids) ^ adr_log.graph.edges_at(ids):
-            touched.update(_ends(e))
+            touched.update(e.ids)
         redo = {src for src, seen in memory.reads.items() if not touched.isdisjoint(seen)}
         for path in changed:
             rec = adr_log.by_path.get(path)

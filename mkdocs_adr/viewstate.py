@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import freshness, lazy
-from .graph import Edge
 from .log import Log
 from .model import Problem, RootInfo, Severity, ViewState
 
@@ -145,10 +144,6 @@ def root_views(log: Log) -> list[RootViews]:
     return out
 
 
-def _ends(edge: Edge) -> tuple[str, str, str]:
-    return (edge.source.upper(), edge.target.upper(), edge.declared_by.upper())
-
-
 def stale_paths(before: Log, after: Log) -> frozenset[str]:
     """The paths of the records whose piece of a whole-log view (an INDEX row, a line of
     the agent files, a timeline entry) may differ between a render from ``before`` and
@@ -166,7 +161,7 @@ def stale_paths(before: Log, after: Log) -> frozenset[str]:
     ids = {r.id.upper() for p in changed for r in (old.get(p), new.get(p)) if r is not None}
     touched = set(ids)
     for edge in before.graph.edges_at(ids) ^ after.graph.edges_at(ids):
-        touched.update(_ends(edge))
+        touched.update(edge.ids)
     readers = before.graph.readers(touched) | after.graph.readers(touched)
     paths = set(changed)
     for rid in readers:
