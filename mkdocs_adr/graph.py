@@ -26,7 +26,7 @@ Two kinds of statement never retire a record by themselves:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 #: Forward kind for each written kind; the flag says the edge was written backwards.
@@ -83,6 +83,12 @@ class Edge:
         """A declaration in prose that the other record does not agree with."""
         return self.origin == DECLARATION and not self.agreed
 
+    @property
+    def ids(self) -> tuple[str, str, str]:
+        """The ids (upper case) a change of this relation touches: both ends and the
+        record that declared it."""
+        return (self.source.upper(), self.target.upper(), self.declared_by.upper())
+
 
 @dataclass(frozen=True)
 class Succession:
@@ -133,6 +139,10 @@ class RelationGraph:
         self._unit_newer: dict[tuple[str, str], set[str]] = {}
         # declared supersessions not yet judged (:meth:`_settle`)
         self._declared: list[Edge] = []
+        # every supersession, new -> old, ids upper case (:meth:`readers`)
+        self._superseded: dict[str, set[str]] | None = None
+        # every edge by each id it touches, upper case (:meth:`edges_at`)
+        self._at: dict[str, list[Edge]] | None = None
 
     def add(
         self,
@@ -165,6 +175,7 @@ class RelationGraph:
         self._by_key[key] = edge
         self._edges.append(edge)
         self._sorted = False
+        self._superseded = self._at = None
         if declared:
             self._declared.append(edge)
         else:
@@ -387,6 +398,44 @@ class RelationGraph:
             # stopped here because none of its successors took effect
             return Succession(node, "current", tuple(chain))
         return Succession(None, "not-accepted", tuple(chain), tuple(self.direct_successors(node)))
+
+    def edges_at(self, ids: Collection[str]) -> set[Edge]:
+        """Every edge with an end, or the record that declared it, among ``ids`` (upper
+        case): what a change of those records may have changed."""
+        if self._at is None:
+            at: dict[str, list[Edge]] = {}
+            for edge in self.edges():
+                source, target, by = edge.ids
+                at.setdefault(source, []).append(edge)
+                if target != source:
+                    at.setdefault(target, []).append(edge)
+                if by != source and by != target:
+                    at.setdefault(by, []).append(edge)
+            self._at = at
+        found = self._at
+        return {edge for rid in ids for edge in found.get(rid, ())}
+
+    def readers(self, ids: Iterable[str]) -> set[str]:
+        """``ids`` (upper case) and every record whose succession answers may read one
+        of them: what :meth:`successor`, :meth:`in_effect` and :meth:`direct_successors`
+        say of a record (or its units) reads only its successors, theirs onward, and
+        their statuses, so the readers of a record are those it supersedes, whole or a
+        unit, and onward. Every supersession counts, followed or only declared (a
+        declaration is followed once the old record says it is superseded)."""
+        if self._superseded is None:
+            older: dict[str, set[str]] = {}
+            for edge in self.edges("supersedes"):
+                older.setdefault(edge.source.upper(), set()).add(edge.target.upper())
+            self._superseded = older
+        older = self._superseded
+        found = set(ids)
+        todo = list(found)
+        while todo:
+            for old in older.get(todo.pop(), ()):
+                if old not in found:
+                    found.add(old)
+                    todo.append(old)
+        return found
 
     # ------------------------------------------------------------------ problems
 

@@ -64,14 +64,14 @@ from urllib.parse import unquote
 from . import cache as disk_cache
 from . import freshness, lazy
 from .config import Config
-from .graph import Edge
 from .log import Log, ParseCache, load, walk_rows
-from .model import Problem, Record, Severity
+from .model import Problem, Record, RootInfo, Severity
 from .paths import project_relative, receipts_dir, within
 from .views import assets, home, i18n, indexjson, llms, mirrors, redirects, search
 from .views import page as page_view
 from .views.hrefs import RecordHref
-from .viewstate import RootViews, free_name, root_views
+from .views.kept import Kept
+from .viewstate import RootViews, free_name, root_views, stale_paths
 
 if TYPE_CHECKING:
     from . import links
@@ -787,11 +787,6 @@ def card(rec: Record) -> tuple[Any, ...]:
     )
 
 
-def _ends(edge: Edge) -> tuple[str, str, str]:
-    """The ids (upper case) a relation's change touches: both ends and who declared it."""
-    return (edge.source.upper(), edge.target.upper(), edge.declared_by.upper())
-
-
 @dataclass
 class Memory:
     """What a host that builds the site again and again (``mkdocs serve``) keeps from one
@@ -815,6 +810,12 @@ class Memory:
     #: timeline entries) by view, each by its key (ADR-0050), for these options
     pieces: dict[str, dict[Any, str]] = field(default_factory=dict)
     pieces_options: tuple[str, str] = ("", "")
+    #: the same pieces (and the INDEX's rows as data) by record, from each view's last
+    #: render, reused by the record object while nothing it reads changed (ADR-0062)
+    kept: dict[str, Kept] = field(default_factory=dict)
+    kept_context: tuple[Any, ...] = ()
+    #: each root's graph page drawings, by slot (:func:`graphpage.fill`)
+    drawings: dict[str, graphpage.Drawings] = field(default_factory=dict)
     #: each record's search line (:meth:`SiteBuild._search_line`) by what it shows
     lines: dict[tuple[Any, ...], tuple[str, str]] = field(default_factory=dict)
     #: the dependency index of the record pages (:meth:`SiteBuild.stale_pages`): for each
@@ -880,6 +881,9 @@ class SiteBuild:
         self.memory = memory
         self.inputs: dict[str, tuple[Any, ...]] = {}
         self.views_fresh = False  # whether memory's views were made from this log
+        #: what every kept piece reads beside the records (:meth:`kept`), from the views key
+        self.kept_context: tuple[Any, ...] | None = None
+        self.stale: dict[int, tuple[Log, frozenset[str]]] = {}  # by id of the log before
         self.neighbourhoods: dict[str, tuple[graphdata.GraphData, int]] = {}
         self.search_lines: dict[str, str] = {}  # record path -> its search line
         self.reach: dict[str, list[str]] = {}  # id -> the nodes its local graph's walk met
@@ -992,10 +996,18 @@ class SiteBuild:
             self._start_from_snapshot(files)
         elif self.memory is not None:
             key = self.views_key()
+            # what the pieces read beside the records: the options, the language, the
+            # day, where each record is published, what is left out, the site's URL
+            context = (*key[:3], *key[6:10])
+            if self.memory.kept_context != context:  # (then the kept views compare the
+                self.memory.kept_context = context  # last build's object: by identity)
+            self.kept_context = self.memory.kept_context
             self.views_fresh = self.memory.views_key == key
             if not self.views_fresh:
                 self.memory.views_key, self.memory.views = key, {}
-        drawn = self.memo("drawn graph", lambda: page_view.drawn_graph(adr_log))
+        drawn = self.memo(
+            "drawn graph", lambda: page_view.drawn_graph(adr_log, self.kept("graph nodes"))
+        )
         self.ctx = page_view.PageContext.build(adr_log, self.words, drawn)
         notes = refused_notes(left_out, refused)
         if self.language_note:
@@ -1027,11 +1039,14 @@ class SiteBuild:
         if index_src:
 
             def index() -> tuple[list[index_view.Table], str, str]:
-                computed = index_view.tables(adr_log, rv.root)
+                computed = index_view.tables(adr_log, rv.root, kept=self.kept(f"index:{key}"))
                 slotted = index_view.render_slotted(
                     adr_log, rv.root, computed=computed, words=self.words
                 )
-                return computed[1], slotted, index_view.render(adr_log, rv.root, computed=computed)
+                text = index_view.render(
+                    adr_log, rv.root, computed=computed, kept=self.kept(f"INDEX.md:{key}")
+                )
+                return computed[1], slotted, text
 
             pages.index_tables, pages.index_slotted, text = self.memo(f"index:{key}", index)
             # a committed INDEX (fresh or drifted) is ours: the fresh render replaces it
@@ -1190,13 +1205,7 @@ class SiteBuild:
             if not free(src):
                 continue
             at = files.probe(src)
-            made = functools.partial(
-                indexjson.render,
-                adr_log,
-                rv.root,
-                self._agent_url(at),
-                self.pieces(f"index.json:{src}"),
-            )
+            made = functools.partial(self._index_json, rv.root, src, at)
             files.add(src, self.memo(f"json:{src}", made, True))
             self.index_json[cfg.path] = src
             added = files.get(src)
@@ -1210,12 +1219,23 @@ class SiteBuild:
                     url=self._agent_url(llms_at),
                     links=links,
                     entries=self.pieces("llms.txt"),
+                    kept=self.kept("llms.txt", llms_at.url),
                 ),
                 True,
             )
             files.add(llms.PATH, text)
             self.llms_src = llms.PATH
         return notes
+
+    def _index_json(self, root: RootInfo, src: str, at: SiteFile) -> str:
+        assert self.log is not None
+        return indexjson.render(
+            self.log,
+            root,
+            self._agent_url(at),
+            self.pieces(f"index.json:{src}"),
+            kept=self.kept(f"index.json:{src}", at.url),
+        )
 
     def _agent_href(self, target: SiteFile, at: SiteFile) -> str:
         """Where the agent files link ``target`` from the file ``at``: absolute with a
@@ -1385,6 +1405,29 @@ class SiteBuild:
             found.clear()
         return found
 
+    def kept(self, name: str, *context: object) -> Kept | None:
+        """The pieces by record that view ``name`` kept from its last render, begun for
+        this build's log (ADR-0062); ``context`` is what the view's pieces read beside
+        the records and :attr:`kept_context` (its own URL, its columns). None without a
+        memory kept across builds (serve)."""
+        memory, adr_log = self.memory, self.log
+        if memory is None or adr_log is None or self.kept_context is None:
+            return None
+        if len(memory.kept) > 8 * len(self.engine.roots) + 64:
+            memory.kept.clear()
+        found = memory.kept.get(name)
+        if found is None:
+            found = memory.kept[name] = Kept()
+        return found.begin(adr_log, (self.kept_context, context), self._stale_since)
+
+    def _stale_since(self, before: Log) -> frozenset[str]:
+        """:func:`stale_paths` from ``before`` to this build's log, once per log."""
+        assert self.log is not None
+        found = self.stale.get(id(before))
+        if found is None or found[0] is not before:
+            found = self.stale[id(before)] = (before, stale_paths(before, self.log))
+        return found[1]
+
     def memo(self, name: str, make: Callable[[], _T], prose: bool = False) -> _T:
         """The view ``name``, made by ``make`` unless the previous build of this host made
         it from the same :meth:`views_key` (``prose``: and the same one-line summaries,
@@ -1484,12 +1527,9 @@ class SiteBuild:
         changed += [p for p in old if p not in now]
         ids = {c[0].upper() for p in changed for c in (old.get(p), now.get(p)) if c is not None}
         touched = set(ids)
-        then, since = (
-            {e for e in graph.edges() if not ids.isdisjoint(_ends(e))}
-            for graph in (before.log.graph, adr_log.graph)
-        )
-        for e in then ^ since:  # the relations it gained, lost or changed
-            touched.update(_ends(e))
+        # the relations it gained, lost or changed
+        for e in before.log.graph.edges_at(ids) ^ adr_log.graph.edges_at(ids):
+            touched.update(e.ids)
         redo = {src for src, seen in memory.reads.items() if not touched.isdisjoint(seen)}
         for path in changed:
             rec = adr_log.by_path.get(path)
@@ -1980,8 +2020,16 @@ class SiteBuild:
         if view[0] == "graph":
             rp = self.roots[view[1]]
             assert rp.graph is not None
+            memory = self.memory
+            kept = None if memory is None else memory.drawings.setdefault(view[1], {})
             return graphpage.fill(
-                content, rp.graph, href=self._href(at), root_key=view[1], words=self.words
+                content,
+                rp.graph,
+                href=self._href(at),
+                root_key=view[1],
+                words=self.words,
+                kept=kept if self.kept_context is not None else None,
+                context=(self.kept_context, at.url),
             )
         if view[0] == "index":
             return self._fill_index(content, self.roots[view[1]], at)
@@ -2003,6 +2051,7 @@ class SiteBuild:
         href = self._record_href(at)
         tables = self._index_tables(rp)
         columns = index_view.site_columns(tables, self.words)
+        kept = self.kept(f"index table:{rp.key}", at.url, columns)
         start = 0
         for n, table in enumerate(tables):
             slot = index_view.TABLE_SLOT.format(n=n)
@@ -2015,6 +2064,7 @@ class SiteBuild:
                 labels=index_view.script_labels(self.words) if n == 0 else None,
                 words=self.words,
                 rows=self.pieces(f"index:{rp.key}"),
+                kept=kept,
             )
             start += len(table.records)
             last = n == len(tables) - 1
@@ -2041,10 +2091,11 @@ class SiteBuild:
         if rp.timeline_months is None:  # left out of the snapshot: made again
             records = index_view.root_records(self.log, rp.views.root)
             rp.timeline_months = timeline_view.months(records)
+        kept = self.kept(f"timeline:{rp.key}", at.url)
         for n, month in enumerate(rp.timeline_months):
             slot = timeline_view.MONTH_SLOT.format(n=n)
             drawn = timeline_view.month_html(
-                self.log, month, href, self.words, self.pieces(f"timeline:{rp.key}")
+                self.log, month, href, self.words, self.pieces(f"timeline:{rp.key}"), kept
             )
             content = content.replace(slot, drawn, 1)
         return content

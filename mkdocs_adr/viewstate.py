@@ -1,4 +1,5 @@
-"""State of the generated views on disk: INDEX drift, CURRENT freshness.
+"""State of the generated views: INDEX drift and CURRENT freshness on disk, and which
+records' pieces of a view a new load of the log may change (:func:`stale_paths`).
 
 Read from the files here, outside ``views/``, so that the renderers stay pure text from
 data: the site and the commands ask this module, and hand the answers to the views.
@@ -141,3 +142,29 @@ def root_views(log: Log) -> list[RootViews]:
         current, cproblems = current_state(log, root)
         out.append(RootViews(root, index, current, target, tuple(problems + cproblems)))
     return out
+
+
+def stale_paths(before: Log, after: Log) -> frozenset[str]:
+    """The paths of the records whose piece of a whole-log view (an INDEX row, a line of
+    the agent files, a timeline entry) may differ between a render from ``before`` and
+    one from ``after`` (ADR-0062). A piece reads its record, and through the record's
+    succession its successors and theirs onward (their ids, titles, statuses): so every
+    record added, removed or not the same object (a load keeps the object of a record
+    whose file and analysis did not change, ADR-0055), the ends of every relation that
+    appeared, went or changed, and in either log each record whose succession reads one
+    of those (:meth:`~mkdocs_adr.graph.RelationGraph.readers`)."""
+    old, new = before.by_path, after.by_path
+    changed = [p for p, rec in new.items() if old.get(p) is not rec]
+    changed += [p for p in old if p not in new]
+    if not changed:
+        return frozenset()
+    ids = {r.id.upper() for p in changed for r in (old.get(p), new.get(p)) if r is not None}
+    touched = set(ids)
+    for edge in before.graph.edges_at(ids) ^ after.graph.edges_at(ids):
+        touched.update(edge.ids)
+    readers = before.graph.readers(touched) | after.graph.readers(touched)
+    paths = set(changed)
+    for rid in readers:
+        for log in (before, after):
+            paths.update(r.path for r in log.by_id.get(rid, ()))
+    return frozenset(paths)

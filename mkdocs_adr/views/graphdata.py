@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from ..log import Log
 from ..model import Record
+from .kept import Kept
 
 #: Edge kinds drawn, in legend order.
 EDGE_KINDS: tuple[str, ...] = (
@@ -130,9 +131,20 @@ def node_of(rec: Record) -> Node:
     )
 
 
-def build(log: Log) -> GraphData:
-    """The whole log's graph (every root)."""
-    nodes = {r.id: node_of(r) for r in log.records if log.get(r.id) is r}
+def build(log: Log, kept: Kept | None = None) -> GraphData:
+    """The whole log's graph (every root). ``kept``: each record's node (or that it has
+    none: its id is claimed twice) of the last build, for a record that is the same
+    object and reads nothing that changed since (ADR-0062)."""
+    if kept is None:
+        nodes = {r.id: node_of(r) for r in log.records if log.get(r.id) is r}
+    else:
+        nodes = {}
+        for rec in log.records:
+            found: tuple[Node | None] | None = kept.get(rec)
+            if found is None:
+                found = kept.put(rec, (node_of(rec) if log.get(rec.id) is rec else None,))
+            if found[0] is not None:
+                nodes[rec.id] = found[0]
     # an edge is drawn as declared only when no record states it as metadata
     declared: dict[tuple[str, str, str, str | None], bool] = {}
     for e in log.graph.edges():

@@ -166,8 +166,15 @@ def fill(
     root_key: str,
     uid: str = "adr-graph",
     words: Messages = ENGLISH,
+    kept: Drawings | None = None,
+    context: object = None,
 ) -> str:
-    """Replace each slot of ``html`` (the rendered page) by its drawing."""
+    """Replace each slot of ``html`` (the rendered page) by its drawing.
+
+    ``kept``: the drawings of the last fill by slot, with the data and ``context`` they
+    were drawn for (what ``href`` reads: the page's URL and every record's, which the
+    host says), which a long-lived host keeps: a slot whose data and context are equal
+    is not drawn again (ADR-0062). A status edit changes one section's drawing."""
 
     def one(m: re.Match[str]) -> str:
         key = m.group(1)
@@ -183,34 +190,53 @@ def fill(
         data = page.groups.get(key)
         if data is None:
             return ""
-        title = words.t("graph.drawing", n=len(data.nodes))
-        wide = svg.layout(data, isolated=False)
-        drawing = svg.render(
+        shown = (uid, root_key, words.lang, context)
+        if kept is not None:
+            found = kept.get(key)
+            if found is not None and found[0] == shown and found[1] == data:
+                return found[2]
+        drawing = _drawing(data, key, href=href, root_key=root_key, uid=uid, words=words)
+        if kept is not None:
+            kept[key] = (shown, data, drawing)
+        return drawing
+
+    return SLOT_RE.sub(one, html)
+
+
+#: The drawings of a graph page by slot, each with what it was drawn for (:func:`fill`).
+Drawings = dict[str, tuple[object, GraphData, str]]
+
+
+def _drawing(
+    data: GraphData, key: str, *, href: RecordHref, root_key: str, uid: str, words: Messages
+) -> str:
+    """One section's drawing: wide, and packed to a phone's column before it when wider."""
+    title = words.t("graph.drawing", n=len(data.nodes))
+    wide = svg.layout(data, isolated=False)
+    drawing = svg.render(
+        data,
+        uid=f"{uid}-{key}",
+        href=href,
+        title=title,
+        root=root_key,
+        placed=wide,
+        words=words,
+    )
+    if wide.width <= svg.NARROW:
+        return drawing
+    # a phone shows the same records packed to its column, at a readable size; it
+    # comes first, so the stylesheet can hide the wide one after it (assets.GRAPH_CSS)
+    narrow = svg.layout(data, max_width=svg.NARROW, isolated=False)
+    return (
+        svg.render(
             data,
-            uid=f"{uid}-{key}",
+            uid=f"{uid}-{key}-n",
             href=href,
             title=title,
             root=root_key,
-            placed=wide,
+            placed=narrow,
+            css_class="adr-graph-narrow",
             words=words,
         )
-        if wide.width <= svg.NARROW:
-            return drawing
-        # a phone shows the same records packed to its column, at a readable size; it
-        # comes first, so the stylesheet can hide the wide one after it (assets.GRAPH_CSS)
-        narrow = svg.layout(data, max_width=svg.NARROW, isolated=False)
-        return (
-            svg.render(
-                data,
-                uid=f"{uid}-{key}-n",
-                href=href,
-                title=title,
-                root=root_key,
-                placed=narrow,
-                css_class="adr-graph-narrow",
-                words=words,
-            )
-            + drawing
-        )
-
-    return SLOT_RE.sub(one, html)
+        + drawing
+    )

@@ -22,6 +22,7 @@ from ..safetext import md_text
 from . import page as page_view
 from . import piece_key
 from .i18n import ENGLISH, Messages
+from .kept import Kept
 
 #: First line of every generated INDEX; its presence marks the file as ours.
 MARKER = "<!-- mkdocs-adr:generated index. Do not edit: run `mkdocs-adr index` to update. -->"
@@ -121,8 +122,12 @@ def heading(log: Log, root: RootInfo, what: str, words: Messages = ENGLISH) -> s
     return words.t(f"heading.{what}")
 
 
-def tables(log: Log, root: RootInfo) -> tuple[list[Record], list[Table]]:
-    """The root's records in INDEX order and the tables that list them."""
+def tables(
+    log: Log, root: RootInfo, *, kept: Kept | None = None
+) -> tuple[list[Record], list[Table]]:
+    """The root's records in INDEX order and the tables that list them. ``kept``: each
+    record's row of the last call, for a record that is the same object and reads
+    nothing that changed since (ADR-0062)."""
     records = sorted(root_records(log, root), key=_sort_key)
     with_domain = any(r.domain for r in records)
     columns = (
@@ -135,6 +140,12 @@ def tables(log: Log, root: RootInfo) -> tuple[list[Record], list[Table]]:
     )
 
     def row(rec: Record) -> tuple[Cell, ...]:
+        if kept is None:
+            return _row(rec)
+        found: tuple[Cell, ...] | None = kept.get(rec, with_domain)
+        return found if found is not None else kept.put(rec, _row(rec), with_domain)
+
+    def _row(rec: Record) -> tuple[Cell, ...]:
         status = status_label(rec.status) + (" (archived)" if rec.archived else "")
         cells: list[Cell] = [
             [(rec.id, rec)],
@@ -176,14 +187,25 @@ def _md_cell(cell: Cell, from_dir: str) -> str:
     )
 
 
-def _md_table(table: Table, from_dir: str) -> list[str]:
+def _md_table(table: Table, from_dir: str, kept: Kept | None = None) -> list[str]:
     lines = [
         "| " + " | ".join(table.columns) + " |",
         "|" + "---|" * len(table.columns),
     ]
-    for cells in table.rows:
-        lines.append("| " + " | ".join(_md_cell(c, from_dir) for c in cells) + " |")
+    if kept is None or len(table.records) != len(table.rows):
+        for cells in table.rows:
+            lines.append(_md_row(cells, from_dir))
+        return lines
+    for rec, cells in zip(table.records, table.rows, strict=True):
+        found: str | None = kept.get(rec, table.columns)
+        lines.append(
+            found if found is not None else kept.put(rec, _md_row(cells, from_dir), table.columns)
+        )
     return lines
+
+
+def _md_row(cells: tuple[Cell, ...], from_dir: str) -> str:
+    return "| " + " | ".join(_md_cell(c, from_dir) for c in cells) + " |"
 
 
 def _render(
@@ -193,6 +215,7 @@ def _render(
     slots: bool,
     computed: tuple[list[Record], list[Table]] | None = None,
     words: Messages = ENGLISH,
+    kept: Kept | None = None,
 ) -> str:
     records, parts = computed or tables(log, root)
     lines = [MARKER, "", f"# {heading(log, root, 'index', words)}", ""]
@@ -222,17 +245,22 @@ def _render(
         if slots:
             lines.append(TABLE_SLOT.format(n=n))
         else:
-            lines.extend(_md_table(table, root.path))
+            lines.extend(_md_table(table, root.path, kept))
         lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
 def render(
-    log: Log, root: RootInfo, *, computed: tuple[list[Record], list[Table]] | None = None
+    log: Log,
+    root: RootInfo,
+    *,
+    computed: tuple[list[Record], list[Table]] | None = None,
+    kept: Kept | None = None,
 ) -> str:
     """The INDEX.md text for ``root``: the same tree always gives the same bytes.
-    ``computed`` is :func:`tables`' result when the caller has it already."""
-    return _render(log, root, slots=False, computed=computed)
+    ``computed`` is :func:`tables`' result when the caller has it already; ``kept``
+    each record's line of the table from the last render (as in :func:`tables`)."""
+    return _render(log, root, slots=False, computed=computed, kept=kept)
 
 
 def render_slotted(
@@ -396,6 +424,7 @@ def site_table_html(
     labels: dict[str, str] | None = None,
     words: Messages = ENGLISH,
     rows: Rows | None = None,
+    kept: Kept | None = None,
 ) -> str:
     """One INDEX table as the site shows it: every cell of the committed table and more,
     all record text escaped. Each row carries ``data-status``, ``data-domain`` and
@@ -408,7 +437,9 @@ def site_table_html(
     record's identity and place, its URL, its place in the order, the columns, the
     language and what its successor cell shows), which a long-lived host keeps for the
     same options: a row whose key is there is not drawn again, and the rows drawn are
-    added (ADR-0050)."""
+    added (ADR-0050). ``kept``: each record's row of the last render, for a record
+    that is the same object in the same place and reads nothing that changed since
+    (ADR-0062); the host begins it with the page's URL, the columns and the language."""
     esc = page_view.esc
     head = "".join(
         f'<th data-key="{key}" aria-sort="none">{esc(name)}</th>' for key, name in columns
@@ -416,10 +447,16 @@ def site_table_html(
     out = []
     labels_of = tuple((key, esc(name)) for key, name in columns)  # escaped once a table
     for n, rec in enumerate(table.records, start):
+        if kept is not None:
+            row: str | None = kept.get(rec, n)
+            if row is not None:
+                out.append(row)
+                continue
         url = href(rec)
         successors = site_successors(log, rec)
         if rows is None:
-            out.append(_site_row(rec, n, url, successors, href, labels_of, words))
+            row = _site_row(rec, n, url, successors, href, labels_of, words)
+            out.append(kept.put(rec, row, n) if kept is not None else row)
             continue
         key = (
             *piece_key(rec, url),
@@ -431,7 +468,7 @@ def site_table_html(
         found = rows.get(key)
         if found is None:
             found = rows[key] = _site_row(rec, n, url, successors, href, labels_of, words)
-        out.append(found)
+        out.append(kept.put(rec, found, n) if kept is not None else found)
     script_words = (
         f' data-adr-labels="{esc(json.dumps(labels, sort_keys=True))}"'
         if labels is not None

@@ -24,6 +24,7 @@ from ..log import Log
 from ..model import Record, RootInfo
 from ..safetext import json_text, plain, unsafe_href
 from . import llms, piece_key
+from .kept import Kept
 
 #: The file name at each root's URL.
 NAME = "index.json"
@@ -125,29 +126,46 @@ def line_key(
 
 
 def _line(data: dict[str, Any]) -> str:
-    return json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    """One record's line: what :func:`~mkdocs_adr.safetext.json_text` makes of its JSON
+    (the escaping is per character: a line escaped alone reads as it does in the file)."""
+    return json_text(json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":")))
 
 
-def render(log: Log, root: RootInfo, url: llms.Href, lines: Lines | None = None) -> str:
+def render(
+    log: Log,
+    root: RootInfo,
+    url: llms.Href,
+    lines: Lines | None = None,
+    *,
+    kept: Kept | None = None,
+) -> str:
     """The text of ``index.json``: the header's keys sorted, then ``records``, one record
     per line with its keys sorted (readable and diffable, and written by the C encoder
     where ``indent`` would take the slow one), one final newline.
 
     ``lines``: the lines of an earlier render, by :func:`line_key`, which a long-lived
     host (``mkdocs serve``) keeps for the same options: a record whose key is there is
-    not made again, and the lines made are added (ADR-0050)."""
+    not made again, and the lines made are added (ADR-0050). ``kept``: the lines of
+    the last render by record, for a record that is the same object and reads nothing
+    that changed since (ADR-0062)."""
     out = []
     for rec in llms.by_root(log).get(root.path, []):
+        if kept is not None:
+            line = kept.get(rec)
+            if line is not None:
+                out.append(line)
+                continue
         target = url(rec)
+        found: str | None = None
         if lines is None:
-            out.append(_line(_record(log, rec, target)))
-            continue
-        s = log.successor(rec.id)
-        key = line_key(log, rec, target, s)
-        found = lines.get(key)
-        if found is None:
-            found = lines[key] = _line(_record(log, rec, target, s))
-        out.append(found)
+            found = _line(_record(log, rec, target))
+        else:
+            s = log.successor(rec.id)
+            key = line_key(log, rec, target, s)
+            found = lines.get(key)
+            if found is None:
+                found = lines[key] = _line(_record(log, rec, target, s))
+        out.append(kept.put(rec, found) if kept is not None else found)
     head = _line(_head(log, root))
     body = "[\n" + ",\n".join(out) + "\n]" if out else "[]"
-    return json_text(head[:-1] + ',"records":' + body + "}") + "\n"
+    return head[:-1] + ',"records":' + body + "}\n"

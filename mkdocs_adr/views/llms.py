@@ -28,6 +28,7 @@ from ..model import Record, status_label
 from ..safetext import md_text, relative_href, terminal, unsafe_href
 from . import piece_key
 from .i18n import ENGLISH, Messages
+from .kept import Kept
 
 #: Where the file is published, relative to the site root.
 PATH = "llms.txt"
@@ -175,24 +176,24 @@ def summaries(log: Log, kept: dict[str, tuple[Any, ...]] | None = None) -> tuple
     the ``Log`` value, as :mod:`~mkdocs_adr.parsing.sections` keeps sections with a
     ``Parsed`` one): a host that compares them before reusing its views asks per view.
 
-    ``kept`` (a long-lived host's, by record path: the record, the relation graph and
-    its summary) gives a record that is the same object its summary again: the summary
-    reads only the record, and a container's also the graph (which units bind), which
-    must then be the same object too."""
+    ``kept`` (a long-lived host's, by record path: the record, what a missing status
+    counts as, and its summary) gives a record that is the same object its summary
+    again: the summary reads only the record, and a container's also which of its own
+    units bind, which their statuses and ``missing_as`` say (ADR-0062)."""
     memo = vars(log)  # a frozen dataclass, but not slotted: it has an instance dict
     found: tuple[str, ...] | None = memo.get(_SUMMARIES)
     if found is None and kept is None:
         found = memo[_SUMMARIES] = tuple(summary(log, r) for r in log.records)
     elif found is None:
         assert kept is not None
-        graph, made = log.graph, []
+        missing_as, made = log.graph.missing_as, []
         for rec in log.records:
             same = kept.get(rec.path)
-            if same is not None and same[0] is rec and (not rec.units or same[1] is graph):
+            if same is not None and same[0] is rec and (not rec.units or same[1] == missing_as):
                 made.append(same[2])
                 continue
             text = summary(log, rec)
-            kept[rec.path] = (rec, graph, text)
+            kept[rec.path] = (rec, missing_as, text)
             made.append(text)
         found = memo[_SUMMARIES] = tuple(made)
     return found
@@ -327,7 +328,19 @@ def in_index_order(records: list[Record]) -> list[Record]:
 
 def by_root(log: Log) -> dict[str, list[Record]]:
     """Each root's records (by the root's project-relative path, in configuration order),
-    in INDEX order: what :func:`~mkdocs_adr.views.index.root_records` gives, in one pass."""
+    in INDEX order: what :func:`~mkdocs_adr.views.index.root_records` gives, in one pass;
+    worked out once per ``Log`` value (kept with it, as :func:`summaries` are)."""
+    memo = vars(log)
+    found: dict[str, list[Record]] | None = memo.get(_BY_ROOT)
+    if found is None:
+        found = memo[_BY_ROOT] = _by_root(log)
+    return {path: list(records) for path, records in found.items()}
+
+
+_BY_ROOT = "_llms_by_root"
+
+
+def _by_root(log: Log) -> dict[str, list[Record]]:
     info_of = {cfg.path: info.path for cfg, info in zip(log.config.roots, log.roots, strict=True)}
     out: dict[str, list[Record]] = {info.path: [] for info in log.roots}
     for rec in log.records:
@@ -347,15 +360,24 @@ def render(
     url: Href,
     links: Sequence[Link] = (),
     entries: Entries | None = None,
+    kept: Kept | None = None,
 ) -> str:
     """The text of ``llms.txt`` for ``log``. ``name`` is the site's name (the H1),
     ``url`` a record's page URL, ``links`` the machine-readable views to name.
     ``entries``: the lines of an earlier render by :func:`entry_key`, which a long-lived
     host keeps for the same options: a record whose key is there is not made again, and
-    the lines made are added (ADR-0050)."""
+    the lines made are added (ADR-0050). ``kept``: each record's section and line of
+    the last render, for a record that is the same object and reads nothing that
+    changed since (ADR-0062)."""
     groups: dict[str, list[Record]] = {key: [] for key, _ in SECTIONS}
+    lines_of: dict[str, str] = {}  # record path -> its kept line
     for rec in ordered(log):
-        groups[group(log, rec)].append(rec)
+        found: tuple[str, str] | None = kept.get(rec) if kept is not None else None
+        if found is not None:
+            groups[found[0]].append(rec)
+            lines_of[rec.path] = found[1]
+        else:
+            groups[group(log, rec)].append(rec)
     title = text(name) or "Architecture decisions"
     lines = [f"# {title}", ""]
     if not log.records:
@@ -384,19 +406,27 @@ def render(
     for key, heading in SECTIONS:
         if groups[key]:
             lines += [f"## {heading}", ""]
-            if entries is None:
-                lines += [entry(log, rec, key, url) for rec in groups[key]]
-                lines.append("")
-                continue
             for rec in groups[key]:
-                s = log.successor(rec.id) if key == HISTORY else None
-                cached = entry_key(log, rec, key, url, s)
-                found = entries.get(cached)
-                if found is None:
-                    found = entries[cached] = entry(log, rec, key, url, s)
-                lines.append(found)
+                line = lines_of.get(rec.path)
+                if line is None:
+                    line = _entry(log, rec, key, url, entries)
+                    if kept is not None:
+                        kept.put(rec, (key, line))
+                lines.append(line)
             lines.append("")
     return "\n".join(lines)
+
+
+def _entry(log: Log, rec: Record, where: str, url: Href, entries: Entries | None) -> str:
+    """:func:`entry`, through the pieces of an earlier render by :func:`entry_key`."""
+    if entries is None:
+        return entry(log, rec, where, url)
+    s = log.successor(rec.id) if where == HISTORY else None
+    cached = entry_key(log, rec, where, url, s)
+    found = entries.get(cached)
+    if found is None:
+        found = entries[cached] = entry(log, rec, where, url, s)
+    return found
 
 
 def index_line(links: Sequence[Link], words: Messages = ENGLISH) -> str:

@@ -30,6 +30,7 @@ from ..model import OUT_OF_EFFECT, STATUSES, Problem, Record
 from ..safetext import plain
 from .hrefs import RecordHref
 from .i18n import ENGLISH, Messages
+from .kept import Kept
 
 if TYPE_CHECKING:
     from ..parsing import status as status_text
@@ -122,10 +123,11 @@ class PageContext:
 DrawnGraph = tuple["GraphData", dict[str, list["DrawnEdge"]], dict[str, set[str]]]
 
 
-def drawn_graph(log: Log) -> DrawnGraph:
+def drawn_graph(log: Log, nodes: Kept | None = None) -> DrawnGraph:
     """The graph the pages draw, its edges by node and its adjacency; made from the
-    records' ids, titles, statuses and relations only, not their prose."""
-    graph = graphdata.build(log)
+    records' ids, titles, statuses and relations only, not their prose (``nodes``: as
+    :func:`graphdata.build` keeps them)."""
+    graph = graphdata.build(log, nodes)
     edges: dict[str, list[DrawnEdge]] = defaultdict(list)
     for e in graph.edges:
         edges[e.source].append(e)

@@ -486,8 +486,26 @@ def pack(parts: Sequence[Placed], max_width: float) -> Placed:
     return out
 
 
+#: Whole drawings laid out, by (node ids, edges, width, isolated): what :func:`layout`
+#: reads of ``data``. The graph page is laid out again on every rebuild under serve,
+#: where a status edit changes how its nodes look, not where they go (ADR-0062).
+#: Callers never change a :class:`Placed` they get.
+_LAYOUTS: dict[tuple[tuple[str, ...], tuple[DrawnEdge, ...], float, bool], Placed] = {}
+_LAYOUTS_MAX = 256
+
+
 def layout(data: GraphData, *, max_width: float = COLUMN, isolated: bool = True) -> Placed:
     """Every component of ``data``; nodes without edges in a grid below when ``isolated``."""
+    key = (tuple(data.nodes), tuple(data.edges), max_width, isolated)
+    found = _LAYOUTS.get(key)
+    if found is None:
+        if len(_LAYOUTS) >= _LAYOUTS_MAX:
+            _LAYOUTS.clear()
+        found = _LAYOUTS[key] = _layout(data, max_width=max_width, isolated=isolated)
+    return found
+
+
+def _layout(data: GraphData, *, max_width: float, isolated: bool) -> Placed:
     comps = components(data)
     linked = [c for c in comps if len(c) > 1]
     alone = [c[0] for c in comps if len(c) == 1]

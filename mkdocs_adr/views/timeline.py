@@ -18,6 +18,7 @@ from . import index as index_view
 from . import page as page_view
 from . import piece_key
 from .i18n import ENGLISH, Messages
+from .kept import Kept
 
 #: A month's place in :func:`render_slotted` output.
 MONTH_SLOT = "<!-- mkdocs-adr:slot timeline-{n} -->"
@@ -80,19 +81,28 @@ def month_html(
     href: Callable[[Record], str | None],
     words: Messages = ENGLISH,
     entries: Entries | None = None,
+    kept: Kept | None = None,
 ) -> str:
     """A month's entries: date, linked id and title, status badge, successor.
 
     ``entries``: the entries of an earlier render by their key (the file's content hash,
     the record's identity, its URL, the language and what its successor shows), which a
     long-lived host keeps for the same options: an entry whose key is there is not drawn
-    again, and the entries drawn are added (ADR-0050)."""
+    again, and the entries drawn are added (ADR-0050). ``kept``: each record's entry of
+    the last render, for a record that is the same object and reads nothing that
+    changed since (ADR-0062); the host begins it with the page's URL and the language."""
     out = []
     for rec in month.records:
+        if kept is not None:
+            kept_entry: str | None = kept.get(rec)
+            if kept_entry is not None:
+                out.append(kept_entry)
+                continue
         url = href(rec)
         successors = index_view.site_successors(log, rec)
         if entries is None:
-            out.append(_entry(rec, url, successors, href, words))
+            made = _entry(rec, url, successors, href, words)
+            out.append(kept.put(rec, made) if kept is not None else made)
             continue
         key = (
             *piece_key(rec, url),
@@ -102,7 +112,7 @@ def month_html(
         found = entries.get(key)
         if found is None:
             found = entries[key] = _entry(rec, url, successors, href, words)
-        out.append(found)
+        out.append(kept.put(rec, found) if kept is not None else found)
     return f'<div class="adr-timeline-month">{"".join(out)}</div>'
 
 

@@ -1,0 +1,76 @@
+"""Per-record pieces of a view kept from the last render, reused by record identity.
+
+A long-lived host (``mkdocs serve``) renders each whole-log view again after an edit.
+ADR-0050 keeps each record's piece by a key of what it reads, but working the key out
+(the record's succession, whether it binds, its URL) costs as much as a third of
+making the piece, a thousand times per view. After one record's edit almost every
+record is the object the last load gave (:func:`mkdocs_adr.log.load` keeps the records
+whose files did not change), and the host knows which records' pieces may read what
+changed (:func:`mkdocs_adr.viewstate.stale_paths`): a :class:`Kept` gives such an
+unchanged record its last piece with one look-up and one identity check (ADR-0062).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from typing import Any
+
+from ..model import Record
+
+#: What changed between the log a view was last rendered from and this one: the paths
+#: of the records whose pieces may differ (None: every piece may).
+Changes = Callable[[Any], "frozenset[str] | None"]
+
+
+class Kept:
+    """One view's pieces by record path: the build that last drew or checked it, the
+    record object it was drawn from, what else it was drawn for (``extra``: its place,
+    its section) and the piece.
+
+    :meth:`begin` starts a render: ``log`` is the log it is made from, ``context``
+    everything the pieces read beside the records (the options, the language, every
+    record's URL, the view's own URL...), ``changes`` what changed since a log. A piece
+    is reused when the render before drew or checked it, from the same record object
+    with the same ``extra``, in the same context, and its path is not among the
+    changes; else the view makes it again and :meth:`put` keeps it."""
+
+    __slots__ = ("_context", "_log", "_pieces", "_stale", "_turn")
+
+    def __init__(self) -> None:
+        self._pieces: dict[str, tuple[int, Record, Hashable, Any]] = {}
+        self._turn = 0
+        self._log: object = None
+        self._context: object = None
+        self._stale: frozenset[str] | None = None
+
+    def begin(self, log: object, context: object, changes: Changes) -> Kept:
+        if log is self._log and context == self._context:
+            return self  # the same render again (a view drawn twice in one build)
+        known = self._log is not None and context == self._context
+        self._stale = changes(self._log) if known else None
+        self._log, self._context = log, context
+        self._turn += 1
+        if self._stale is None:
+            self._pieces.clear()
+        return self
+
+    def get(self, rec: Record, extra: Hashable = None) -> Any:
+        """The kept piece of ``rec``, or None to make it again."""
+        found = self._pieces.get(rec.path)
+        if found is None or found[1] is not rec or found[2] != extra:
+            return None
+        turn = self._turn
+        if found[0] != turn:
+            stale = self._stale
+            if found[0] != turn - 1 or stale is None or rec.path in stale:
+                return None
+            self._pieces[rec.path] = (turn, rec, extra, found[3])
+        return found[3]
+
+    def put(self, rec: Record, piece: Any, extra: Hashable = None) -> Any:
+        """Keep ``piece`` as ``rec``'s for the next render; gives ``piece`` back."""
+        self._pieces[rec.path] = (self._turn, rec, extra, piece)
+        return piece
+
+    def __len__(self) -> int:
+        return len(self._pieces)

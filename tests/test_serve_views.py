@@ -1,0 +1,204 @@
+"""Serve rebuilds keep each whole-log view's pieces by record (ADR-0062): after one edit
+only the pieces of the records it may change are made again, and every file of the
+rebuilt site reads byte for byte as a fresh build of the edited tree, edit after edit in
+one serve process (a status, a successor's status, a title, a date, a relation, a unit's
+status, a record added and one removed).
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mkdocs_adr import site as site_module
+from mkdocs_adr.views import index as index_view
+from mkdocs_adr.views import indexjson, llms
+from mkdocs_adr.views import timeline as timeline_view
+
+from .test_serve_pages import main, outputs
+from .test_site_kit import _record, make_site
+
+ADR = Path("docs") / "adr"
+
+
+def _replace(name: str, before: str, after: str) -> Callable[[Path], None]:
+    def edit(folder: Path) -> None:
+        path = folder / ADR / name
+        text = path.read_text("utf-8")
+        assert before in text, (name, before)
+        path.write_text(text.replace(before, after, 1), "utf-8")
+
+    return edit
+
+
+def _add(folder: Path) -> None:
+    _record(
+        folder / ADR / "0016-sanitize-titles.md",
+        "Sanitize titles",
+        id="ADR-0016",
+        title="Sanitize titles",
+        status="accepted",
+        date="2024-05-02",
+        supersedes=["ADR-0013"],
+    )
+
+
+def _remove(folder: Path) -> None:
+    (folder / ADR / "0008-use-mongodb.md").unlink()
+
+
+#: One serve session's edits, in order: each rebuild follows the ones before it.
+EDITS: list[tuple[str, Callable[[Path], None]]] = [
+    # the record in effect retired: the records it replaced show no current successor
+    (
+        "status",
+        _replace("0004-use-postgresql-16.md", 'status: "accepted"', 'status: "deprecated"'),
+    ),
+    # a proposed successor accepted: the record it replaces leaves the decisions in effect
+    (
+        "successor-status",
+        _replace("0006-use-a-workflow-engine.md", 'status: "proposed"', 'status: "accepted"'),
+    ),
+    ("status-back", _replace("0004-use-postgresql-16.md", "deprecated", "accepted")),
+    # a successor's title, shown in the successor cells of the records it replaces
+    ("title", _replace("0004-use-postgresql-16.md", "PostgreSQL 16", "PostgreSQL 17")),
+    # a date: the record moves to another month of the timeline
+    ("date", _replace("0004-use-postgresql-16.md", "2024-03-01", "2022-11-15")),
+    # a relation added: ADR-0011 now replaces ADR-0007
+    (
+        "relation",
+        _replace(
+            "0011-use-redis.md",
+            'title: "Use Redis"',
+            'title: "Use Redis"\nsupersedes: ["ADR-0007"]',
+        ),
+    ),
+    ("superseded", _replace("0007-use-soap.md", 'status: "deprecated"', 'status: "superseded"')),
+    # a unit of the container: the container's summary and sections follow its units
+    ("unit-status", _replace("0014-platform-baseline.md", "Status: accepted", "Status: rejected")),
+    ("added", _add),
+    ("removed", _remove),
+    (
+        "status-again",
+        _replace("0006-use-a-workflow-engine.md", 'status: "accepted"', 'status: "rejected"'),
+    ),
+]
+
+
+def _build(folder: Path, *, dirty: bool = False) -> Any:
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    config = load_config(str(folder / "mkdocs.yml"), site_dir=str(folder / "site"))
+    build(config, dirty=dirty)
+    return config
+
+
+def _fresh(folder: Path, where: Path) -> dict[str, bytes]:
+    """A build of a copy of ``folder`` as it is now, by a plugin that never built before
+    (MkDocs keeps a plugin with ``on_startup`` for the process: the serve one is put
+    aside meanwhile)."""
+    from mkdocs.config.defaults import MkDocsConfig
+
+    shutil.copytree(folder, where, ignore=shutil.ignore_patterns("site"))
+    cache = next(o for n, o in MkDocsConfig._schema if n == "plugins").plugin_cache  # type: ignore[attr-defined]
+    serving = dict(cache)
+    cache.clear()
+    try:
+        _build(where)
+    finally:
+        cache.clear()
+        cache.update(serving)
+    return outputs(where / "site")
+
+
+class _Made:
+    """How many pieces each view made (not kept) while counting."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.counts: dict[str, int] = {}
+        for name, module, attr in (
+            ("index.json", indexjson, "_record"),
+            ("INDEX row", index_view, "_site_row"),
+            ("timeline", timeline_view, "_entry"),
+            ("llms.txt", llms, "entry"),
+        ):
+            monkeypatch.setattr(module, attr, self._counted(name, getattr(module, attr)))
+
+    def _counted(self, name: str, real: Callable[..., Any]) -> Callable[..., Any]:
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            self.counts[name] = self.counts.get(name, 0) + 1
+            return real(*args, **kwargs)
+
+        return counted
+
+
+def _serve(tmp_path: Path, *, dirty: bool) -> tuple[Path, Any]:
+    from mkdocs.config import load_config
+
+    folder = make_site(tmp_path / "serve", theme="mkdocs")
+    config = load_config(str(folder / "mkdocs.yml"), site_dir=str(folder / "site"))
+    config.plugins.on_startup(command="serve", dirty=dirty)
+    from mkdocs.commands.build import build
+
+    build(config, dirty=dirty)
+    return folder, config
+
+
+def test_each_rebuild_reads_as_a_fresh_build_of_the_edited_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder, config = _serve(tmp_path, dirty=False)
+    made = _Made(monkeypatch)
+    records = len(config.plugins["adr"].site.log.records)
+    for n, (name, edit) in enumerate(EDITS):
+        time.sleep(0.02)
+        edit(folder)
+        made.counts.clear()
+        _build(folder)
+        site = config.plugins["adr"].site
+        assert not site.views_fresh, name  # every edit here changes what the views show
+        if name in ("status", "successor-status", "title", "unit-status"):
+            # the edited record's pieces and a few of those that show it, not every one
+            for view, count in made.counts.items():
+                assert 0 < count < records - 4, (name, view, count)
+        again, expected = outputs(folder / "site"), _fresh(folder, tmp_path / f"fresh-{n}")
+        assert again.keys() == expected.keys(), name
+        for rel, data in expected.items():
+            assert again[rel] == data, (name, rel)
+    config.plugins.on_shutdown()
+
+
+def test_a_dirty_rebuild_shows_the_views_a_fresh_build_shows(tmp_path: Path) -> None:
+    folder, config = _serve(tmp_path, dirty=True)
+    views = ("adr/INDEX/index.html", "adr/TIMELINE/index.html", "adr/GRAPH/index.html")
+    for n, (name, edit) in enumerate(EDITS[:4]):
+        time.sleep(0.02)
+        edit(folder)
+        _build(folder, dirty=True)
+        again, expected = outputs(folder / "site"), _fresh(folder, tmp_path / f"fresh-{n}")
+        for rel in ("adr/index.json", "llms.txt"):
+            assert again[rel] == expected[rel], (name, rel)
+        for rel in views:
+            assert main(again[rel].decode()) == main(expected[rel].decode()), (name, rel)
+    config.plugins.on_shutdown()
+
+
+def test_a_piece_kept_past_what_it_reads_is_caught(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The comparison above fails when the kept pieces are trusted after an edit that
+    changes them: told that nothing changed, the rebuild shows the old status."""
+    folder, config = _serve(tmp_path, dirty=False)
+    monkeypatch.setattr(site_module, "stale_paths", lambda before, after: frozenset())
+    time.sleep(0.02)
+    EDITS[0][1](folder)
+    _build(folder)
+    config.plugins.on_shutdown()
+    again, expected = outputs(folder / "site"), _fresh(folder, tmp_path / "fresh")
+    assert [rel for rel, data in expected.items() if again.get(rel) != data]
