@@ -230,8 +230,8 @@ def legacy_rows(rows: list[Row]) -> list[Row]:
             baseline=f"same pages, no plugin {d.get('bare_cpu_s')} s CPU",
             note=f"bench_site, {d.get('records')} records"
             + (
-                f", median of the pairs' ratios (fastest runs' ratio {d['fastest_ratio']})"
-                if "fastest_ratio" in d
+                f", fastest runs' ratio (median of the pairs' ratios {d['paired_median']})"
+                if "paired_median" in d
                 else ""
             )
             + f"; its own target {auto.get('target')}",

@@ -23,10 +23,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import cache as disk_cache
-from . import checks
+from . import lazy
 from .config import Config
 from .graph import RelationGraph, Succession
-from .identity import Resolution, Resolver, canonical, explicit_id_fault, file_id, parse_id
 from .model import (
     Excluded,
     Parsed,
@@ -40,7 +39,12 @@ from .model import (
 from .parsing import ParseOptions
 
 if TYPE_CHECKING:
+    from . import checks, identity
     from .discovery import Discovery, Found
+    from .identity import Resolution, Resolver
+else:  # a build that replays its kept log resolves nothing (docs/adr/0060)
+    checks = lazy.module("mkdocs_adr.checks")
+    identity = lazy.module("mkdocs_adr.identity")
 
 
 class ParseCache:
@@ -561,19 +565,19 @@ def identify(item: Found, parsed: Parsed, digest: str, prefix: str) -> Record:
     :func:`mkdocs_adr.checks.number_mismatches` (ADR019).
     """
     name = item.rel.rsplit("/", 1)[-1]
-    named = file_id(name, prefix)
+    named = identity.file_id(name, prefix)
     number = named[1] if named else None
     rid: str
-    fault = explicit_id_fault(parsed.explicit_id) if parsed.explicit_id else None
+    fault = identity.explicit_id_fault(parsed.explicit_id) if parsed.explicit_id else None
     if fault is not None:
         parsed = _without_explicit_id(parsed, item.path, fault)
     if parsed.explicit_id:
-        pid = parse_id(parsed.explicit_id)
-        rid = canonical(*pid) if pid else parsed.explicit_id
+        pid = identity.parse_id(parsed.explicit_id)
+        rid = identity.canonical(*pid) if pid else parsed.explicit_id
         if pid:
             number = pid[1]
     elif named is not None:
-        rid = canonical(*named)
+        rid = identity.canonical(*named)
     else:
         rid = name.rsplit(".", 1)[0]
     domain = item.domain or parsed.domain
@@ -742,7 +746,7 @@ def analyse(
         adds: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
         noted: list[Problem] = []
         target: Any = _Recording(graph, adds) if resolved is not None else graph
-        resolver = Resolver(records, prefixes, folders=folders, pages=pages)
+        resolver = identity.Resolver(records, prefixes, folders=folders, pages=pages)
         resolving = _Resolution(resolver, by_id, target, noted)
         records = [resolving.record(rec) for rec in records]
         problems.extend(noted)

@@ -250,6 +250,13 @@ class AdrPlugin(BasePlugin[AdrConfig]):  # type: ignore[no-untyped-call]
         for warning in self._site().finish(Path(config.site_dir)):
             log.warning(terminal(warning))
 
+    def on_shutdown(self) -> None:
+        # A one-off build's log and snapshot are freed now, while reference counts alone
+        # hold them: at the interpreter's exit the cycle collector would walk all of it
+        # first (docs/adr/0063). Under serve the exit comes once, after a session.
+        if self.command != "serve":
+            self.site, self.cache = None, ParseCache()
+
     def on_serve(
         self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder: Any
     ) -> LiveReloadServer | None:

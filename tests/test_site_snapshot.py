@@ -156,3 +156,38 @@ def test_a_snapshot_loads_with_the_collector_paused_and_leaves_it_as_it_was(
         gc.enable() if was else gc.disable()
     assert loaded == value
     assert young < 100, "the loaded objects were left in the youngest generation"
+
+
+@pytest.mark.parametrize("command", ["build", "serve"])
+def test_a_one_off_build_frees_what_it_loaded_at_shutdown(project: Path, command: str) -> None:
+    """After a one-off build, ``on_shutdown`` lets go of the log and the snapshot while
+    reference counts alone free them: at the interpreter's exit the cycle collector
+    would walk them first (docs/adr/0063). A server keeps its memory until it exits."""
+    import gc
+    import weakref
+
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    _build(project, "site-1")  # the snapshot the second build replays
+    config = load_config(str(project / "mkdocs.yml"), site_dir=str(project / "s"))
+    config.plugins.on_startup(command=command, dirty=False)
+    build(config)
+    plugin = config.plugins["adr"]
+    assert plugin.site is not None and plugin.site.log is not None
+    assert plugin.site.replay is (command == "build")
+    log, memory = weakref.ref(plugin.site.log), plugin.site.memory
+    kept = weakref.ref(memory) if memory is not None else None
+    del memory
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        config.plugins.on_shutdown()
+        if command == "build":
+            assert log() is None, "the log is freed by reference counts, no collection"
+            assert kept is not None and kept() is None, "and so is the replayed snapshot"
+        else:
+            assert log() is not None and plugin.site is not None
+    finally:
+        if enabled:
+            gc.enable()

@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import posixpath
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ..identity import file_number
+from .. import lazy
 from ..log import Log
 from ..model import Record
+
+if TYPE_CHECKING:
+    from .. import identity
+else:  # a log without mirrors never numbers one (docs/adr/0060)
+    identity = lazy.module("mkdocs_adr.identity")
 
 
 @dataclass(frozen=True)
@@ -65,7 +71,7 @@ def match(log: Log) -> list[Mirror]:
             if len(same_name) == 1:
                 original = same_name[0]
             else:
-                number = file_number(name)
+                number = identity.file_number(name)
                 same_number = [r for r in in_root if number is not None and r.number == number]
                 if len(same_number) == 1:
                     original = same_number[0]
