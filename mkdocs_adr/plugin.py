@@ -16,7 +16,8 @@ it MkDocs' objects and give back what it returns:
 - ``on_nav``: views first, records pruned, previous/next links; ``on_page_markdown``,
   ``on_page_content``: titles, a line with id and status for search;
   ``on_page_context``: the rest, after search indexing (ADR-0045);
-- ``on_post_build``: ``read_guard`` applied to the written search index.
+- ``on_post_build``: ``read_guard`` applied to the written search index;
+  ``on_shutdown``: a one-off build lets go of its log (ADR-0063).
 """
 
 from __future__ import annotations
@@ -107,9 +108,7 @@ class _Files:
         return iter(self.files)
 
     def add(self, src: str, content: str) -> None:
-        old = self.files.get_file_from_path(src)
-        if old is not None:
-            self.files.remove(old)
+        self.remove(src)
         self.files.append(File.generated(self.config, src, content=content))
 
     def remove(self, src: str) -> None:
@@ -118,9 +117,7 @@ class _Files:
             self.files.remove(old)
 
     def mount(self, src: str, path: Path, edit: str) -> None:
-        old = self.files.get_file_from_path(src)
-        if old is not None:
-            self.files.remove(old)
+        self.remove(src)
         found = File.generated(self.config, src, abs_src_path=str(path))
         found.edit_uri = edit
         self.files.append(found)
@@ -251,10 +248,7 @@ class AdrPlugin(BasePlugin[AdrConfig]):  # type: ignore[no-untyped-call]
             log.warning(terminal(warning))
 
     def on_shutdown(self) -> None:
-        # A one-off build's log and snapshot are freed now, while reference counts alone
-        # hold them: at the interpreter's exit the cycle collector would walk all of it
-        # first (docs/adr/0063). Under serve the exit comes once, after a session.
-        if self.command != "serve":
+        if self.command != "serve":  # freed now, not walked by the exit's collection (ADR-0063)
             self.site, self.cache = None, ParseCache()
 
     def on_serve(
