@@ -415,6 +415,16 @@ class RelationGraph:
         found = self._at
         return {edge for rid in ids for edge in found.get(rid, ())}
 
+    def touched(self, before: RelationGraph, ids: Collection[str]) -> set[str]:
+        """``ids`` (upper case) with every id a change of relations at them touches
+        between ``before`` and this graph: the ends, and who declared it, of each
+        relation at ``ids`` that one graph has and the other has not (gained, lost or
+        changed)."""
+        found = set(ids)
+        for edge in before.edges_at(ids) ^ self.edges_at(ids):
+            found.update(edge.ids)
+        return found
+
     def readers(self, ids: Iterable[str]) -> set[str]:
         """``ids`` (upper case) and every record whose succession answers may read one
         of them: what :meth:`successor`, :meth:`in_effect` and :meth:`direct_successors`

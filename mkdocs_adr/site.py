@@ -995,12 +995,10 @@ class SiteBuild:
         if self.keep:
             self._start_from_snapshot(files)
         elif self.memory is not None:
-            key = self.views_key()
-            # what the pieces read beside the records: the options, the language, the
-            # day, where each record is published, what is left out, the site's URL
-            context = (*key[:3], *key[6:10])
-            if self.memory.kept_context != context:  # (then the kept views compare the
-                self.memory.kept_context = context  # last build's object: by identity)
+            context = self.pieces_context()
+            key = self.views_key(context)
+            if self.memory.kept_context != context:  # (an equal one stays the same
+                self.memory.kept_context = context  # object: kept views compare it fast)
             self.kept_context = self.memory.kept_context
             self.views_fresh = self.memory.views_key == key
             if not self.views_fresh:
@@ -1366,25 +1364,34 @@ class SiteBuild:
         memory.card_of[rec.path] = (rec, made)
         return made
 
-    def views_key(self) -> tuple[Any, ...]:
-        """Everything the generated views (INDEX, timeline, graph pages, agent files) and
-        each record page's additions are made from, as comparable data: the options, the
-        language, the day, every record but its prose (:func:`card`), the problems met
-        reading the log, the state of each root's views and where each record is
-        published (ADR-0045)."""
+    def pieces_context(self) -> tuple[Any, ...]:
+        """What the views' pieces by record read beside the records (ADR-0062): the
+        options, the language, the day, where each record is published, what is left
+        out, the mirrors and the site's URL."""
         assert self.log is not None
-        adr_log = self.log
         return (
             repr(self.engine),
             self.words.lang,
-            adr_log.today,
-            tuple(self.card(r) for r in adr_log.records),
-            adr_log.intake,
-            tuple(self.views),
+            self.log.today,
             tuple((path, f.url) for path, f in self.file_at_path.items()),
             tuple(sorted(self.unpublished)),
             tuple(self.mirror_at),
             self.site_url,
+        )
+
+    def views_key(self, context: tuple[Any, ...] | None = None) -> tuple[Any, ...]:
+        """Everything the generated views (INDEX, timeline, graph pages, agent files) and
+        each record page's additions are made from, as comparable data: the
+        :meth:`pieces_context` (given, or worked out), every record but its prose
+        (:func:`card`), the problems met reading the log and the state of each root's
+        views (ADR-0045)."""
+        assert self.log is not None
+        adr_log = self.log
+        return (
+            *(context if context is not None else self.pieces_context()),
+            tuple(self.card(r) for r in adr_log.records),
+            adr_log.intake,
+            tuple(self.views),
             self.site_name,
             self.page_status,
             self.search_html,
@@ -1526,10 +1533,7 @@ class SiteBuild:
         changed = [p for p, c in now.items() if old.get(p) != c]
         changed += [p for p in old if p not in now]
         ids = {c[0].upper() for p in changed for c in (old.get(p), now.get(p)) if c is not None}
-        touched = set(ids)
-        # the relations it gained, lost or changed
-        for e in before.log.graph.edges_at(ids) ^ adr_log.graph.edges_at(ids):
-            touched.update(e.ids)
+        touched = adr_log.graph.touched(before.log.graph, ids)
         redo = {src for src, seen in memory.reads.items() if not touched.isdisjoint(seen)}
         for path in changed:
             rec = adr_log.by_path.get(path)

@@ -159,9 +159,7 @@ def stale_paths(before: Log, after: Log) -> frozenset[str]:
     if not changed:
         return frozenset()
     ids = {r.id.upper() for p in changed for r in (old.get(p), new.get(p)) if r is not None}
-    touched = set(ids)
-    for edge in before.graph.edges_at(ids) ^ after.graph.edges_at(ids):
-        touched.update(edge.ids)
+    touched = after.graph.touched(before.graph, ids)
     readers = before.graph.readers(touched) | after.graph.readers(touched)
     paths = set(changed)
     for rid in readers:
