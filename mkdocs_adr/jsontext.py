@@ -4,7 +4,8 @@ With an ``indent``, :mod:`json` (before Python 3.13) encodes through its Python
 generators, one nested generator per container, which took most of the time a
 ``plan --json`` of a 10,000-record log spent beyond a plain ``plan``. Here the
 same text is made by one recursive function that appends to a list, with the
-C string encoder for every string. Anything but the JSON types themselves
+C string encoder for every string; a string or null inside a container is
+written in the container's loop, without a call (most values are strings). Anything but the JSON types themselves
 (``str``, ``int``, ``float``, ``bool``, ``None``, ``list``, ``tuple``, ``dict``
 with string keys) goes to :func:`json.dumps`, so the text never differs
 (tests/test_jsontext.py compares the two).
@@ -74,7 +75,10 @@ def _encode(value: Any, out: list[str], indent: str) -> None:
                 first = False
             else:
                 out.append(between)
-            _encode(item, out, inner)
+            if type(item) is str:
+                out.append(encode_basestring(item))
+            else:
+                _encode(item, out, inner)
         out.append(indent + "]")
     elif kind is dict:
         if not value:
@@ -94,7 +98,13 @@ def _encode(value: Any, out: list[str], indent: str) -> None:
                 out.append(between)
             out.append(encode_basestring(key))
             out.append(": ")
-            _encode(value[key], out, inner)
+            item = value[key]
+            if type(item) is str:
+                out.append(encode_basestring(item))
+            elif item is None:
+                out.append("null")
+            else:
+                _encode(item, out, inner)
         out.append(indent + "}")
     else:
         raise _Other

@@ -108,8 +108,11 @@ def json_text(text: str) -> str:
     overrides and lone surrogates written as ``\\uXXXX``: the same data once parsed.
 
     Outside strings JSON text is ASCII, so every such character sits in a string,
-    where an escape means exactly the character.
+    where an escape means exactly the character. Of them only DEL is ASCII, so text
+    that is ASCII without a DEL (most JSON, and both tests run in C) has none.
     """
+    if text.isascii() and "\x7f" not in text:
+        return text
     return JSON_ESCAPED.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 

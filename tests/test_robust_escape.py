@@ -279,6 +279,20 @@ def test_json_text_is_the_same_data() -> None:
 
 
 @pytest.mark.parametrize(
+    "value",
+    [{"t": "plain ascii"}, {"t": "del \x7f here"}, {"t": "c1 \x85"}, {"t": "\u2028 ü"}],
+)
+def test_json_text_ascii_or_not_escapes_the_same(value: dict[str, str]) -> None:
+    # ASCII text skips the pattern: only DEL of the escaped characters is ASCII
+    text = json.dumps(value, ensure_ascii=False)
+    assert safetext.json_text(text) == safetext.JSON_ESCAPED.sub(
+        lambda m: f"\\u{ord(m.group()):04x}", text
+    )
+    assert json.loads(safetext.json_text(text)) == value
+    assert not safetext.JSON_ESCAPED.search(safetext.json_text(text))
+
+
+@pytest.mark.parametrize(
     "target",
     [
         "javascript:alert(1)",
