@@ -370,6 +370,22 @@ def locate(config: Config, path: str, data: bytes) -> Found | Excluded | None:
     return Found(root, os.fspath(abspath), path, rel, domain, archived)
 
 
+def _missing_root_fix(config: Config) -> str:
+    """The fix for a root that does not exist: the folder that looks like the log, if any
+    (not one of the other roots, nor inside one)."""
+    from . import suggest  # walks the project only when a root is missing
+
+    taken = (config.work_path, *(config.root_dir(r) for r in config.roots))
+    found = suggest.record_folder(config.project_dir, config.docs_dir, skip=taken)
+    if found is None:
+        return "create the folder or remove it from the plugin's roots"
+    shown = config.rel(Path(os.path.normpath(config.docs_dir / found)))
+    return (
+        f"{shown} holds files named like records: write roots: [{found}] in the adr "
+        "plugin's options, or create the folder"
+    )
+
+
 def discover(config: Config) -> Discovery:
     result = Discovery()
     root_dirs = {r.path: config.root_dir(r) for r in config.roots}
@@ -386,7 +402,7 @@ def discover(config: Config) -> Discovery:
                     Severity.WARNING,
                     f"ADR root '{root.path}' does not exist",
                     path=config.rel(base),
-                    fix="create the folder or remove it from the plugin's roots",
+                    fix=_missing_root_fix(config),
                 )
             )
             result.layouts[root.path] = layout_name(config.layout, False, False)

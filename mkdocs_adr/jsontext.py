@@ -5,10 +5,11 @@ generators, one nested generator per container, which took most of the time a
 ``plan --json`` of a 10,000-record log spent beyond a plain ``plan``. Here the
 same text is made by one recursive function that appends to a list, with the
 C string encoder for every string; a string or null inside a container is
-written in the container's loop, without a call (most values are strings). Anything but the JSON types themselves
-(``str``, ``int``, ``float``, ``bool``, ``None``, ``list``, ``tuple``, ``dict``
-with string keys) goes to :func:`json.dumps`, so the text never differs
-(tests/test_jsontext.py compares the two).
+written in the container's loop, without a call (most values are strings).
+Anything but the JSON types themselves (``str``, ``int``, ``float``, ``bool``,
+``None``, ``list``, ``tuple``, ``dict`` with string keys) goes to
+:func:`json.dumps`, so the text never differs (tests/test_jsontext.py compares
+the two).
 """
 
 from __future__ import annotations
