@@ -111,7 +111,8 @@ def run(workdir: Path, sizes: tuple[int, ...] = SIZES) -> list[dict[str, Any]]:
                 "ratio": round(plan / base, 2) if base else None,
                 "baseline_peak_mib": round(base_mem / 2**20, 2),
                 "plan_peak_mib": round(plan_mem / 2**20, 2),
-                "target": "ratio <= 5 at 10,000 records",
+                # no parse cache: SPEC 11's cold target (5 was the first milestone's guess)
+                "target": "ratio <= 6 at 10,000 records",
             }
         )
     return rows
