@@ -8,7 +8,8 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -120,6 +121,27 @@ def playwright_sync_api() -> Any:
         "test extra with `pip install -e '.[test]'` (scripts/test.sh does).",
         pytrace=False,
     )
+
+
+@contextmanager
+def new_plugin_instances() -> Iterator[None]:
+    """Builds in here get plugins that never built before.
+
+    MkDocs keeps a plugin that defines ``on_startup`` for the whole process, by its name
+    (``mkdocs serve`` rebuilds with it): without this, a "fresh" in-process build after
+    a serve session is done by the serve session's instance, its parse cache and memory.
+    The kept instances come back afterwards."""
+    from mkdocs.config.defaults import MkDocsConfig
+
+    option = next(o for n, o in MkDocsConfig._schema if n == "plugins")
+    cache = option.plugin_cache  # type: ignore[attr-defined]
+    kept = dict(cache)
+    cache.clear()
+    try:
+        yield
+    finally:
+        cache.clear()
+        cache.update(kept)
 
 
 def run_mkdocs(

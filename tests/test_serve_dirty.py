@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import start_serve, stop_serve
+from .conftest import new_plugin_instances, start_serve, stop_serve
 from .test_serve_site import fetch, free_port, wait_for
 from .test_site_kit import make_site
 
@@ -91,7 +91,8 @@ def test_a_rebuild_that_reuses_pages_reads_as_a_fresh_build(tmp_path: Path) -> N
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
 
-    build(load_config(str(fresh / "mkdocs.yml"), site_dir=str(fresh / "site")))
+    with new_plugin_instances():
+        build(load_config(str(fresh / "mkdocs.yml"), site_dir=str(fresh / "site")))
     again = folder / "site"
     compared = 0
     for path in sorted((fresh / "site" / "adr").rglob("*.html")):

@@ -21,6 +21,7 @@ import pytest
 
 from mkdocs_adr import site as site_module
 
+from .conftest import new_plugin_instances
 from .test_site_kit import make_site
 
 #: name -> (record file, text before, text after)
@@ -188,11 +189,15 @@ def serve_edit(
 
 
 def fresh_build(folder: Path, name: str) -> Path:
+    """A build of ``folder`` after the edit by a plugin that never built before."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
 
     edit(folder, name)
-    build(load_config(str(folder / "mkdocs.yml"), site_dir=str(folder / "site")))
+    with new_plugin_instances():
+        config = load_config(str(folder / "mkdocs.yml"), site_dir=str(folder / "site"))
+        build(config)
+        assert config.plugins["adr"].cache.hits == 0  # nothing came from an earlier build
     return folder / "site"
 
 

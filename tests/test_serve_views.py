@@ -20,6 +20,7 @@ from mkdocs_adr.views import index as index_view
 from mkdocs_adr.views import indexjson, llms
 from mkdocs_adr.views import timeline as timeline_view
 
+from .conftest import new_plugin_instances
 from .test_serve_pages import main, outputs
 from .test_site_kit import _record, make_site
 
@@ -103,17 +104,9 @@ def _fresh(folder: Path, where: Path) -> dict[str, bytes]:
     """A build of a copy of ``folder`` as it is now, by a plugin that never built before
     (MkDocs keeps a plugin with ``on_startup`` for the process: the serve one is put
     aside meanwhile)."""
-    from mkdocs.config.defaults import MkDocsConfig
-
     shutil.copytree(folder, where, ignore=shutil.ignore_patterns("site"))
-    cache = next(o for n, o in MkDocsConfig._schema if n == "plugins").plugin_cache  # type: ignore[attr-defined]
-    serving = dict(cache)
-    cache.clear()
-    try:
+    with new_plugin_instances():
         _build(where)
-    finally:
-        cache.clear()
-        cache.update(serving)
     return outputs(where / "site")
 
 
