@@ -4,7 +4,9 @@ Each fixture record is written in our own words in the shape a public log uses: 
 table whose header row holds the keys, a ``## Links`` list pointing at a page of the docs
 that is no record (its items bulleted with ``-`` or ``*``), a title holding a link and one
 holding a code span (and hostile HTML), an ISO year-month date, a ``Replaces:`` field
-under the title, ``Partially Accepted``, and the log's own index page numbered ``000-``.
+under the title, ``Partially Accepted``, and the log's own index page numbered ``000-``;
+from the third survey (2026-12-03), a status written as a link to the review that decided
+it (``[Accepted](https://...)``) and one in brackets (``[Approved]``).
 Each was a false warning or a wrong reading;
 the default strict build of this log now passes without one.
 """
@@ -51,6 +53,9 @@ READINGS: dict[str, tuple[str, str, str | None, list[tuple[str, str]]]] = {
         # a "*" item under Links relates, as a "-" item does
         [("relates-to", "ADR-0001"), ("supersedes", "ADR-0002")],
     ),
+    # the status as a link to the review that decided it, or in brackets (survey 3)
+    "ADR-0006": ("Sign release artifacts", "accepted", "2021-03-09", []),
+    "ADR-0007": ("Keep one signing key per team", "accepted", "2021-04-20", []),
 }
 
 #: Every problem: notes only, none a warning.
@@ -58,6 +63,7 @@ PROBLEMS = [
     ("ADR003", "info", f"{ROOT}/002-ship-metrics-through-a-relay.md", 17),
     ("ADR003", "info", f"{ROOT}/002-ship-metrics-through-a-relay.md", 18),
     ("ADR018", "info", f"{ROOT}/003-use-the-noop-scheduler.md", 7),
+    ("ADR018", "info", f"{ROOT}/007-keep-one-signing-key-per-team.md", 7),
 ]
 
 

@@ -263,6 +263,13 @@ def test_status_lines_and_dates_of_the_word_log(words: Log) -> None:
         ("已取代", "superseded", "已取代", False),
         ("Partially Accepted", "accepted", "partially accepted", False),
         ("Partly accepted: the rest waits", "accepted", "partly accepted", False),
+        # a link to the review that decided it, or brackets, around the word
+        ("[Accepted](https://example.org/pull/541)", "accepted", None, False),
+        ('[Deprecated](https://example.org/pull/9 "the review")', "deprecated", None, False),
+        ("[Approved]", "accepted", "approved", False),
+        ("[**Accepted**](../reviews/12.md) on 2021-03-04", "accepted", None, False),
+        ("[Perhaps](https://example.org)", "unknown", None, False),
+        ("[x] Accepted", "unknown", None, False),
         # a word that only starts like a status, or a field, is not one
         ("Donezo", "unknown", None, False),
         ("Review by: 2026-01-01", "unknown", None, False),

@@ -250,6 +250,9 @@ class StatusReading:
 _GUIDANCE_WORDS = rx.compile(r"(?i)\b(proposed|accepted|rejected|deprecated|superseded)\b")
 #: ``{status}``, ``{proposed | accepted}``, ``[proposed | rejected | ...]``: a slot to fill.
 _PLACEHOLDER = rx.compile(r"^(?:\{|\[[^\]]*\||[\w ]+\|)")
+#: ``[text]`` or ``[text](target)`` starting a status: its text is the status (no ``|``:
+#: ``[proposed | rejected]`` is a slot to fill, :data:`_PLACEHOLDER`).
+_WRAPPED_WORD = rx.compile(r"\[([^\[\]|]+)\](?:\([^()\s]*(?:\s+\"[^\"]*\")?\))?")
 #: Field names that start with a status word but are no status (``Review by: 2026-01-01``).
 _NOT_A_STATUS = ("review by", "review-by")
 
@@ -306,6 +309,12 @@ def normalize_status(
         return StatusReading("missing")
     if _PLACEHOLDER.match(text):
         return StatusReading("unknown", placeholder=True)
+    if text[0] == "[":
+        # the status word as a link to the review that decided it, or in brackets:
+        # "[Accepted](https://.../pull/541)", "[Approved]" read as the word
+        wrapped = _WRAPPED_WORD.match(text)
+        if wrapped is not None:
+            text = (wrapped.group(1) + text[wrapped.end() :]).strip()
     lower = text.lower()
     if lower.startswith(_NOT_A_STATUS):
         return StatusReading("unknown")
