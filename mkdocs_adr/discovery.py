@@ -27,7 +27,8 @@ MARKDOWN_SUFFIXES = (".md", ".markdown")
 ARCHIVE = "archive"
 _TEMPLATE_HINT = rx.compile(
     r"\{(short title|title|problem statement|status|date|name)|\[short title|"
-    r"\{proposed \|",
+    # a slot offering a choice in any language: {proposed | accepted}, {proposé | rejeté}
+    r"\{[^{}|\n]{2,40} \|",
     re.IGNORECASE,
 )
 _ZERO_NAME = rx.compile(r"0+[-_]")

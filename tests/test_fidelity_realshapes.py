@@ -6,7 +6,8 @@ that is no record (its items bulleted with ``-`` or ``*``), a title holding a li
 holding a code span (and hostile HTML), an ISO year-month date, a ``Replaces:`` field
 under the title, ``Partially Accepted``, and the log's own index page numbered ``000-``;
 from the third survey (2026-12-03), a status written as a link to the review that decided
-it (``[Accepted](https://...)``) and one in brackets (``[Approved]``).
+it (``[Accepted](https://...)``), one in brackets (``[Approved]``), and a ``000-``
+template written in French.
 Each was a false warning or a wrong reading;
 the default strict build of this log now passes without one.
 """
@@ -88,7 +89,11 @@ def test_plan_reads_every_shape(copy_log: Callable[[str], Path]) -> None:
     assert got == READINGS
     # the log's own index page is no record ADR-0000 "Index"
     log = load(load_from_mkdocs_yml(project / "mkdocs.yml"))
-    assert [(e.path, e.reason) for e in log.excluded] == [(f"{ROOT}/000-index.md", "index")]
+    assert [(e.path, e.reason) for e in log.excluded] == [
+        (f"{ROOT}/000-index.md", "index"),
+        # a template in French: its slots offer choices, "{proposé | accepté | ...}"
+        (f"{ROOT}/000-modele-de-decision.md", "template"),
+    ]
     problems = sorted((p["code"], p["severity"], p["path"], p["line"]) for p in data["problems"])
     assert problems == PROBLEMS
 
