@@ -6,8 +6,9 @@ that is no record (its items bulleted with ``-`` or ``*``), a title holding a li
 holding a code span (and hostile HTML), an ISO year-month date, a ``Replaces:`` field
 under the title, ``Partially Accepted``, and the log's own index page numbered ``000-``;
 from the third survey (2026-12-03), a status written as a link to the review that decided
-it (``[Accepted](https://...)``), one in brackets (``[Approved]``), and a ``000-``
-template written in French.
+it (``[Accepted](https://...)``), one in brackets (``[Approved]``), a ``000-``
+template written in French, and a succession declared under the date with a noun before
+its link ("This decision has been superseded by decision: [...]").
 Each was a false warning or a wrong reading;
 the default strict build of this log now passes without one.
 """
@@ -57,6 +58,20 @@ READINGS: dict[str, tuple[str, str, str | None, list[tuple[str, str]]]] = {
     # the status as a link to the review that decided it, or in brackets (survey 3)
     "ADR-0006": ("Sign release artifacts", "accepted", "2021-03-09", []),
     "ADR-0007": ("Keep one signing key per team", "accepted", "2021-04-20", []),
+    # no status section; under the date, "This decision has been superseded by decision:
+    # [link]" and "This decision supersedes decision: [link]" (survey 3)
+    "ADR-0008": (
+        "Publish nightly builds",
+        "missing",
+        "2022-01-10",
+        [("superseded-by", "ADR-0009")],
+    ),
+    "ADR-0009": (
+        "Publish a build on every merge",
+        "missing",
+        "2022-05-02",
+        [("supersedes", "ADR-0008")],
+    ),
 }
 
 #: Every problem: notes only, none a warning.
@@ -65,6 +80,8 @@ PROBLEMS = [
     ("ADR003", "info", f"{ROOT}/002-ship-metrics-through-a-relay.md", 18),
     ("ADR018", "info", f"{ROOT}/003-use-the-noop-scheduler.md", 7),
     ("ADR018", "info", f"{ROOT}/007-keep-one-signing-key-per-team.md", 7),
+    ("ADR020", "info", f"{ROOT}/008-publish-nightly-builds.md", 1),
+    ("ADR020", "info", f"{ROOT}/009-publish-a-build-on-every-merge.md", 1),
 ]
 
 

@@ -617,6 +617,10 @@ def test_one_h1_with_a_second_status_heading_is_not_bilingual() -> None:
         "This decision has been replaced by [ADR-0012](0012-x.md).",
         "This record is replaced by [ADR-0012](0012-x.md).",
         "> This ADR is superseded by [ADR-0012](0012-x.md).",
+        # a noun naming what follows, before a colon or the link
+        "This decision has been superseded by decision: [ADR-0012](0012-x.md)",
+        "This ADR is superseded by ADR [ADR-0012](0012-x.md).",
+        "This record is replaced by the decision: [ADR-0012](0012-x.md)",
     ],
 )
 def test_declared_superseded_by_opening_the_body(sentence: str) -> None:
@@ -637,6 +641,26 @@ def test_declared_list_keeps_every_target(colon: str) -> None:
         ("superseded-by", "0012-c.md", "0012 - C", "declaration", 13),
         ("superseded-by", "ADR-0011", "", "declaration", 12),
     ]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "This supersedes ADR-0003.",
+        "This ADR supersedes ADR-0003.",
+        "This decision supersedes decision: ADR-0003.",
+        "This decision supersedes decisions ADR-0003",
+    ],
+)
+def test_a_noun_before_the_reference_is_not_the_reference(sentence: str) -> None:
+    # "ADR" of "ADR-0003" is the reference itself, not a noun to pass over
+    p = parse(f"# 9. X\n\n{sentence}\n\n## Status\n\nAccepted\n")
+    assert rels(p) == [("supersedes", "ADR-0003", "", "declaration", 3)]
+
+
+def test_a_noun_and_no_reference_declares_nothing() -> None:
+    p = parse("# 9. X\n\nThis ADR supersedes decisions made in 2019.\n\n## Status\n\nAccepted\n")
+    assert [r for r in p.relations if r.kind != "mentions"] == []
 
 
 def test_declaration_with_ids_and_this_supersedes() -> None:

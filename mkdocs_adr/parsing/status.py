@@ -209,7 +209,8 @@ _LINE_BRACKET = rx.compile(r"[\[\]]")
 _LINE_LEAD = rx.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*|__|\*|_)?")
 
 #: A declared succession: "This ADR is superseded by", "**This document is
-#: superseded by:**", "This supersedes", "This decision replaces", optionally
+#: superseded by:**", "This supersedes", "This decision replaces", "This decision has
+#: been superseded by decision:", optionally
 #: after a ``>`` quote, a bullet or a "Note:" label. Its references follow on
 #: the line, or as a list on the next lines (:func:`declaration`).
 _DECLARED_VERBS = [v for v, k in VERBS.items() if k in DECLARED_KINDS and v not in LOCALIZED_VERBS]
@@ -231,6 +232,11 @@ DECLARATION = rx.compile(
     r"this(?:\s++(?:adr|document|decision|record))?"
     r"(?:\s++(?:is\s++now|is|was|has\s++been|have\s++been))?\s++"
     rf"(?P<verb>{_verb_alternatives(_DECLARED_VERBS)})\b"
+    # "superseded by decision: [0022 ...](..)", "supersedes decisions ADR-3": a noun
+    # naming what follows, before a colon, a link or an id (not "ADR" of "ADR-0005",
+    # which is the reference itself)
+    r"(?:\s++(?:the\s++)?(?:decision|adr|record|document)s?"
+    r"(?=\s*+[:：]|\s++\[|\s++[A-Za-z][A-Za-z0-9_]*+[- ]?\d))?+"
     r"(?:\*\*|__)?+\s*+[:：]?+\s*+(?:\*\*|__)?+\s*+"
 )
 #: What may end a line whose reference list goes on on the next line.
