@@ -4,6 +4,9 @@ The keys may also be the table's header row and the values the row below it
 (``| Status | Date |``, ``|---|---|``, ``| Accepted | 2025-01-07 |``): see
 :func:`header_row_fields`.
 
+A row of more than two cells is no field: ``| Status | Description | Next status |``
+heads a table of the body (a record about a workflow's states), not a status row.
+
 Read only: mkdocs-adr does not write this format (``mkdocs-adr new`` and the
 change commands refuse it by name). Every other row is a field, and relations
 in any row count (origin ``metadata-table``). A relation row whose value names
@@ -109,10 +112,10 @@ def detect(ctx: Context) -> Hit | None:
         if columns is not None:
             values_row = lineno + 2
             hit = _read_columns(ctx, columns, values_row, fields, relations)
-        elif key in ctx.status_headings and hit is None:
+        elif key in ctx.status_headings and hit is None and "|" not in value:
             hit = Hit("table", value.strip("* "), lineno)
             relations.extend(_status_relations(value, lineno))
-        elif key:
+        elif key and "|" not in value:
             fields.setdefault(key, (value, lineno))
             relations.extend(_field_relations(key, m.group(1).strip("* _"), value, lineno))
     if hit is None:
