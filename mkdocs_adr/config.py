@@ -161,6 +161,7 @@ DEFAULT_ALIASES: dict[str, str] = {
     "depreciated": "deprecated",  # the misspelling real logs write
     "retired": "deprecated",
     "reverted": "deprecated",
+    "invalidated": "deprecated",  # "Invalidated on 2021-08-04" (by a later decision)
     "已废弃": "deprecated",
     "废弃": "deprecated",
     "已弃用": "deprecated",

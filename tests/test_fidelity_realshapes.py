@@ -8,8 +8,9 @@ under the title, ``Partially Accepted``, and the log's own index page numbered `
 from the third survey (2026-12-03), a status written as a link to the review that decided
 it (``[Accepted](https://...)``), one in brackets (``[Approved]``), a ``000-``
 template written in French, a succession declared under the date with a noun before
-its link ("This decision has been superseded by decision: [...]"), and a table of the body
-headed ``| Status | Meaning | Next status |``.
+its link ("This decision has been superseded by decision: [...]"), a table of the body
+headed ``| Status | Meaning | Next status |``, and a decision-log table whose status is a
+history (``Proposed on ..., Accepted on ...``) or ``Invalidated on ...``.
 Each was a false warning or a wrong reading;
 the default strict build of this log now passes without one.
 """
@@ -75,6 +76,10 @@ READINGS: dict[str, tuple[str, str, str | None, list[tuple[str, str]]]] = {
     ),
     # a table of the body whose header cell is "Status", three columns wide (survey 3)
     "ADR-0010": ("Name the states of an order", "accepted", "2022-06-14", []),
+    # a "Decision log" table: a status history read as its latest step, and
+    # "Invalidated on ..." (survey 3)
+    "ADR-0011": ("Drop the API proxy", "accepted", None, []),
+    "ADR-0012": ("Keep a proxy in front of the API", "deprecated", None, []),
 }
 
 #: Every problem: notes only, none a warning.
@@ -83,6 +88,7 @@ PROBLEMS = [
     ("ADR003", "info", f"{ROOT}/002-ship-metrics-through-a-relay.md", 18),
     ("ADR018", "info", f"{ROOT}/003-use-the-noop-scheduler.md", 7),
     ("ADR018", "info", f"{ROOT}/007-keep-one-signing-key-per-team.md", 7),
+    ("ADR018", "info", f"{ROOT}/012-keep-a-proxy-in-front-of-the-api.md", 8),
     ("ADR020", "info", f"{ROOT}/008-publish-nightly-builds.md", 1),
     ("ADR020", "info", f"{ROOT}/009-publish-a-build-on-every-merge.md", 1),
 ]

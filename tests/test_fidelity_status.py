@@ -270,6 +270,14 @@ def test_status_lines_and_dates_of_the_word_log(words: Log) -> None:
         ("[**Accepted**](../reviews/12.md) on 2021-03-04", "accepted", None, False),
         ("[Perhaps](https://example.org)", "unknown", None, False),
         ("[x] Accepted", "unknown", None, False),
+        # a history of dated steps: the latest that is a status
+        ("Proposed on 2021-07-12, Accepted on 2021-08-04", "accepted", None, False),
+        ("Accepted on 2021-08-04, Proposed on 2021-07-12", "accepted", None, False),
+        ("Accepted 2021-01-01; Deprecated 2022-02-02.", "deprecated", None, False),
+        ("Accepted on 2018-08-17. Revisited on 2019-01-01", "accepted", None, False),
+        ("Proposed on 2021-07-12, Approved on 2021-08-04", "accepted", "approved", False),
+        ("Reviewed on 2021-01-01, Checked on 2022-01-01", "unknown", None, False),
+        ("Invalidated on 2021-08-04.", "deprecated", "invalidated", False),
         # a word that only starts like a status, or a field, is not one
         ("Donezo", "unknown", None, False),
         ("Review by: 2026-01-01", "unknown", None, False),

@@ -292,6 +292,27 @@ def _strip_decoration(text: str) -> str:
     return text[i:].strip()
 
 
+#: One step of a status history: a word and the ISO date it took effect on.
+_STEP = rx.compile(r"^([^\W\d_][^\d,;]*?)\s+(?:on\s+|in\s+)?(\d{4}-\d{2}-\d{2})$")
+_STEP_SPLIT = rx.compile(r"\s*[,;]\s*|\.\s+")
+
+
+def _history(text: str) -> list[str]:
+    """The words of a status history's steps, the latest first, when every step of
+    ``text`` is a word and its date: ``Proposed on 2021-07-12, Accepted on 2021-08-04``
+    gives ``["Accepted", "Proposed"]`` (by date; on a tie, the step written last
+    first). Empty for any other text."""
+    if text.count("-") < 4:
+        return []  # fewer than two dates
+    steps = []
+    for k, part in enumerate(_STEP_SPLIT.split(text.strip().rstrip("."))):
+        m = _STEP.match(part)
+        if m is None:
+            return []
+        steps.append((m.group(2), k, m.group(1)))
+    return [word for _date, _k, word in sorted(steps, reverse=True)] if len(steps) >= 2 else []
+
+
 def _is_cjk(word: str) -> bool:
     return any(unicodedata.east_asian_width(c) in ("W", "F") for c in word)
 
@@ -321,6 +342,11 @@ def normalize_status(
         wrapped = _WRAPPED_WORD.match(text)
         if wrapped is not None:
             text = (wrapped.group(1) + text[wrapped.end() :]).strip()
+    for step in _history(text):
+        # the latest dated step that is a status ("Revisited on ..." is none)
+        reading = normalize_status(step, aliases, alias_lengths=alias_lengths)
+        if reading.status not in ("unknown", "missing"):
+            return reading
     lower = text.lower()
     if lower.startswith(_NOT_A_STATUS):
         return StatusReading("unknown")
