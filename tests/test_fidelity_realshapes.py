@@ -10,7 +10,8 @@ it (``[Accepted](https://...)``), one in brackets (``[Approved]``), a ``000-``
 template written in French, a succession declared under the date with a noun before
 its link ("This decision has been superseded by decision: [...]"), a table of the body
 headed ``| Status | Meaning | Next status |``, and a decision-log table whose status is a
-history (``Proposed on ..., Accepted on ...``) or ``Invalidated on ...``.
+history (``Proposed on ..., Accepted on ...``) or ``Invalidated on ...``, and a partial
+succession written "is in part superseded by".
 Each was a false warning or a wrong reading;
 the default strict build of this log now passes without one.
 """
@@ -80,6 +81,20 @@ READINGS: dict[str, tuple[str, str, str | None, list[tuple[str, str]]]] = {
     # "Invalidated on ..." (survey 3)
     "ADR-0011": ("Drop the API proxy", "accepted", None, []),
     "ADR-0012": ("Keep a proxy in front of the API", "deprecated", None, []),
+    # a partial succession written "in part superseded by" and "supersedes parts of": both
+    # stay in effect, no ADR016 error (survey 3)
+    "ADR-0013": (
+        "Promote releases by hand",
+        "accepted",
+        None,
+        [("partially-superseded-by", "ADR-0014")],
+    ),
+    "ADR-0014": (
+        "Promote releases through pull requests",
+        "accepted",
+        "2023-02-16",
+        [("partially-supersedes", "ADR-0013")],
+    ),
 }
 
 #: Every problem: notes only, none a warning.

@@ -44,6 +44,10 @@ VERBS: dict[str, str] = {
     "partly superseded by": "partially-superseded-by",
     "parts superseded by": "partially-superseded-by",
     "partially replaced by": "partially-superseded-by",
+    "in part superseded by": "partially-superseded-by",
+    "superseded in part by": "partially-superseded-by",
+    "in part supersedes": "partially-supersedes",
+    "supersedes in part": "partially-supersedes",
     # a deprecation that names its successor (``mkdocs-adr deprecate ID --by ID``): a
     # succession, so the successor is found; the status stays ``deprecated`` (ADR-0037)
     "deprecated by": "superseded-by",
