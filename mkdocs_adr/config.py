@@ -133,6 +133,7 @@ DEFAULT_ALIASES: dict[str, str] = {
     "vorgeschlagen": "proposed",
     "wip": "draft",
     "work in progress": "draft",
+    "incomplete": "draft",  # "🤔 Incomplete": written down, not finished
     "草稿": "draft",
     "borrador": "draft",
     "rascunho": "draft",

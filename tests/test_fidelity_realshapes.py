@@ -10,8 +10,9 @@ it (``[Accepted](https://...)``), one in brackets (``[Approved]``), a ``000-``
 template written in French, a succession declared under the date with a noun before
 its link ("This decision has been superseded by decision: [...]"), a table of the body
 headed ``| Status | Meaning | Next status |``, and a decision-log table whose status is a
-history (``Proposed on ..., Accepted on ...``) or ``Invalidated on ...``, and a partial
-succession written "is in part superseded by".
+history (``Proposed on ..., Accepted on ...``) or ``Invalidated on ...``, a partial
+succession written "is in part superseded by", and a status whose later sentence names the
+successor (``Implemented. Superseded by [ADR-016](..)``).
 Each was a false warning or a wrong reading;
 the default strict build of this log now passes without one.
 """
@@ -95,15 +96,26 @@ READINGS: dict[str, tuple[str, str, str | None, list[tuple[str, str]]]] = {
         "2023-02-16",
         [("partially-supersedes", "ADR-0013")],
     ),
+    # "Implemented. Superseded by [ADR-016](..)": the later step of the status decides,
+    # not its first word (a false ADR016 error before; survey 3)
+    "ADR-0015": (
+        "Pad blocks to a power of two",
+        "superseded",
+        None,
+        [("superseded-by", "ADR-0016")],
+    ),
+    "ADR-0016": ("Pad blocks with zeros", "accepted", None, []),
 }
 
 #: Every problem: notes only, none a warning.
 PROBLEMS = [
     ("ADR003", "info", f"{ROOT}/002-ship-metrics-through-a-relay.md", 17),
     ("ADR003", "info", f"{ROOT}/002-ship-metrics-through-a-relay.md", 18),
+    ("ADR005", "info", f"{ROOT}/015-pad-blocks-to-a-power-of-two.md", 5),
     ("ADR018", "info", f"{ROOT}/003-use-the-noop-scheduler.md", 7),
     ("ADR018", "info", f"{ROOT}/007-keep-one-signing-key-per-team.md", 7),
     ("ADR018", "info", f"{ROOT}/012-keep-a-proxy-in-front-of-the-api.md", 8),
+    ("ADR018", "info", f"{ROOT}/016-pad-blocks-with-zeros.md", 5),
     ("ADR020", "info", f"{ROOT}/008-publish-nightly-builds.md", 1),
     ("ADR020", "info", f"{ROOT}/009-publish-a-build-on-every-merge.md", 1),
 ]

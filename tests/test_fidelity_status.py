@@ -278,6 +278,20 @@ def test_status_lines_and_dates_of_the_word_log(words: Log) -> None:
         ("Proposed on 2021-07-12, Approved on 2021-08-04", "accepted", "approved", False),
         ("Reviewed on 2021-01-01, Checked on 2022-01-01", "unknown", None, False),
         ("Invalidated on 2021-08-04.", "deprecated", "invalidated", False),
+        ("🤔 Incomplete", "draft", "incomplete", False),
+        # a later sentence naming the successor is the newer step, a partial one is not
+        ("Implemented. Superseded by [ADR-013](./adr-013-x.md)", "superseded", None, False),
+        ("Accepted, superseded by ADR-12", "superseded", None, False),
+        ("Approved. Replaced by ADR-4", "superseded", None, False),
+        (
+            "Implemented. Parts of this ADR were superseded by ADR-5",
+            "accepted",
+            "implemented",
+            False,
+        ),
+        ("Accepted. Partially superseded by ADR-5", "accepted", None, False),
+        ("Rejected, replaced by ADR-6", "rejected", None, False),
+        ("Accepted; supersedes ADR-0045", "accepted", None, False),
         # a word that only starts like a status, or a field, is not one
         ("Donezo", "unknown", None, False),
         ("Review by: 2026-01-01", "unknown", None, False),

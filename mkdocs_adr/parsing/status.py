@@ -296,6 +296,8 @@ def _strip_decoration(text: str) -> str:
     return text[i:].strip()
 
 
+#: A later sentence of a status that starts by naming the record's successor.
+_LATER_SUCCESSION = rx.compile(r"[.;,]\s+(?:superseded|superceded|replaced)\s+by\b", re.I)
 #: One step of a status history: a word and the ISO date it took effect on.
 _STEP = rx.compile(r"^([^\W\d_][^\d,;]*?)\s+(?:on\s+|in\s+)?(\d{4}-\d{2}-\d{2})$")
 _STEP_SPLIT = rx.compile(r"\s*[,;]\s*|\.\s+")
@@ -369,6 +371,9 @@ def normalize_status(
             if nxt and (nxt.isalnum() and not _is_cjk(word)):
                 continue
             status = table[word]
+            if status not in ("superseded", "rejected") and _LATER_SUCCESSION.search(text, size):
+                # "Implemented. Superseded by [ADR-013](..)": the log's own later step
+                return StatusReading("superseded")
             return StatusReading(status, word if is_alias else None)
     return StatusReading("unknown", placeholder=is_guidance(text))
 
