@@ -129,8 +129,10 @@ def _name_reason(name: str, config: Config, mirrors: frozenset[str]) -> str | No
         return "index"
     if name.startswith((".", "_")) or lower.endswith((".draft.md", ".draft.markdown")):
         return "draft"
-    if lower in ("template.md", "template.markdown") or stem.lower().endswith("-template"):
-        return "template"
+    if lower in ("template.md", "template.markdown") or stem.lower().endswith(
+        ("-template", "_template", ".template")
+    ):
+        return "template"  # adr-template.md, adr_template.md, adr.template.md
     lang = stem.rsplit(".", 1)[-1] if "." in stem else None
     if lang and lang in mirrors:
         return "mirror"
