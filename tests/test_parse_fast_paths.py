@@ -15,7 +15,7 @@ from mkdocs_adr.identity import FileName, Resolution
 from mkdocs_adr.model import Problem, Record, Relation, Severity, Unit, slot_init
 from mkdocs_adr.parsing import ParseOptions, parse_bytes
 from mkdocs_adr.parsing.formats.base import Context
-from mkdocs_adr.parsing.markdown import scan
+from mkdocs_adr.parsing.markdown import FEW_BRACKETS, LINK, links, scan
 
 OPTIONS = ParseOptions(
     aliases=tuple(sorted(DEFAULT_ALIASES.items())),
@@ -188,3 +188,24 @@ def test_unit_link_lines_read_and_lines_without_a_link_skipped() -> None:
 def test_review_by_in_the_status_section(line: str, expected: str | None) -> None:
     p = parse(f"# 7. T\n\n## Status\n\nAccepted\n\n{line}\n\n## Context\n\nx\n")
     assert p.review_by == expected
+
+
+# --------------------------------------------------------------- links: few brackets
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "no link here",
+        "see [a](0001-a.md) and [b](0002-b.md)",
+        "![img](x.png) then [a](0001-a.md)",
+        "!![x](y) [[nested] label](z.md) [broken](",
+        '[a] [b](c) [d]( e "t") [f](<g h>)',
+        "[x](y)[z](w)",
+        "![only](image.png)",
+    ],
+)
+def test_few_links_are_the_pattern_s_matches(text: str) -> None:
+    assert text.count("[") <= FEW_BRACKETS
+    assert [m.span() for m in links(text)] == [m.span() for m in LINK.finditer(text)]
+    assert [m.groups() for m in links(text)] == [m.groups() for m in LINK.finditer(text)]

@@ -114,9 +114,19 @@ FEW_BRACKETS = 16
 
 
 def _few_links(text: str) -> Iterator[re.Match[str]]:
-    """``LINK.finditer(text)``: ``_LINK_BARE`` from each ``[`` on, an image's ``[``
-    passed over as the look-behind passes over it (the next try starts one on)."""
-    return matches_except(_LINK_BARE, text, lambda start: start > 0 and text[start - 1] == "!")
+    """``LINK.finditer(text)``: ``_LINK_BARE`` tried at each ``[`` (where every match of it
+    starts), an image's ``[`` passed over as the look-behind passes over it (the next try
+    starts one on). ``str.find`` goes from one ``[`` to the next several times faster
+    than the pattern's own search does."""
+    find, match = text.find, _LINK_BARE.match
+    at = find("[")
+    while at != -1:
+        m = None if at and text[at - 1] == "!" else match(text, at)
+        if m is None:
+            at = find("[", at + 1)
+            continue
+        yield m
+        at = find("[", m.end())
 
 
 def matches_except(
