@@ -1,4 +1,4 @@
-"""The cheap tests and constructors a cold parse takes (docs/adr/0064): each gives what
+"""The cheap tests and constructors a cold ``plan`` takes (docs/adr/0064): each gives what
 the slower way it stands in for gives, on both sides of its condition."""
 
 from __future__ import annotations
@@ -209,3 +209,19 @@ def test_few_links_are_the_pattern_s_matches(text: str) -> None:
     assert text.count("[") <= FEW_BRACKETS
     assert [m.span() for m in links(text)] == [m.span() for m in LINK.finditer(text)]
     assert [m.groups() for m in links(text)] == [m.groups() for m in LINK.finditer(text)]
+
+
+# ------------------------------------------------------------ keep_until_exit
+
+
+def test_keep_until_exit_holds_only_from_the_console(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mkdocs_adr import cli
+
+    assert cli._kept is None  # in-process: nothing is held
+    cli.keep_until_exit(object())
+    assert cli._kept is None
+    held: list[object] = []
+    monkeypatch.setattr(cli, "_kept", held)
+    value = object()
+    cli.keep_until_exit(value)
+    assert held == [value]
