@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from . import __version__
+from . import __version__, kept
 from .commands import TABLE, load
 from .commands._common import echo, location_options
 from .errors import AdrError
@@ -146,26 +146,8 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-#: What the console entry point holds until the process ends (:func:`keep_until_exit`);
-#: None in-process (tests, the MCP server), where nothing is held.
-_kept: list[object] | None = None
-
-
-def keep_until_exit(value: object) -> None:
-    """Hold ``value`` until the process ends when run from the console, so that it is
-    never freed object by object: the exit leaves the memory to the system. A cold
-    10,000-record ``plan`` spent about 27 ms (1.5% of its CPU) freeing its log when the
-    command returned (docs/adr/0064). In-process (no :func:`run`), nothing is held."""
-    if _kept is not None:
-        _kept.append(value)
-
-
 def run() -> None:  # pragma: no cover - console entry point
-    global _kept
-    # a list that holds itself: a cycle, frozen below, so neither the clearing of the
-    # modules at exit nor the exit's last collection frees it or what it holds
-    _kept = []
-    _kept.append(_kept)
+    kept.hold_until_exit()  # what a command loads is left to the exit (docs/adr/0064)
     code = main()
     # the process ends now: its last collection need not walk the log it loaded
     gc.freeze()

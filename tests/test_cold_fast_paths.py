@@ -215,13 +215,16 @@ def test_few_links_are_the_pattern_s_matches(text: str) -> None:
 
 
 def test_keep_until_exit_holds_only_from_the_console(monkeypatch: pytest.MonkeyPatch) -> None:
-    from mkdocs_adr import cli
+    from mkdocs_adr import kept
 
-    assert cli._kept is None  # in-process: nothing is held
-    cli.keep_until_exit(object())
-    assert cli._kept is None
-    held: list[object] = []
-    monkeypatch.setattr(cli, "_kept", held)
+    assert kept._held is None  # in-process: nothing is held
+    kept.keep_until_exit(object())
+    assert kept._held is None
+    monkeypatch.setattr(kept, "_held", None)
+    kept.hold_until_exit()
+    held = kept._held
+    assert held is not None and held[0] is held  # the cycle
     value = object()
-    cli.keep_until_exit(value)
-    assert held == [value]
+    kept.keep_until_exit(value)
+    kept.hold_until_exit()  # a second call keeps what is held
+    assert kept._held is held and held[1:] == [value]
