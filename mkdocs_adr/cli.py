@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from . import __version__
+from . import __version__, kept
 from .commands import TABLE, load
 from .commands._common import echo, location_options
 from .errors import AdrError
@@ -147,6 +147,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run() -> None:  # pragma: no cover - console entry point
+    kept.hold_until_exit()  # what a command loads is left to the exit (docs/adr/0064)
     code = main()
     # the process ends now: its last collection need not walk the log it loaded
     gc.freeze()

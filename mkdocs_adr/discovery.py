@@ -20,7 +20,7 @@ from pathlib import Path
 
 from . import checks, rx
 from .config import Config, RootConfig
-from .model import Excluded, Problem, Severity
+from .model import Excluded, Problem, Severity, slot_init
 from .paths import within
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
@@ -51,7 +51,8 @@ _NUMBERED_H1 = rx.compile(
 )
 
 
-@dataclass(frozen=True)
+@slot_init
+@dataclass(frozen=True, slots=True)
 class Found:
     """A record file: where it is and what its place says about it."""
 

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from . import paths, rx
 from .errors import UsageError
-from .model import Excluded, Record
+from .model import Excluded, Record, slot_init
 
 if TYPE_CHECKING:  # parsing reads file names through this module; config imports parsing
     from .config import Config
@@ -53,7 +53,8 @@ _URL = rx.compile(r"^[a-z][a-z0-9+.-]*:", re.IGNORECASE)
 _LINK_TEXT_NUMBER = rx.compile(r"^\s*0*(\d{1,6})(?:[.:]|\s+[-\u2013\u2014]\s|\s*$)")
 
 
-@dataclass(frozen=True)
+@slot_init
+@dataclass(frozen=True, slots=True)
 class FileName:
     """What a record's file name says about its id: THE file-name rule.
 
@@ -161,7 +162,8 @@ def id_keys(text: str) -> list[str]:
     return sorted(keys)
 
 
-@dataclass(frozen=True)
+@slot_init
+@dataclass(frozen=True, slots=True)
 class Resolution:
     """Where a reference points. ``ids`` has one entry when unambiguous."""
 

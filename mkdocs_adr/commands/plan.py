@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .. import report
+from .. import kept, report
 from ..config import Config
 from ..errors import NotBuiltError, UsageError
 from ..log import Log, load
@@ -134,6 +134,7 @@ def plan_command(
             echo(f"Receipt: {config.rel(config.work_path / 'receipts')}/{receipt.name}")
         raise SystemExit(EXIT_PROBLEMS if receipt.problems else EXIT_OK)
     log = load(config, today=as_date(today))
+    kept.keep_until_exit(log)  # (from the console: not freed when the command returns)
     if mode == "summary":
         raise SystemExit(_summary(config, log, domain, sources, adopt, dry_run, as_json))
     if mode == "consolidate":

@@ -410,6 +410,8 @@ def _status_section_review(doc: Document, options: ParseOptions) -> str | None:
         for _lineno, text in doc.body(sec):
             if text.lstrip().startswith("#"):
                 break
+            if "v" not in text and "V" not in text:
+                continue  # no "review" in it (one look in C, not the pattern)
             m = _REVIEW_LINE.match(bounds.line(text))
             if m:
                 return m.group(1)

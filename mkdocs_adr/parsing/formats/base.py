@@ -20,7 +20,7 @@ import posixpath
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ...model import Relation
+from ...model import Relation, slot_init
 from ..editable import Editable
 from ..markdown import Document
 
@@ -43,7 +43,8 @@ class Hit:
     halves: list[Hit] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
+@slot_init
+@dataclass(frozen=True, slots=True)
 class Context:
     """What a detector reads: the scanned record, its file name, the status headings."""
 

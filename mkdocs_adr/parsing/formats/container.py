@@ -79,7 +79,7 @@ def read_units(
                 raw, line = sm.group(2), lineno
                 rels.extend(relations_in_text(raw, "status-section", lineno))
                 continue
-            if raw and text.strip():
+            if raw and "](" in text and text.strip():  # (a link line holds a "](")
                 rels.extend(
                     r
                     for r in link_line(text, "status-section", lineno)
