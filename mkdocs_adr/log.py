@@ -631,6 +631,8 @@ class Resolved:
     records: tuple[Record, ...] = ()
     adds: list[tuple[tuple[Any, ...], dict[str, Any]]] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    #: the graph the analysis built (:meth:`RelationGraph.restated` from it, ADR-0065)
+    graph: RelationGraph | None = None
 
 
 def resolution_key(
@@ -727,18 +729,25 @@ def analyse(
         if rec.parsed.problems:
             problems.extend(p if p.ids else p.with_ids((rec.id,)) for p in rec.parsed.problems)
     unique = [r for r in records if len(by_id[r.id.upper()]) == 1]
-    graph = RelationGraph(
-        {r.id: r.status for r in unique},
-        {r.id: {u.key: u.status for u in r.parsed.units} for r in unique if r.parsed.units},
-        missing_as=config.missing_status,
-    )
+    statuses = {r.id: r.status for r in unique}
+    unit_statuses = {
+        r.id: {u.key: u.status for u in r.parsed.units} for r in unique if r.parsed.units
+    }
+    graph = RelationGraph(statuses, unit_statuses, missing_as=config.missing_status)
     excluded = tuple(excluded)
     folders = tuple(config.rel(config.root_dir(root)) for root in config.roots)
     pages = tuple(e.path for e in excluded)
     key = resolution_key(config, records, folders, pages) if resolved is not None else ()
     if resolved is not None and resolved.key == key and len(resolved.records) == len(records):
-        for args, kwargs in resolved.adds:
-            graph.add(*args, **kwargs)
+        last = resolved.graph
+        restated = None
+        if last is not None and last.missing_as == graph.missing_as:
+            restated = last.restated(statuses, unit_statuses)
+        if restated is not None:
+            graph = restated  # the same relations: their edges and indexes shared
+        else:
+            for args, kwargs in resolved.adds:
+                graph.add(*args, **kwargs)
         problems.extend(resolved.problems)
         records = [_replay(rec, old) for rec, old in zip(records, resolved.records, strict=True)]
     else:
@@ -753,7 +762,7 @@ def analyse(
         if resolved is not None:
             resolved.key, resolved.adds, resolved.problems = key, adds, noted
     if resolved is not None:
-        resolved.records = tuple(records)
+        resolved.records, resolved.graph = tuple(records), graph
     draft = Log(
         config=config,
         records=tuple(records),
