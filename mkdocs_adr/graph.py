@@ -262,6 +262,11 @@ class RelationGraph:
         new._indexes = self._indexes
         return new
 
+    def same_relations(self, other: RelationGraph) -> bool:
+        """Whether ``other`` is this graph or one :meth:`restated` from it (or it from
+        ``other``): the same edges, followed the same way."""
+        return other._indexes is self._indexes
+
     def _sort(self) -> None:
         self._settle()
         if not self._sorted:
@@ -458,8 +463,8 @@ class RelationGraph:
         relation at ``ids`` that one graph has and the other has not (gained, lost or
         changed)."""
         found = set(ids)
-        if before._indexes is self._indexes:
-            return found  # the same edges (:meth:`restated`)
+        if self.same_relations(before):
+            return found
         for edge in before.edges_at(ids) ^ self.edges_at(ids):
             found.update(edge.ids)
         return found

@@ -633,6 +633,8 @@ class Resolved:
     problems: list[Problem] = field(default_factory=list)
     #: the graph the analysis built (:meth:`RelationGraph.restated` from it, ADR-0065)
     graph: RelationGraph | None = None
+    #: what the problem rules found (:func:`mkdocs_adr.checks.check` reuses it, ADR-0065)
+    checked: checks.Found | None = None
 
 
 def resolution_key(
@@ -776,7 +778,10 @@ def analyse(
         intake=intake,
         today=today or dt.date.today(),
     )
-    problems.extend(checks.run(draft, draft.today))
+    checked = checks.check(draft, draft.today, resolved.checked if resolved is not None else None)
+    if resolved is not None:
+        resolved.checked = checked
+    problems.extend(checked.problems)
     return dataclasses.replace(draft, problems=tuple(sorted(_unique(problems), key=_problem_key)))
 
 
