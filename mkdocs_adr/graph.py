@@ -281,6 +281,11 @@ class RelationGraph:
             if kind is None or edge.kind == kind:
                 yield edge
 
+    @property
+    def counted(self) -> Mapping[str, str]:
+        """Each record id's status as succession counts it (:meth:`counted_status`)."""
+        return self._counted
+
     def counted_status(self, status: str | None) -> str | None:
         """``status`` as succession and effect count it: ``missing`` is ``missing_as``."""
         return self.missing_as if status == "missing" else status

@@ -1387,6 +1387,19 @@ class SiteBuild:
         memory.card_of[rec.path] = (rec, made)
         return made
 
+    def record_cards(self) -> dict[str, tuple[Any, ...]]:
+        """Every record's :meth:`card` by path, in the log's order; once a build."""
+        assert self.log is not None
+        if self.cards or not self.log.records:
+            return self.cards
+        memory, out = self.memory, {}
+        kept = memory.card_of if memory is not None else {}
+        for rec in self.log.records:
+            found = kept.get(rec.path)  # (:meth:`card`'s look-up, inlined)
+            out[rec.path] = found[1] if found is not None and found[0] is rec else self.card(rec)
+        self.cards = out
+        return out
+
     def published(self) -> tuple[tuple[str, str], ...]:
         """Where each record is published: (path, URL), once a build. Under serve a URL
         the host has not made yet is taken from the memory by what it is made from
@@ -1439,7 +1452,7 @@ class SiteBuild:
         adr_log = self.log
         return (
             *(context if context is not None else self.pieces_context()),
-            tuple(self.card(r) for r in adr_log.records),
+            tuple(self.record_cards().values()),
             adr_log.intake,
             tuple(self.views),
             self.site_name,
@@ -1541,7 +1554,7 @@ class SiteBuild:
             memory.filled, memory.options = True, options
             memory.reads, memory.pages_key, memory.context = self.reads, key, self.ctx
             if not self.views_fresh or not memory.cards:
-                memory.cards = self.cards or {r.path: self.card(r) for r in self.ctx.log.records}
+                memory.cards = self.record_cards()
             paths = self.ctx.log.by_path
             by_path: list[dict[str, Any]] = [memory.card_of, memory.line_of, memory.summary_of]
             for by in by_path:
@@ -1579,7 +1592,7 @@ class SiteBuild:
             return None
         adr_log = self.ctx.log
         old = memory.cards
-        now = self.cards = {r.path: self.card(r) for r in adr_log.records}
+        now = self.record_cards()
         changed = [p for p, c in now.items() if old.get(p) != c]
         changed += [p for p in old if p not in now]
         ids = {c[0].upper() for p in changed for c in (old.get(p), now.get(p)) if c is not None}
