@@ -484,8 +484,10 @@ class RelationGraph:
         older = self._indexes.get("superseded")
         if older is None:
             older = self._indexes["superseded"] = {}
-            for edge in self.edges("supersedes"):
-                older.setdefault(edge.source.upper(), set()).add(edge.target.upper())
+            self._settle()
+            for edge in self._edges:
+                if edge.kind == "supersedes":
+                    older.setdefault(edge.source.upper(), set()).add(edge.target.upper())
         found = set(ids)
         todo = list(found)
         while todo:
