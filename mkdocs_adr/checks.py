@@ -15,9 +15,9 @@ constructors below, so that their wording lives here too. Pure: no I/O.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .model import Problem, Record, Relation, Severity
 
@@ -27,39 +27,145 @@ if TYPE_CHECKING:
 
 def run(log: Log, today: dt.date) -> list[Problem]:
     """Every whole-log problem of ``log``, with review-by dates judged on ``today``."""
-    cycles = log.graph.cycles()
+    return check(log, today).problems
+
+
+# --------------------------------------------------------------------- by subject
+#
+# Each rule judges its subjects one by one (a record, a pair of records, a cycle, a
+# declaration), and a subject's problems read only the records it names and, through
+# their succession, the records that supersede them and onward. So after an edit that
+# kept every record's relations (a status edit, ADR-0065) only the subjects that name a
+# changed record or one of its readers (:meth:`RelationGraph.readers`) are judged again.
+
+#: A subject of a rule: a record's path (str), or the ids (as written) it names.
+Subject = str | tuple[str, ...]
+
+
+@dataclass(eq=False)
+class Found:
+    """What :func:`check` found over ``log`` on ``today``: for each rule, in
+    :func:`check`'s order, each subject's problems in the order the rule judged them;
+    ``problems`` all of them in that order; ``declared`` :func:`_declared`'s answer."""
+
+    log: Log
+    today: dt.date
+    rules: tuple[dict[Subject, tuple[Problem, ...]], ...]
+    declared: dict[tuple[str, str], set[str]]
+    problems: list[Problem]
+
+
+def check(log: Log, today: dt.date, last: Found | None = None) -> Found:
+    """Every whole-log problem of ``log`` (:func:`run`) by rule and subject.
+
+    ``last``: what the check of an earlier log of this host found. When that log had the
+    same records (paths and ids, in the same order) with the same relations
+    (:meth:`RelationGraph.same_relations`) and ``today`` is the same, each subject is
+    judged again only when it names a record that is not the same object or reads one
+    (:meth:`RelationGraph.readers`); the others keep what ``last`` found."""
+    graph = log.graph
+    cycles = graph.cycles()
     on_cycle = {rid for cycle in cycles for rid in cycle}
-    return [
-        *duplicate_ids(log),
-        *number_mismatches(log.records),
-        *supersession_cycles(log, cycles),
-        *declared_supersession(log, on_cycle),
-        *successor_problems(log, on_cycle),
-        *contested_units(log),
-        *review_problems(log, today),
+    if last is not None and (
+        last.today != today
+        or not graph.same_relations(last.log.graph)
+        or tuple(last.log.by_path) != tuple(log.by_path)
+    ):
+        last = None
+    declared = _declared(log) if last is None else last.declared
+    judges = _judges(log, today, on_cycle, declared)
+    if last is None:
+        subjects = _subjects(log, cycles, declared)
+        made = tuple(
+            {key: tuple(judge(key)) for key in keys}
+            for judge, keys in zip(judges, subjects, strict=True)
+        )
+        return Found(log, today, made, declared, [p for r in made for ps in r.values() for p in ps])
+    before = last.log.by_path
+    changed = {rec.id.upper() for rec in log.records if before[rec.path] is not rec}
+    if not changed:
+        return Found(log, today, last.rules, declared, last.problems)
+    stale = graph.readers(changed)
+    paths = {r.path for rid in stale for r in log.by_id.get(rid, ())}
+    rules: list[dict[Subject, tuple[Problem, ...]]] = []
+    for by_path, judge, found in zip(_BY_PATH, judges, last.rules, strict=True):
+        if by_path:
+            again: list[Subject] = [path for path in paths if path in found]
+        else:
+            again = [key for key in found if not stale.isdisjoint(map(str.upper, key))]
+        if again:
+            found = dict(found)
+            for key in again:
+                found[key] = tuple(judge(key))
+        rules.append(found)
+    kept = tuple(rules)
+    return Found(log, today, kept, declared, [p for r in kept for ps in r.values() for p in ps])
+
+
+def _subjects(
+    log: Log, cycles: list[list[str]], declared: dict[tuple[str, str], set[str]]
+) -> tuple[Iterable[Subject], ...]:
+    """Each rule's subjects, in the order :func:`_judges` gives the rules."""
+    paths = list(log.by_path)
+    twice = [r.path for _rid, recs in sorted(log.by_id.items()) if len(recs) > 1 for r in recs]
+    prose = [
+        (e.source, e.target, e.declared_by, e.unit or "", e.source_unit or "")
+        for e in log.graph.edges("supersedes")
+        if e.one_sided_declaration
     ]
+    return (
+        twice,
+        paths,
+        [tuple(c) for c in cycles],
+        sorted(declared),
+        prose,
+        paths,
+        _claims(log),
+        paths,
+    )
+
+
+#: Whether each rule's subjects (in :func:`_judges`' order) are records' paths.
+_BY_PATH = (True, True, False, False, False, True, False, True)
+
+
+def _judges(
+    log: Log, today: dt.date, on_cycle: set[str], declared: dict[tuple[str, str], set[str]]
+) -> tuple[Callable[[Any], Iterable[Problem]], ...]:
+    """Each rule as a judge of one subject, in the order :func:`run` reports them."""
+    at = log.by_path
+    return (
+        lambda path: duplicate_id(log, at[path]),
+        lambda path: number_mismatches((at[path],)),
+        lambda cycle: (supersession_cycle(log, cycle),),
+        lambda pair: declared_supersession(log, on_cycle, pair, declared[pair]),
+        lambda edge: declared_in_prose(log, *edge),
+        lambda path: successor_problems(log, on_cycle, at[path]),
+        lambda pair: contested_units(log, *pair),
+        lambda path: review_problems(log, at[path], today),
+    )
 
 
 # --------------------------------------------------------------------- identity
 
 
-def duplicate_ids(log: Log) -> Iterator[Problem]:
-    """ADR002: one id claimed by several records; references to it stay unresolved."""
-    for _rid, recs in sorted(log.by_id.items()):
-        if len(recs) < 2:
-            continue
-        paths = ", ".join(r.path for r in recs)
-        for rec in recs:
-            yield Problem(
-                "ADR002",
-                Severity.ERROR,
-                f"id {rec.id} is claimed by {len(recs)} records ({paths}); "
-                "references to it are not resolved",
-                path=rec.path,
-                line=rec.parsed.body_start,
-                ids=(rec.id,),
-                fix="give one of them a new number (numbers are never reused)",
-            )
+def duplicate_id(log: Log, rec: Record) -> Iterator[Problem]:
+    """ADR002: ``rec``'s id is claimed by other records too; references to it stay
+    unresolved."""
+    recs = log.by_id[rec.id.upper()]
+    if len(recs) < 2:
+        return
+    paths = ", ".join(r.path for r in recs)
+    yield Problem(
+        "ADR002",
+        Severity.ERROR,
+        f"id {rec.id} is claimed by {len(recs)} records ({paths}); "
+        "references to it are not resolved",
+        path=rec.path,
+        line=rec.parsed.body_start,
+        ids=(rec.id,),
+        fix="give one of them a new number (numbers are never reused)",
+    )
 
 
 def number_mismatches(records: Iterable[Record]) -> Iterator[Problem]:
@@ -207,19 +313,18 @@ def link_text_conflict(rec: Record, rel: Relation, file_id: str, text_id: str) -
 # --------------------------------------------------------------------- succession
 
 
-def supersession_cycles(log: Log, cycles: list[list[str]]) -> Iterator[Problem]:
+def supersession_cycle(log: Log, cycle: tuple[str, ...]) -> Problem:
     """ADR004: records that (indirectly) supersede themselves."""
-    for cycle in cycles:
-        first = log.get(cycle[0])
-        yield Problem(
-            "ADR004",
-            Severity.ERROR,
-            f"supersession cycle: {' -> '.join([*cycle, cycle[0]])}",
-            path=first.path if first else None,
-            line=first.parsed.status_line if first else None,
-            ids=tuple(cycle),
-            fix="a record cannot (indirectly) supersede itself; remove one of the relations",
-        )
+    first = log.get(cycle[0])
+    return Problem(
+        "ADR004",
+        Severity.ERROR,
+        f"supersession cycle: {' -> '.join([*cycle, cycle[0]])}",
+        path=first.path if first else None,
+        line=first.parsed.status_line if first else None,
+        ids=cycle,
+        fix="a record cannot (indirectly) supersede itself; remove one of the relations",
+    )
 
 
 def _declared(log: Log) -> dict[tuple[str, str], set[str]]:
@@ -231,30 +336,32 @@ def _declared(log: Log) -> dict[tuple[str, str], set[str]]:
     return out
 
 
-def declared_supersession(log: Log, on_cycle: set[str]) -> Iterator[Problem]:
-    """ADR005 and ADR016 for each accepted record that supersedes a whole record.
+def declared_supersession(
+    log: Log, on_cycle: set[str], pair: tuple[str, str], who: set[str]
+) -> Iterator[Problem]:
+    """ADR005 and ADR016 when accepted ``new`` supersedes whole record ``old`` (``pair``),
+    as ``who`` wrote it.
 
     A proposal may name what it would supersede; a container's units are
     checked one by one (:func:`contested_units`); a cycle is ADR004's. A
     supersession declared in prose that the other record does not agree with
     binds nothing, so it is only ever ADR005 (:func:`declared_in_prose`).
     """
-    for (new, old), who in sorted(_declared(log).items()):
-        new_rec, old_rec = log.get(new), log.get(old)
-        if new_rec is None or old_rec is None or new in on_cycle or old_rec.units:
-            continue
-        if new_rec.status != "accepted":
-            continue
-        if who == {new}:
-            found = one_sided(new_rec, old_rec)
-            if found is not None:
-                yield found
-        elif who == {old}:
-            yield not_stated_back(new_rec, old_rec)
-        found = contested(new_rec, old_rec)
+    new, old = pair
+    new_rec, old_rec = log.get(new), log.get(old)
+    if new_rec is None or old_rec is None or new in on_cycle or old_rec.units:
+        return
+    if new_rec.status != "accepted":
+        return
+    if who == {new}:
+        found = one_sided(new_rec, old_rec)
         if found is not None:
             yield found
-    yield from declared_in_prose(log)
+    elif who == {old}:
+        yield not_stated_back(new_rec, old_rec)
+    found = contested(new_rec, old_rec)
+    if found is not None:
+        yield found
 
 
 def _line(rec: Record, kinds: tuple[str, ...], target: str) -> int | None:
@@ -298,36 +405,37 @@ def not_stated_back(new: Record, old: Record) -> Problem:
     )
 
 
-def declared_in_prose(log: Log) -> Iterator[Problem]:
-    """ADR005: a supersession declared in a sentence that the other record does not agree
-    with (:attr:`~mkdocs_adr.graph.Edge.one_sided_declaration`); it retires nothing.
+def declared_in_prose(
+    log: Log, source: str, target: str, declarer: str, unit: str, *_: str
+) -> Iterator[Problem]:
+    """ADR005: ``declarer`` declared in a sentence that ``source`` supersedes ``target``
+    (its ``unit``, or "" for the whole record; then the unit of ``source`` that says so),
+    and the other record does not agree
+    (:attr:`~mkdocs_adr.graph.Edge.one_sided_declaration`); it retires nothing.
 
     A proposal may declare what it would supersede: only the declarations of an
     accepted successor, or of the old record itself, are reported.
     """
-    for edge in log.graph.edges("supersedes"):
-        if not edge.one_sided_declaration:
-            continue
-        new, old, by = log.get(edge.source), log.get(edge.target), log.get(edge.declared_by)
-        if new is None or old is None or by is None:
-            continue
-        if by is new and new.status != "accepted":
-            continue
-        other = old if by is new else new
-        target = f"{old.id}#{edge.unit}" if edge.unit else old.id
-        said = f"it supersedes {target}" if by is new else f"it is superseded by {new.id}"
-        line = _line(by, ("supersedes", "superseded-by"), other.id)
-        yield Problem(
-            "ADR005",
-            Severity.WARNING,
-            f"{by.id} declares in prose that {said}, but {other.id} does not say so "
-            f"(the status of {old.id} is {old.status}); {old.id} stays in effect",
-            path=by.path,
-            line=line,
-            ids=(by.id, other.id),
-            fix=f"mark {old.id} 'Superseded by {new.id}' "
-            f"(mkdocs-adr supersede {old.id} --by {new.id}), or remove the sentence",
-        )
+    new, old, by = log.get(source), log.get(target), log.get(declarer)
+    if new is None or old is None or by is None:
+        return
+    if by is new and new.status != "accepted":
+        return
+    other = old if by is new else new
+    named = f"{old.id}#{unit}" if unit else old.id
+    said = f"it supersedes {named}" if by is new else f"it is superseded by {new.id}"
+    line = _line(by, ("supersedes", "superseded-by"), other.id)
+    yield Problem(
+        "ADR005",
+        Severity.WARNING,
+        f"{by.id} declares in prose that {said}, but {other.id} does not say so "
+        f"(the status of {old.id} is {old.status}); {old.id} stays in effect",
+        path=by.path,
+        line=line,
+        ids=(by.id, other.id),
+        fix=f"mark {old.id} 'Superseded by {new.id}' "
+        f"(mkdocs-adr supersede {old.id} --by {new.id}), or remove the sentence",
+    )
 
 
 def contested(new: Record, old: Record) -> Problem | None:
@@ -347,14 +455,13 @@ def contested(new: Record, old: Record) -> Problem | None:
     )
 
 
-def successor_problems(log: Log, on_cycle: set[str]) -> Iterator[Problem]:
-    """ADR006 and ADR007 for each record marked superseded (a cycle is ADR004's)."""
-    for rec in log.records:
-        if rec.status != "superseded" or rec.id in on_cycle or log.get(rec.id) is None:
-            continue
-        found = successor_problem(log, rec)
-        if found is not None:
-            yield found
+def successor_problems(log: Log, on_cycle: set[str], rec: Record) -> Iterator[Problem]:
+    """ADR006 and ADR007 when ``rec`` is marked superseded (a cycle is ADR004's)."""
+    if rec.status != "superseded" or rec.id in on_cycle or log.get(rec.id) is None:
+        return
+    found = successor_problem(log, rec)
+    if found is not None:
+        yield found
 
 
 def successor_problem(log: Log, rec: Record) -> Problem | None:
@@ -386,26 +493,29 @@ def successor_problem(log: Log, rec: Record) -> Problem | None:
     return None
 
 
-def contested_units(log: Log) -> Iterator[Problem]:
-    """ADR016: two records in effect that each supersede units of the other."""
+def _claims(log: Log) -> list[tuple[str, str]]:
+    """Each pair of records (in order) that each supersede units of the other."""
     claims = {
         (edge.source, edge.target)
         for edge in log.graph.edges("supersedes")
         if edge.unit and edge.authoritative
     }
-    for a, b in sorted(claims):
-        if a >= b or (b, a) not in claims:
-            continue
-        ra, rb = log.get(a), log.get(b)
-        if ra and rb and log.in_effect(ra) and log.in_effect(rb):
-            yield Problem(
-                "ADR016",
-                Severity.ERROR,
-                f"{a} and {b} each claim to supersede the other's accepted units",
-                path=ra.path,
-                ids=(a, b),
-                fix="decide which record wins and mark the other's unit superseded",
-            )
+    return [(a, b) for a, b in sorted(claims) if a < b and (b, a) in claims]
+
+
+def contested_units(log: Log, a: str, b: str) -> Iterator[Problem]:
+    """ADR016: records ``a`` and ``b``, which each supersede units of the other, are both
+    in effect."""
+    ra, rb = log.get(a), log.get(b)
+    if ra and rb and log.in_effect(ra) and log.in_effect(rb):
+        yield Problem(
+            "ADR016",
+            Severity.ERROR,
+            f"{a} and {b} each claim to supersede the other's accepted units",
+            path=ra.path,
+            ids=(a, b),
+            fix="decide which record wins and mark the other's unit superseded",
+        )
 
 
 # --------------------------------------------------------------------- review-by
@@ -441,27 +551,26 @@ def review_by(log: Log, rec: Record, today: dt.date) -> ReviewBy | None:
     return ReviewBy(due, when, (today - when).days)
 
 
-def review_problems(log: Log, today: dt.date) -> Iterator[Problem]:
-    """ADR017: a review-by date that is not a date, or has passed."""
-    for rec in log.records:
-        review = review_by(log, rec, today)
-        if review is None:
-            continue
-        if review.when is None:
-            yield Problem(
-                "ADR017",
-                Severity.WARNING,
-                f"review-by date {review.due!r} is not a date",
-                path=rec.path,
-                ids=(rec.id,),
-                fix="write review-by as YYYY-MM-DD",
-            )
-        elif review.overdue:
-            yield Problem(
-                "ADR017",
-                Severity.WARNING,
-                f"review-by date {review.due} has passed ({review.days} days ago)",
-                path=rec.path,
-                ids=(rec.id,),
-                fix="review the decision, then move review-by forward or supersede it",
-            )
+def review_problems(log: Log, rec: Record, today: dt.date) -> Iterator[Problem]:
+    """ADR017: ``rec``'s review-by date is not a date, or has passed."""
+    review = review_by(log, rec, today)
+    if review is None:
+        return
+    if review.when is None:
+        yield Problem(
+            "ADR017",
+            Severity.WARNING,
+            f"review-by date {review.due!r} is not a date",
+            path=rec.path,
+            ids=(rec.id,),
+            fix="write review-by as YYYY-MM-DD",
+        )
+    elif review.overdue:
+        yield Problem(
+            "ADR017",
+            Severity.WARNING,
+            f"review-by date {review.due} has passed ({review.days} days ago)",
+            path=rec.path,
+            ids=(rec.id,),
+            fix="review the decision, then move review-by forward or supersede it",
+        )

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 #: Forward kind for each written kind; the flag says the edge was written backwards.
 FORWARD: dict[str, tuple[str, bool]] = {
@@ -90,6 +91,18 @@ class Edge:
         return (self.source.upper(), self.target.upper(), self.declared_by.upper())
 
 
+def _agreed(
+    edge: Edge, said: bool, statuses: Mapping[str, str], units: Mapping[str, Mapping[str, str]]
+) -> bool:
+    """Whether declared supersession ``edge`` is followed: the other record states it too
+    (``said``), or what it supersedes (the record, or its unit) says it is superseded."""
+    if said:
+        return True
+    if edge.unit is None:
+        return statuses.get(edge.target) == "superseded"
+    return units.get(edge.target, _NO_UNITS).get(edge.unit) == "superseded"
+
+
 @dataclass(frozen=True)
 class Succession:
     """The answer to "what replaced X?" following metadata only."""
@@ -139,10 +152,13 @@ class RelationGraph:
         self._unit_newer: dict[tuple[str, str], set[str]] = {}
         # declared supersessions not yet judged (:meth:`_settle`)
         self._declared: list[Edge] = []
-        # every supersession, new -> old, ids upper case (:meth:`readers`)
-        self._superseded: dict[str, set[str]] | None = None
-        # every edge by each id it touches, upper case (:meth:`edges_at`)
-        self._at: dict[str, list[Edge]] | None = None
+        # each declared supersession judged, as declared, with whether the other record
+        # states it too and whether it was agreed (:meth:`restated`)
+        self._judged: list[tuple[Edge, bool, bool]] = []
+        # indexes of the edges, made on first use (:meth:`readers`: every supersession,
+        # new -> old; :meth:`edges_at`: every edge by each id it touches; ids upper case),
+        # one dictionary shared with each graph :meth:`restated` from this one
+        self._indexes: dict[str, dict[str, Any]] = {}
 
     def add(
         self,
@@ -175,7 +191,7 @@ class RelationGraph:
         self._by_key[key] = edge
         self._edges.append(edge)
         self._sorted = False
-        self._superseded = self._at = None
+        self._indexes = {}
         if declared:
             self._declared.append(edge)
         else:
@@ -205,12 +221,10 @@ class RelationGraph:
         where = {id(e): i for i, e in enumerate(self._edges)}
         for edge in pending:
             other = edge.target if edge.declared_by == edge.source else edge.source
-            old_status = (
-                self.statuses.get(edge.target)
-                if edge.unit is None
-                else self.unit_statuses.get(edge.target, _NO_UNITS).get(edge.unit)
-            )
-            if old_status != "superseded" and (edge.source, edge.target, other) not in stated:
+            said = (edge.source, edge.target, other) in stated
+            follows = _agreed(edge, said, self.statuses, self.unit_statuses)
+            self._judged.append((edge, said, follows))
+            if not follows:
                 continue  # one-sided: kept as declared, never followed
             agreed = Edge(
                 edge.source,
@@ -228,16 +242,49 @@ class RelationGraph:
             self._edges[where[id(edge)]] = agreed
             self._follow(agreed)
 
-    def edges(self, kind: str | None = None) -> Iterator[Edge]:
+    def restated(
+        self, statuses: dict[str, str], unit_statuses: dict[str, dict[str, str]]
+    ) -> RelationGraph | None:
+        """This graph's relations with other statuses (``statuses`` and ``unit_statuses``
+        as for the constructor, of the same records): what adding the same relations to a
+        graph of those statuses would give (ADR-0065), sharing this graph's edges and
+        their indexes; None when a declared supersession would be judged otherwise
+        (:meth:`_settle` reads the old record's status), so the relations must be added
+        again. Neither graph may be added to afterwards."""
+        self._settle()
+        for edge, said, follows in self._judged:
+            if _agreed(edge, said, statuses, unit_statuses) != follows:
+                return None
+        self._sort()  # once, for both
+        new = RelationGraph(statuses, unit_statuses, missing_as=self.missing_as)
+        new._by_key, new._edges, new._judged = self._by_key, self._edges, self._judged
+        new._older, new._newer, new._unit_newer = self._older, self._newer, self._unit_newer
+        new._indexes = self._indexes
+        return new
+
+    def same_relations(self, other: RelationGraph) -> bool:
+        """Whether ``other`` is this graph or one :meth:`restated` from it (or it from
+        ``other``): the same edges, followed the same way."""
+        return other._indexes is self._indexes
+
+    def _sort(self) -> None:
         self._settle()
         if not self._sorted:
             self._edges.sort(
                 key=lambda e: (e.source, e.target, e.kind, e.declared_by, e.unit or "")
             )
             self._sorted = True
+
+    def edges(self, kind: str | None = None) -> Iterator[Edge]:
+        self._sort()
         for edge in self._edges:
             if kind is None or edge.kind == kind:
                 yield edge
+
+    @property
+    def counted(self) -> Mapping[str, str]:
+        """Each record id's status as succession counts it (:meth:`counted_status`)."""
+        return self._counted
 
     def counted_status(self, status: str | None) -> str | None:
         """``status`` as succession and effect count it: ``missing`` is ``missing_as``."""
@@ -402,7 +449,8 @@ class RelationGraph:
     def edges_at(self, ids: Collection[str]) -> set[Edge]:
         """Every edge with an end, or the record that declared it, among ``ids`` (upper
         case): what a change of those records may have changed."""
-        if self._at is None:
+        found = self._indexes.get("at")
+        if found is None:
             at: dict[str, list[Edge]] = {}
             for edge in self.edges():
                 source, target, by = edge.ids
@@ -411,8 +459,7 @@ class RelationGraph:
                     at.setdefault(target, []).append(edge)
                 if by != source and by != target:
                     at.setdefault(by, []).append(edge)
-            self._at = at
-        found = self._at
+            found = self._indexes["at"] = at
         return {edge for rid in ids for edge in found.get(rid, ())}
 
     def touched(self, before: RelationGraph, ids: Collection[str]) -> set[str]:
@@ -421,6 +468,8 @@ class RelationGraph:
         relation at ``ids`` that one graph has and the other has not (gained, lost or
         changed)."""
         found = set(ids)
+        if self.same_relations(before):
+            return found
         for edge in before.edges_at(ids) ^ self.edges_at(ids):
             found.update(edge.ids)
         return found
@@ -432,12 +481,13 @@ class RelationGraph:
         their statuses, so the readers of a record are those it supersedes, whole or a
         unit, and onward. Every supersession counts, followed or only declared (a
         declaration is followed once the old record says it is superseded)."""
-        if self._superseded is None:
-            older: dict[str, set[str]] = {}
-            for edge in self.edges("supersedes"):
-                older.setdefault(edge.source.upper(), set()).add(edge.target.upper())
-            self._superseded = older
-        older = self._superseded
+        older = self._indexes.get("superseded")
+        if older is None:
+            older = self._indexes["superseded"] = {}
+            self._settle()
+            for edge in self._edges:
+                if edge.kind == "supersedes":
+                    older.setdefault(edge.source.upper(), set()).add(edge.target.upper())
         found = set(ids)
         todo = list(found)
         while todo:

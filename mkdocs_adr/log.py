@@ -14,6 +14,7 @@ import dataclasses
 import datetime as dt
 import hashlib
 import json
+import operator
 import os
 import sys
 import time
@@ -631,6 +632,10 @@ class Resolved:
     records: tuple[Record, ...] = ()
     adds: list[tuple[tuple[Any, ...], dict[str, Any]]] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    #: the graph the analysis built (:meth:`RelationGraph.restated` from it, ADR-0065)
+    graph: RelationGraph | None = None
+    #: what the problem rules found (:func:`mkdocs_adr.checks.check` reuses it, ADR-0065)
+    checked: checks.Found | None = None
 
 
 def resolution_key(
@@ -722,38 +727,40 @@ def analyse(
     """
     intake = tuple(intake)
     problems: list[Problem] = list(intake)
-    by_id = _index_by_id(records)
     for rec in records:
         if rec.parsed.problems:
             problems.extend(p if p.ids else p.with_ids((rec.id,)) for p in rec.parsed.problems)
-    unique = [r for r in records if len(by_id[r.id.upper()]) == 1]
-    graph = RelationGraph(
-        {r.id: r.status for r in unique},
-        {r.id: {u.key: u.status for u in r.parsed.units} for r in unique if r.parsed.units},
-        missing_as=config.missing_status,
-    )
     excluded = tuple(excluded)
     folders = tuple(config.rel(config.root_dir(root)) for root in config.roots)
     pages = tuple(e.path for e in excluded)
     key = resolution_key(config, records, folders, pages) if resolved is not None else ()
+    by_id: dict[str, list[Record]] | None = None
+    by_path: dict[str, Record] | None = None
     if resolved is not None and resolved.key == key and len(resolved.records) == len(records):
-        for args, kwargs in resolved.adds:
-            graph.add(*args, **kwargs)
-        problems.extend(resolved.problems)
         records = [_replay(rec, old) for rec, old in zip(records, resolved.records, strict=True)]
+        found = _restated(config, records, resolved)
+        if found is not None:  # the same relations: their edges and indexes shared
+            graph, by_id, by_path = found
+        else:
+            graph = _graph(config, records, _index_by_id(records))
+            for args, kwargs in resolved.adds:
+                graph.add(*args, **kwargs)
+        problems.extend(resolved.problems)
     else:
+        identified = _index_by_id(records)
+        graph = _graph(config, records, identified)
         prefixes = {r.path: r.prefix for r in config.roots}
         adds: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
         noted: list[Problem] = []
         target: Any = _Recording(graph, adds) if resolved is not None else graph
         resolver = identity.Resolver(records, prefixes, folders=folders, pages=pages)
-        resolving = _Resolution(resolver, by_id, target, noted)
+        resolving = _Resolution(resolver, identified, target, noted)
         records = [resolving.record(rec) for rec in records]
         problems.extend(noted)
         if resolved is not None:
             resolved.key, resolved.adds, resolved.problems = key, adds, noted
     if resolved is not None:
-        resolved.records = tuple(records)
+        resolved.records, resolved.graph = tuple(records), graph
     draft = Log(
         config=config,
         records=tuple(records),
@@ -762,13 +769,56 @@ def analyse(
         roots=tuple(_root_info(config, records, layouts)),
         fingerprint=_fingerprint(config, records),
         graph=graph,
-        by_id=_index_by_id(records),
-        by_path={r.path: r for r in records},
+        by_id=by_id if by_id is not None else _index_by_id(records),
+        by_path=by_path if by_path is not None else {r.path: r for r in records},
         intake=intake,
         today=today or dt.date.today(),
     )
-    problems.extend(checks.run(draft, draft.today))
+    checked = checks.check(draft, draft.today, resolved.checked if resolved is not None else None)
+    if resolved is not None:
+        resolved.checked = checked
+    problems.extend(checked.problems)
     return dataclasses.replace(draft, problems=tuple(sorted(_unique(problems), key=_problem_key)))
+
+
+def _graph(config: Config, records: list[Record], by_id: dict[str, list[Record]]) -> RelationGraph:
+    """The graph of ``records``' statuses (of each id that names one record), without
+    relations yet."""
+    unique = [r for r in records if len(by_id[r.id.upper()]) == 1]
+    return RelationGraph(
+        {r.id: r.status for r in unique},
+        {r.id: {u.key: u.status for u in r.parsed.units} for r in unique if r.parsed.units},
+        missing_as=config.missing_status,
+    )
+
+
+def _restated(
+    config: Config, records: list[Record], resolved: Resolved
+) -> tuple[RelationGraph, dict[str, list[Record]], dict[str, Record]] | None:
+    """For records that resolution read as the last analysis did (``records``, replayed):
+    the last graph restated with their statuses, and the last log's indexes by id and
+    path, each patched where a record is not the last one's object (ADR-0065); None when
+    the graph cannot be restated or the last analysis did not run to its end."""
+    last, found = resolved.graph, resolved.checked
+    if last is None or found is None or last.missing_as != config.missing_status:
+        return None
+    before = found.log.records
+    if len(before) != len(records) or not all(map(operator.is_, before, resolved.records)):
+        return None
+    changed = [rec for rec, old in zip(records, before, strict=True) if rec is not old]
+    by_id, by_path = dict(found.log.by_id), dict(found.log.by_path)
+    statuses, unit_statuses = dict(last.statuses), dict(last.unit_statuses)
+    for rec in changed:  # (the same ids and paths, in the same order: only objects differ)
+        rid = rec.id.upper()
+        by_id[rid] = [rec if r.path == rec.path else r for r in by_id[rid]]
+        by_path[rec.path] = rec
+    for rec in changed:
+        if len(by_id[rec.id.upper()]) == 1:
+            statuses[rec.id] = rec.status
+            if rec.parsed.units:
+                unit_statuses[rec.id] = {u.key: u.status for u in rec.parsed.units}
+    graph = last.restated(statuses, unit_statuses)
+    return (graph, by_id, by_path) if graph is not None else None
 
 
 def _index_by_id(records: list[Record]) -> dict[str, list[Record]]:

@@ -215,7 +215,7 @@ class _After(Postprocessor):  # type: ignore[misc]
         if at is None or site is None or not self.ext.tree_done:
             return text
         with _STATE.lock:
-            html = site.page_content(text, at, at.url)
+            html = site.page_content(text, at, at)
             filled = site.page_context(html if html is not None else text, at)
         if html is None and filled is None:
             return text

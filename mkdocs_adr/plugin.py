@@ -228,7 +228,7 @@ class AdrPlugin(BasePlugin[AdrConfig]):  # type: ignore[no-untyped-call]
     def on_page_content(
         self, html: str, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str | None:
-        return self._site().page_content(html, page.file, page.url)
+        return self._site().page_content(html, page.file, page)
 
     # After the search plugins (MkDocs' and Material's index page.content here, at the
     # default priority): what names other records would make this page match them.

@@ -138,6 +138,13 @@ class SiteFile(Protocol):
     def url_relative_to(self, other: Any) -> str: ...
 
 
+class Addressed(Protocol):
+    """A page as the host knows it, by its URL (MkDocs: ``Page``)."""
+
+    @property
+    def url(self) -> str: ...
+
+
 class FileHost(Protocol):
     """The files of one build, as the host adapter exposes them."""
 
@@ -851,6 +858,20 @@ class Memory:
     #: each relative URL by (the target's URL, the page's URL): the views name every
     #: record from the same few pages build after build (:meth:`SiteBuild.relative`)
     urls: dict[tuple[str, str], str] = field(default_factory=dict)
+    #: each file's URL by what the host makes it from (:func:`_url_made_from`)
+    url_of: dict[tuple[Any, ...], str] = field(default_factory=dict)
+
+
+def _url_made_from(f: SiteFile) -> tuple[Any, ...] | None:
+    """What the host makes ``f``'s URL from, when it makes it on first use and has not
+    yet (MkDocs' ``File.url``, a cached property: its function of the file's ``dest_uri``
+    and ``use_directory_urls``); None when the URL is already there (set by a plugin,
+    or made) or is made otherwise."""
+    made = getattr(type(f), "url", None)
+    known = getattr(f, "__dict__", None)
+    if not isinstance(made, functools.cached_property) or known is None or "url" in known:
+        return None
+    return (made.func, f.dest_uri, getattr(f, "use_directory_urls", None))
 
 
 class SiteBuild:
@@ -909,7 +930,8 @@ class SiteBuild:
         self.mirror_at: dict[str, mirrors.Mirror] = {}  # src_uri -> mirror
         self.translations: dict[str, list[tuple[str, str]]] = {}  # record path -> (lang, src)
         self.view_at: dict[str, tuple[str, str]] = {}  # src -> (kind, root key)
-        self.archived_urls: dict[str, search.ArchivedPage] = {}  # page url -> record
+        #: the pages of archived records (their URLs read once the site is written)
+        self.archived_pages: list[tuple[Addressed, search.ArchivedPage]] = []
         self.nav_mode = "full"
         self.out_of_nav: set[str] = set()  # src_uris kept out of the nav
         #: pages that carry their root's view bar (its views out of the nav) -> the bar's
@@ -917,13 +939,14 @@ class SiteBuild:
         self.bar_at: dict[str, list[tuple[str, str]]] = {}
         self.files_by_src: dict[str, SiteFile] = {}
         self.file_at_path: dict[str, SiteFile] = {}  # record path -> file
+        self._published: tuple[tuple[str, str], ...] | None = None  # (:meth:`published`)
         #: local graphs drawn once per (neighbourhood, root), filled in per page
         self.drawings: dict[tuple[tuple[str, ...], str], svg.Prepared] = {}
         self.previews: dict[str, str] = {}  # src -> DRAFT banner (serve)
         self.mounted: dict[str, str] = {}  # src -> project-relative path, roots outside docs
         self.refused: dict[str, Problem] = {}  # src (file or folder) -> why it is left out
         self.unpublished: set[str] = set()  # paths of records left out (refused_files)
-        self.titled_urls: set[str] = set()  # page urls whose title we escaped (search)
+        self.titled_pages: list[Addressed] = []  # pages whose title we escaped (search)
         self.llms_src: str | None = None  # llms.txt, when this build wrote it
         self.index_json: dict[str, str] = {}  # root key -> src of the index.json written
         #: Material's page status shows each record's status (use_page_status)
@@ -1364,6 +1387,46 @@ class SiteBuild:
         memory.card_of[rec.path] = (rec, made)
         return made
 
+    def record_cards(self) -> dict[str, tuple[Any, ...]]:
+        """Every record's :meth:`card` by path, in the log's order; once a build."""
+        assert self.log is not None
+        if self.cards or not self.log.records:
+            return self.cards
+        memory, out = self.memory, {}
+        kept = memory.card_of if memory is not None else {}
+        for rec in self.log.records:
+            found = kept.get(rec.path)  # (:meth:`card`'s look-up, inlined)
+            out[rec.path] = found[1] if found is not None and found[0] is rec else self.card(rec)
+        self.cards = out
+        return out
+
+    def published(self) -> tuple[tuple[str, str], ...]:
+        """Where each record is published: (path, URL), once a build. Under serve a URL
+        the host has not made yet is taken from the memory by what it is made from
+        (:func:`_url_made_from`): the files are new each build, their URLs the same, and
+        making them (MkDocs quotes each path) cost a third of a rebuild's plugin calls."""
+        if self._published is not None and len(self._published) == len(self.file_at_path):
+            return self._published
+        memory = self.memory
+        if memory is None:
+            found = tuple((path, f.url) for path, f in self.file_at_path.items())
+        else:
+            urls, out = memory.url_of, []
+            if len(urls) > URLS_KEPT:
+                urls.clear()
+            for path, f in self.file_at_path.items():
+                made = _url_made_from(f)
+                if made is None:
+                    out.append((path, f.url))
+                    continue
+                url = urls.get(made)
+                if url is None:
+                    url = urls[made] = f.url
+                out.append((path, url))
+            found = tuple(out)
+        self._published = found
+        return found
+
     def pieces_context(self) -> tuple[Any, ...]:
         """What the views' pieces by record read beside the records (ADR-0062): the
         options, the language, the day, where each record is published, what is left
@@ -1373,7 +1436,7 @@ class SiteBuild:
             repr(self.engine),
             self.words.lang,
             self.log.today,
-            tuple((path, f.url) for path, f in self.file_at_path.items()),
+            self.published(),
             tuple(sorted(self.unpublished)),
             tuple(self.mirror_at),
             self.site_url,
@@ -1389,7 +1452,7 @@ class SiteBuild:
         adr_log = self.log
         return (
             *(context if context is not None else self.pieces_context()),
-            tuple(self.card(r) for r in adr_log.records),
+            tuple(self.record_cards().values()),
             adr_log.intake,
             tuple(self.views),
             self.site_name,
@@ -1491,7 +1554,7 @@ class SiteBuild:
             memory.filled, memory.options = True, options
             memory.reads, memory.pages_key, memory.context = self.reads, key, self.ctx
             if not self.views_fresh or not memory.cards:
-                memory.cards = self.cards or {r.path: self.card(r) for r in self.ctx.log.records}
+                memory.cards = self.record_cards()
             paths = self.ctx.log.by_path
             by_path: list[dict[str, Any]] = [memory.card_of, memory.line_of, memory.summary_of]
             for by in by_path:
@@ -1508,7 +1571,7 @@ class SiteBuild:
         return (
             self.words.lang,
             self.log.today,
-            tuple((path, f.url) for path, f in self.file_at_path.items()),
+            self.published(),
             tuple(sorted(self.unpublished)),
             tuple(self.mirror_at),
             tuple((k, tuple(v)) for k, v in self.translations.items()),
@@ -1529,7 +1592,7 @@ class SiteBuild:
             return None
         adr_log = self.ctx.log
         old = memory.cards
-        now = self.cards = {r.path: self.card(r) for r in adr_log.records}
+        now = self.record_cards()
         changed = [p for p, c in now.items() if old.get(p) != c]
         changed += [p for p in old if p not in now]
         ids = {c[0].upper() for p in changed for c in (old.get(p), now.get(p)) if c is not None}
@@ -1870,18 +1933,20 @@ class SiteBuild:
             page = project_relative(src, engine.docs_rel)
         return site_links(engine, src, page, markdown) if page else None
 
-    def page_content(self, html: str, at: SiteFile, url: str) -> str | None:
+    def page_content(self, html: str, at: SiteFile, page: Addressed) -> str | None:
         """A page's HTML before search indexing (None: unchanged): the text of a record's
         header (:func:`page_view.search_line`), a mirror's banner, the CURRENT banner.
-        ``url`` is the page's URL as the search index writes it."""
+        ``page``'s URL is the page's as the search index writes it; it is read when the
+        site is written (:attr:`titled_urls`), once the host has made it for its own use."""
         if self.ctx is None:
             return None
         src = at.src_uri
         rec = self.record_at.get(src)
         if rec is not None:
-            self.titled_urls.add(url)
+            self.titled_pages.append(page)
             if rec.archived:
-                self.archived_urls[url] = search.ArchivedPage(rec.id, rec.status, rec.title)
+                archived = search.ArchivedPage(rec.id, rec.status, rec.title)
+                self.archived_pages.append((page, archived))
             # Search sees the id and status in one short line; the header and banners
             # take its place after indexing (page_context): the search plugins would
             # parse them again on every page, and banners name other records.
@@ -1903,7 +1968,7 @@ class SiteBuild:
             return out
         mirror = self.mirror_at.get(src)
         if mirror is not None or self._titled_entry(src):
-            self.titled_urls.add(url)
+            self.titled_pages.append(page)
         if mirror is not None:
             href = self._href(at)
             top = page_view.mirror_banner(self.ctx, mirror.original, mirror.lang, href)
@@ -2254,6 +2319,16 @@ class SiteBuild:
         return self.relative(found, at) if found is not None else None
 
     # ----------------------------------------------------------------- search
+
+    @property
+    def titled_urls(self) -> set[str]:
+        """The URLs of the pages whose title the search index has escaped."""
+        return {page.url for page in self.titled_pages}
+
+    @property
+    def archived_urls(self) -> dict[str, search.ArchivedPage]:
+        """Each archived record's page URL -> the record, as the search index shows it."""
+        return {page.url: archived for page, archived in self.archived_pages}
 
     def finish(self, site_dir: Path) -> list[str]:
         """After the site is written: ``read_guard`` over its search index; warnings. A

@@ -231,6 +231,63 @@ def test_a_retired_container_without_unit_successors_falls_back_to_the_record() 
     assert g.successor("X") == Succession("Y", "current", ("Y",))
 
 
+# ------------------------------------------------------------------ restated (ADR-0065)
+
+ADDS = [
+    (("B", "supersedes", "A", "frontmatter"), {}),
+    (("C", "superseded-by", "B", "frontmatter"), {}),
+    (("D", "supersedes", "C", "declaration"), {}),  # declared in prose by D
+    (("E", "supersedes", "X", "frontmatter"), {"to_unit": "D1"}),
+    (("A", "relates-to", "E", "frontmatter"), {}),
+]
+UNITS = {"X": {"D1": "accepted", "D2": "accepted"}}
+
+
+def _built(statuses: dict[str, str], units: dict[str, dict[str, str]]) -> RelationGraph:
+    g = RelationGraph(statuses, units)
+    for args, kwargs in ADDS:
+        g.add(*args, **kwargs)
+    return g
+
+
+def _answers(g: RelationGraph) -> object:
+    ids = sorted(g.statuses)
+    return (
+        list(g.edges()),
+        [(r, g.successor(r), g.in_effect(r), g.direct_successors(r)) for r in ids],
+        g.successor("X", "D1"),
+        g.cycles(),
+        g.readers({"A"}),
+        g.edges_at({"B"}),
+    )
+
+
+@pytest.mark.parametrize("a", ["accepted", "superseded", "deprecated"])
+@pytest.mark.parametrize("d", ["accepted", "proposed"])
+@pytest.mark.parametrize("unit", ["accepted", "superseded"])
+def test_restated_answers_as_a_graph_built_with_the_new_statuses(a: str, d: str, unit: str) -> None:
+    before = {"A": "accepted", "B": "accepted", "C": "accepted", "D": "accepted", "E": "accepted"}
+    before.update(X="accepted")
+    last = _built(before, UNITS)
+    _answers(last)  # its indexes made: shared with what is restated from it
+    after = {**before, "A": a, "D": d}
+    units = {"X": {"D1": unit, "D2": "accepted"}}
+    restated = last.restated(after, units)
+    assert restated is not None  # C's status is the same: D's declaration judged the same
+    assert _answers(restated) == _answers(_built(after, units))
+    assert restated.touched(last, {"A"}) == {"A"}  # the same edges
+
+
+def test_restated_refuses_when_a_declaration_would_be_judged_otherwise() -> None:
+    before = {r: "accepted" for r in "ABCDEX"}
+    last = _built(before, UNITS)
+    assert not any(e.agreed for e in last.edges() if e.origin == "declaration")
+    assert last.restated({**before, "C": "superseded"}, UNITS) is None  # D's now binds
+    follows = _built({**before, "C": "superseded"}, UNITS)
+    assert "D" in follows.direct_successors("C")
+    assert follows.restated(before, UNITS) is None  # and back
+
+
 # ------------------------------------------------------------------ real logs
 
 A = "# {n}. R{n}\n\n## Status\n\n{status}\n"

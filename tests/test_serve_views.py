@@ -2,7 +2,10 @@
 only the pieces of the records it may change are made again, and every file of the
 rebuilt site reads byte for byte as a fresh build of the edited tree, edit after edit in
 one serve process (a status, a successor's status, a title, a date, a relation, a unit's
-status, a record added and one removed).
+status, a record added and one removed). ADR-0065's edits: statuses that make problems
+appear and go (a superseded record losing its successor, a declaration that binds and
+closes a cycle, a review-by date on a record that then retires) and a domain; the build
+log's problems are compared with a fresh build's too.
 """
 
 from __future__ import annotations
@@ -49,6 +52,13 @@ def _add(folder: Path) -> None:
     )
 
 
+def _declaration(folder: Path) -> None:
+    _replace("0012-hostile-script.md", "id:", 'supersedes: ["ADR-0013"]\nid:')(folder)
+    _replace("0013-hostile-img.md", "## Context", "This ADR supersedes ADR-0012.\n\n## Context")(
+        folder
+    )
+
+
 def _remove(folder: Path) -> None:
     (folder / ADR / "0008-use-mongodb.md").unlink()
 
@@ -88,7 +98,46 @@ EDITS: list[tuple[str, Callable[[Path], None]]] = [
         "status-again",
         _replace("0006-use-a-workflow-engine.md", 'status: "accepted"', 'status: "rejected"'),
     ),
+    # ADR-0065: statuses that make problems appear and go, the graph restated or not
+    # a superseded record loses its successor (ADR006 on ADR-0003)
+    ("successor-lost", _replace("0004-use-postgresql-16.md", "accepted", "proposed")),
+    ("successor-back", _replace("0004-use-postgresql-16.md", "proposed", "accepted")),
+    # ADR-0013 declares in prose that it supersedes ADR-0012, which supersedes it
+    ("declaration", _declaration),
+    # ADR-0012 says it is superseded: the declaration binds and closes a cycle (ADR004);
+    # a status that judges a declaration otherwise: the graph is not restated
+    ("cycle", _replace("0012-hostile-script.md", 'status: "accepted"', 'status: "superseded"')),
+    (
+        "cycle-gone",
+        _replace("0012-hostile-script.md", 'status: "superseded"', 'status: "accepted"'),
+    ),
+    # a review-by date passed on ADR-0015 (ADR017), then its status retires it
+    (
+        "review-by",
+        _replace("0015-sessions-in-postgresql.md", "id:", 'review-by: "2020-01-01"\nid:'),
+    ),
+    (
+        "review-status",
+        _replace("0015-sessions-in-postgresql.md", 'status: "accepted"', 'status: "deprecated"'),
+    ),
+    # a domain: the same relations and node ids, what the graph shows of a node changed
+    ("domain", _replace("0013-hostile-img.md", "id:", 'domain: "web"\nid:')),
 ]
+
+#: the edits that make a problem appear (True) or go (False): its code and path
+_0003, _0012, _0015 = (
+    "archive/0003-use-postgresql-12",
+    "0012-hostile-script",
+    "0015-sessions-in-postgresql",
+)
+PROBLEMS = {
+    "successor-lost": ("ADR006", _0003, True),
+    "successor-back": ("ADR006", _0003, False),
+    "cycle": ("ADR004", _0012, True),
+    "cycle-gone": ("ADR004", _0012, False),
+    "review-by": ("ADR017", _0015, True),
+    "review-status": ("ADR017", _0015, False),
+}
 
 
 def _build(folder: Path, *, dirty: bool = False) -> Any:
@@ -100,13 +149,15 @@ def _build(folder: Path, *, dirty: bool = False) -> Any:
     return config
 
 
-def _fresh(folder: Path, where: Path) -> dict[str, bytes]:
+def _fresh(folder: Path, where: Path, problems: list[Any] | None = None) -> dict[str, bytes]:
     """A build of a copy of ``folder`` as it is now, by a plugin that never built before
     (MkDocs keeps a plugin with ``on_startup`` for the process: the serve one is put
-    aside meanwhile)."""
+    aside meanwhile); ``problems`` gets the problems its log reported."""
     shutil.copytree(folder, where, ignore=shutil.ignore_patterns("site"))
     with new_plugin_instances():
-        _build(where)
+        config = _build(where)
+        if problems is not None:
+            problems.extend(config.plugins["adr"].site.log.problems)
     return outputs(where / "site")
 
 
@@ -149,6 +200,7 @@ def test_each_rebuild_reads_as_a_fresh_build_of_the_edited_log(
     folder, config = _serve(tmp_path, dirty=False)
     made = _Made(monkeypatch)
     records = len(config.plugins["adr"].site.log.records)
+    last = {(p.code, p.path) for p in config.plugins["adr"].site.log.problems}
     for n, (name, edit) in enumerate(EDITS):
         time.sleep(0.02)
         edit(folder)
@@ -160,10 +212,20 @@ def test_each_rebuild_reads_as_a_fresh_build_of_the_edited_log(
             # the edited record's pieces and a few of those that show it, not every one
             for view, count in made.counts.items():
                 assert 0 < count < records - 4, (name, view, count)
-        again, expected = outputs(folder / "site"), _fresh(folder, tmp_path / f"fresh-{n}")
+        problems: list[Any] = []
+        again = outputs(folder / "site")
+        expected = _fresh(folder, tmp_path / f"fresh-{n}", problems)
         assert again.keys() == expected.keys(), name
         for rel, data in expected.items():
             assert again[rel] == data, (name, rel)
+        # the build log's problems too, in order (ADR-0065: the rules rerun by subject)
+        assert site.log.problems == tuple(problems), name
+        reported = {(p.code, p.path) for p in problems}
+        if name in PROBLEMS:
+            code, stem, now = PROBLEMS[name]
+            problem = (code, f"docs/adr/{stem}.md")
+            assert (problem in reported, problem in last) == (now, not now), name
+        last = reported
     config.plugins.on_shutdown()
 
 
@@ -195,3 +257,30 @@ def test_a_piece_kept_past_what_it_reads_is_caught(
     config.plugins.on_shutdown()
     again, expected = outputs(folder / "site"), _fresh(folder, tmp_path / "fresh")
     assert [rel for rel, data in expected.items() if again.get(rel) != data]
+
+
+def test_a_graph_shape_kept_past_its_relations_is_caught(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ADR-0065 keeps the drawn graph's edges, components and root views, and the problem
+    rules' answers, while the relations are the same: told they are when a status makes a
+    declaration bind, the rebuild draws and reports the old graph."""
+    from mkdocs_adr.graph import RelationGraph
+
+    folder, config = _serve(tmp_path, dirty=False)
+    edits = dict(EDITS)
+    for name in ("declaration", "cycle"):
+        if name == "cycle":
+            monkeypatch.setattr(RelationGraph, "same_relations", lambda self, other: True)
+        time.sleep(0.02)
+        edits[name](folder)
+        _build(folder)
+    problems = config.plugins["adr"].site.log.problems
+    config.plugins.on_shutdown()
+    monkeypatch.undo()
+    fresh: list[Any] = []
+    again, expected = outputs(folder / "site"), _fresh(folder, tmp_path / "fresh", fresh)
+    assert "adr/GRAPH/index.html" in [
+        rel for rel, data in expected.items() if again.get(rel) != data
+    ]
+    assert problems != tuple(fresh)

@@ -346,7 +346,7 @@ def test_add_pages_without_a_host(tmp_path: Path) -> None:
     rec = build.record_at["adr/0001-record-architecture-decisions.md"]
     assert rec.id == "ADR-0001"
     at = files.by_src["adr/0001-record-architecture-decisions.md"]
-    html = build.page_content("<h1>T</h1><p>body</p>", at, at.url)
+    html = build.page_content("<h1>T</h1><p>body</p>", at, at)
     assert html is not None and html.startswith("<h1>T</h1>") and site.AFTER_SLOT in html
     filled = build.page_context(html, at)
     assert filled is not None and site.AFTER_SLOT not in filled and "adr-pager" in filled

@@ -8,13 +8,18 @@ so the same log always gives the same graph.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, cast
 
 from ..log import Log
 from ..model import Record
 from .kept import Kept
+
+if TYPE_CHECKING:
+    from ..graph import RelationGraph
 
 #: Edge kinds drawn, in legend order.
 EDGE_KINDS: tuple[str, ...] = (
@@ -94,13 +99,23 @@ class DrawnEdge:
 class GraphData:
     nodes: dict[str, Node] = field(default_factory=dict)
     edges: list[DrawnEdge] = field(default_factory=list)
+    #: What the graph's shape (its node ids and roots, its edges' ends and kinds) gives,
+    #: made once: shared by each graph :func:`build` draws again with the same shape
+    #: (ADR-0065), so only what reads nothing else goes in (:func:`components`,
+    #: :func:`root_view`'s ids, :meth:`adjacency`). Not part of what the graph is.
+    shape: dict[object, object] = field(default_factory=dict, compare=False, repr=False)
 
     def adjacency(self) -> dict[str, set[str]]:
-        adj: dict[str, set[str]] = {n: set() for n in self.nodes}
-        for e in self.edges:
-            adj[e.source].add(e.target)
-            adj[e.target].add(e.source)
-        return adj
+        """Each node's neighbours either way (the same dictionary for the same shape:
+        not to be changed)."""
+        found = self.shape.get("adjacency")
+        if found is None:
+            adj: dict[str, set[str]] = {n: set() for n in self.nodes}
+            for e in self.edges:
+                adj[e.source].add(e.target)
+                adj[e.target].add(e.source)
+            found = self.shape["adjacency"] = adj
+        return cast(dict[str, set[str]], found)
 
     def subgraph(self, ids: Iterable[str], edges: Iterable[DrawnEdge] | None = None) -> GraphData:
         """The induced subgraph; ``edges`` narrows the edges to look at (a speed-up)."""
@@ -145,6 +160,37 @@ def build(log: Log, kept: Kept | None = None) -> GraphData:
                 found = kept.put(rec, (node_of(rec) if log.get(rec.id) is rec else None,))
             if found[0] is not None:
                 nodes[rec.id] = found[0]
+        ordered = dict(sorted(nodes.items()))
+        ends = [(n.id, n.root) for n in ordered.values()]
+        last = kept.whole
+        if last is not None and last[1] == ends and log.graph.same_relations(last[0]):
+            edges = _restated(log, last[0], last[2])
+            data = GraphData(nodes=ordered, edges=edges, shape=last[3])
+        else:
+            data = GraphData(nodes=ordered, edges=_edges(log, nodes))
+        kept.whole = (log.graph, ends, data.edges, data.shape)
+        return data
+    return GraphData(nodes=dict(sorted(nodes.items())), edges=_edges(log, nodes))
+
+
+def _restated(log: Log, before: RelationGraph, edges: list[DrawnEdge]) -> list[DrawnEdge]:
+    """The drawn ``edges`` of a graph with the same relations as ``log``'s and other
+    statuses (:meth:`RelationGraph.restated`): only whether a supersession's source took
+    effect may differ; ``edges`` itself when none does."""
+    graph = log.graph
+    changed = {rid for rid, _status in graph.counted.items() ^ before.counted.items()}
+    if not any(e.source in changed for e in edges if e.kind in SUPERSESSION_KINDS):
+        return edges
+    return [
+        dataclasses.replace(e, proposed=not graph.took_effect(e.source))
+        if e.source in changed and e.kind in SUPERSESSION_KINDS
+        else e
+        for e in edges
+    ]
+
+
+def _edges(log: Log, nodes: dict[str, Node]) -> list[DrawnEdge]:
+    """The drawn edges between ``nodes`` (:func:`build`)."""
     # an edge is drawn as declared only when no record states it as metadata
     declared: dict[tuple[str, str, str, str | None], bool] = {}
     for e in log.graph.edges():
@@ -164,11 +210,19 @@ def build(log: Log, kept: Kept | None = None) -> GraphData:
         for key, only in declared.items()
     ]
     edges.sort(key=lambda e: (e.source, e.target, EDGE_KINDS.index(e.kind), e.unit or ""))
-    return GraphData(nodes=dict(sorted(nodes.items())), edges=edges)
+    return edges
 
 
 def components(data: GraphData) -> list[list[str]]:
-    """Connected components (ignoring direction), largest first, then by first id."""
+    """Connected components (ignoring direction), largest first, then by first id (the
+    same list for the same shape: not to be changed)."""
+    found = data.shape.get("components")
+    if found is None:
+        found = data.shape["components"] = _components(data)
+    return cast(list[list[str]], found)
+
+
+def _components(data: GraphData) -> list[list[str]]:
     adj = data.adjacency()
     seen: set[str] = set()
     out: list[list[str]] = []
@@ -243,13 +297,18 @@ def neighbourhood_reach(
 def root_view(data: GraphData, root: str) -> tuple[GraphData, list[str]]:
     """The graph a root's graph page draws: its records plus the records of other roots
     they are related to; and the root's records without any relation."""
-    mine = {n for n, node in data.nodes.items() if node.root == root}
-    related: set[str] = set()
-    for e in data.edges:
-        if e.source in mine or e.target in mine:
-            related.update((e.source, e.target))
-    isolated = sorted(mine - related)
-    return data.subgraph(related), isolated
+    found = data.shape.get(("root", root))
+    if found is None:
+        mine = {n for n, node in data.nodes.items() if node.root == root}
+        related: set[str] = set()
+        for e in data.edges:
+            if e.source in mine or e.target in mine:
+                related.update((e.source, e.target))
+        found = data.shape[("root", root)] = (related, sorted(mine - related), {})
+    related, isolated, shape = cast(tuple[set[str], list[str], dict[object, object]], found)
+    sub = data.subgraph(related)
+    sub.shape = shape  # the same shape gives the same root view's shape
+    return sub, isolated
 
 
 def to_json(data: GraphData) -> dict[str, object]:

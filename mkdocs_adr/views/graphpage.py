@@ -13,6 +13,7 @@ import re
 from collections import Counter
 from collections.abc import Container
 from dataclasses import dataclass, field
+from typing import cast
 from urllib.parse import quote
 
 from .. import rx
@@ -113,7 +114,18 @@ def _counts(counts: Counter[str], words: Messages) -> str:
 
 def _groups(sub: GraphData, root_key: str, *, layered: bool) -> dict[str, list[list[str]]]:
     """Connected components by section: the domain most of a component's own records are
-    in (a layered root), or one section."""
+    in (a layered root), or one section. Kept with the graph's shape (ADR-0065) for the
+    nodes' domains it was worked out from: the same shape and domains, the same sections."""
+    domains = [n.domain for n in sub.nodes.values()] if layered else None
+    found = sub.shape.get(("groups", root_key))
+    if isinstance(found, tuple) and found[0] == domains:
+        return cast(dict[str, list[list[str]]], found[1])
+    groups = _grouped(sub, root_key, layered=layered)
+    sub.shape[("groups", root_key)] = (domains, groups)
+    return groups
+
+
+def _grouped(sub: GraphData, root_key: str, *, layered: bool) -> dict[str, list[list[str]]]:
     groups: dict[str, list[list[str]]] = {}
     for comp in components(sub):
         group = ""

@@ -12,6 +12,7 @@ import functools
 import html
 import json
 import posixpath
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import quote
@@ -220,9 +221,9 @@ def _render(
     records, parts = computed or tables(log, root)
     lines = [MARKER, "", f"# {heading(log, root, 'index', words)}", ""]
     counts: dict[str, int] = {}
-    for rec in records:
-        label = words.status(rec.status)
-        counts[label] = counts.get(label, 0) + 1
+    for status, n in Counter([r.parsed.status for r in records]).items():
+        label = words.status(status)
+        counts[label] = counts.get(label, 0) + n
     summary = words.t("list.sep").join(
         words.t("index.count", n=n, status=s) for s, n in sorted(counts.items())
     )

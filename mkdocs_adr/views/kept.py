@@ -34,7 +34,7 @@ class Kept:
     with the same ``extra``, in the same context, and its path is not among the
     changes; else the view makes it again and :meth:`put` keeps it."""
 
-    __slots__ = ("_context", "_log", "_pieces", "_stale", "_turn")
+    __slots__ = ("_context", "_log", "_pieces", "_stale", "_turn", "whole")
 
     def __init__(self) -> None:
         self._pieces: dict[str, tuple[int, Record, Hashable, Any]] = {}
@@ -42,6 +42,9 @@ class Kept:
         self._log: object = None
         self._context: object = None
         self._stale: frozenset[str] | None = None
+        #: what the view made as a whole from its last render, for a view that patches it
+        #: (:func:`~mkdocs_adr.views.graphdata.build`); dropped with the pieces
+        self.whole: Any = None
 
     def begin(self, log: object, context: object, changes: Changes) -> Kept:
         if log is self._log and context == self._context:
@@ -52,6 +55,7 @@ class Kept:
         self._turn += 1
         if self._stale is None:
             self._pieces.clear()
+            self.whole = None
         return self
 
     def get(self, rec: Record, extra: Hashable = None) -> Any:

@@ -128,11 +128,14 @@ def drawn_graph(log: Log, nodes: Kept | None = None) -> DrawnGraph:
     records' ids, titles, statuses and relations only, not their prose (``nodes``: as
     :func:`graphdata.build` keeps them)."""
     graph = graphdata.build(log, nodes)
-    edges: dict[str, list[DrawnEdge]] = defaultdict(list)
-    for e in graph.edges:
-        edges[e.source].append(e)
-        edges[e.target].append(e)
-    return graph, dict(edges), graph.adjacency()
+    found = graph.shape.get("edges by node")  # (the same edges give the same)
+    if not isinstance(found, tuple) or found[0] is not graph.edges:
+        edges: dict[str, list[DrawnEdge]] = defaultdict(list)
+        for e in graph.edges:
+            edges[e.source].append(e)
+            edges[e.target].append(e)
+        found = graph.shape["edges by node"] = (graph.edges, dict(edges))
+    return graph, found[1], graph.adjacency()
 
 
 def sort_key(rec: Record) -> tuple[object, ...]:
