@@ -291,6 +291,8 @@ def test_status_lines_and_dates_of_the_word_log(words: Log) -> None:
         ),
         ("Accepted. Partially superseded by ADR-5", "accepted", None, False),
         ("Rejected, replaced by ADR-6", "rejected", None, False),
+        ("Deprecated. Replaced by ADR-7", "deprecated", None, False),
+        ("Proposed. Superseded by ADR-8 before a vote", "superseded", None, False),
         ("Accepted; supersedes ADR-0045", "accepted", None, False),
         # a word that only starts like a status, or a field, is not one
         ("Donezo", "unknown", None, False),

@@ -296,6 +296,10 @@ def _strip_decoration(text: str) -> str:
     return text[i:].strip()
 
 
+#: The statuses a later sentence naming a successor turns into ``superseded``: a rejected
+#: record stays rejected, and a deprecated one deprecated (its successor is a relation,
+#: as ``deprecate --by`` writes it, ADR-0037).
+_SUCCEEDABLE = frozenset({"accepted", "proposed", "draft"})
 #: A later sentence of a status that starts by naming the record's successor.
 _LATER_SUCCESSION = rx.compile(r"[.;,]\s+(?:superseded|superceded|replaced)\s+by\b", re.I)
 #: One step of a status history: a word and the ISO date it took effect on.
@@ -371,7 +375,7 @@ def normalize_status(
             if nxt and (nxt.isalnum() and not _is_cjk(word)):
                 continue
             status = table[word]
-            if status not in ("superseded", "rejected") and _LATER_SUCCESSION.search(text, size):
+            if status in _SUCCEEDABLE and _LATER_SUCCESSION.search(text, size):
                 # "Implemented. Superseded by [ADR-013](..)": the log's own later step
                 return StatusReading("superseded")
             return StatusReading(status, word if is_alias else None)
