@@ -30,6 +30,8 @@ from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .model import slot_init
+
 #: Forward kind for each written kind; the flag says the edge was written backwards.
 FORWARD: dict[str, tuple[str, bool]] = {
     "supersedes": ("supersedes", False),
@@ -59,6 +61,7 @@ TOOK_EFFECT = frozenset({"accepted", "superseded"})
 _NO_UNITS: Mapping[str, str] = {}
 
 
+@slot_init  # a cold 10,000-record plan makes 12,000 of them (docs/adr/0064)
 @dataclass(frozen=True, slots=True)
 class Edge:
     source: str

@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Collection, Iterator
-from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import yaml
@@ -251,24 +250,55 @@ class Section(NamedTuple):
         return self.heading.text
 
 
-@dataclass
 class Document:
-    """A record's text split into lines with structure marked."""
+    """A record's text split into lines with structure marked.
 
-    text: str
-    lines: list[str]
-    offset: int  # lines taken by frontmatter (so line numbers stay true)
-    frontmatter: dict[str, Any] | None
-    frontmatter_error: tuple[str, int] | None
-    fenced: list[bool]
-    headings: list[Heading] = field(default_factory=list)
-    _sections: dict[int | None, list[Section]] = field(default_factory=dict)
-    _unfenced: list[tuple[int, str]] | None = None
-    _keys: list[str] | None = None
-    _key_set: frozenset[str] = frozenset()
-    _fm_lines: list[str] | None = None
-    #: The text below the frontmatter: ``"\n".join(lines)``.
-    body_text: str | None = None
+    A plain class with slots and its own ``__init__``: one is made for every record
+    read, and a dataclass's generated ``__init__`` (a default factory among its
+    fields) cost several times as much."""
+
+    __slots__ = (
+        "_fm_lines",
+        "_key_set",
+        "_keys",
+        "_sections",
+        "_unfenced",
+        "body_text",
+        "fenced",
+        "frontmatter",
+        "frontmatter_error",
+        "headings",
+        "lines",
+        "offset",
+        "text",
+    )
+
+    def __init__(
+        self,
+        text: str,
+        lines: list[str],
+        offset: int,
+        frontmatter: dict[str, Any] | None,
+        frontmatter_error: tuple[str, int] | None,
+        fenced: list[bool],
+        headings: list[Heading] | None = None,
+        *,
+        body_text: str | None = None,
+    ) -> None:
+        self.text = text
+        self.lines = lines
+        self.offset = offset  # lines taken by frontmatter (so line numbers stay true)
+        self.frontmatter = frontmatter
+        self.frontmatter_error = frontmatter_error
+        self.fenced = fenced
+        self.headings: list[Heading] = [] if headings is None else headings
+        #: The text below the frontmatter: ``"\n".join(lines)``.
+        self.body_text = body_text
+        self._sections: dict[int | None, list[Section]] = {}
+        self._unfenced: list[tuple[int, str]] | None = None
+        self._keys: list[str] | None = None
+        self._key_set: frozenset[str] = frozenset()
+        self._fm_lines: list[str] | None = None
 
     def lineno(self, index: int) -> int:
         return index + self.offset + 1
@@ -290,8 +320,8 @@ class Document:
             while open_ and heads[open_[-1]].level >= nxt.level:
                 ends[open_.pop()] = nxt.line - self.offset - 1
             open_.append(j)
-        out = [
-            Section(head, head.after, max(end, head.after))
+        out = [  # tuple.__new__ directly, as for Heading
+            _new(Section, (head, head.after, end if end > head.after else head.after))
             for head, end in zip(heads, ends, strict=True)
         ]
         self._sections[None] = out

@@ -18,29 +18,48 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ...model import Relation, slot_init
 from ..editable import Editable
 from ..markdown import Document
 
 
-@dataclass
 class Hit:
-    """What a detector found. ``raw`` is the status text as written."""
+    """What a detector found. ``raw`` is the status text as written.
 
-    style: str
-    raw: str
-    line: int | None
-    relations: list[Relation] = field(default_factory=list)
-    fields: dict[str, tuple[str, int]] = field(default_factory=dict)
-    #: A status section that holds only link lines (adr-tools after ``new -s``).
-    links_only: bool = False
-    #: The list marker of a status bullet (``*`` or ``-``), for the variants that tell by it.
-    marker: str = ""
-    #: The status sections of a bilingual record's further halves, each read on its
-    #: own (their relations are in ``relations`` too); the reader compares statuses.
-    halves: list[Hit] = field(default_factory=list)
+    A plain class with slots: every record read makes one, and a dataclass's
+    ``__init__`` with its three default factories cost several times as much."""
+
+    __slots__ = ("fields", "halves", "line", "links_only", "marker", "raw", "relations", "style")
+
+    def __init__(
+        self,
+        style: str,
+        raw: str,
+        line: int | None,
+        relations: list[Relation] | None = None,
+        fields: dict[str, tuple[str, int]] | None = None,
+        links_only: bool = False,
+        marker: str = "",
+        halves: list[Hit] | None = None,
+    ) -> None:
+        self.style = style
+        self.raw = raw
+        self.line = line
+        self.relations: list[Relation] = [] if relations is None else relations
+        self.fields: dict[str, tuple[str, int]] = {} if fields is None else fields
+        #: A status section that holds only link lines (adr-tools after ``new -s``).
+        self.links_only = links_only
+        #: The list marker of a status bullet (``*`` or ``-``), for the variants that
+        #: tell by it.
+        self.marker = marker
+        #: The status sections of a bilingual record's further halves, each read on its
+        #: own (their relations are in ``relations`` too); the reader compares statuses.
+        self.halves: list[Hit] = [] if halves is None else halves
+
+    def __repr__(self) -> str:
+        return f"Hit({self.style!r}, {self.raw!r}, {self.line!r}, relations={self.relations!r})"
 
 
 @slot_init
