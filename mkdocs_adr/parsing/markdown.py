@@ -894,24 +894,6 @@ def scan(text: str) -> Document:
 _new = tuple.__new__
 
 
-class LineCounter:
-    """Newlines before a position, counted incrementally for increasing positions."""
-
-    __slots__ = ("count", "pos", "text")
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.pos = 0
-        self.count = 0
-
-    def upto(self, pos: int) -> int:
-        if pos < self.pos:
-            self.pos = self.count = 0
-        self.count += self.text.count("\n", self.pos, pos)
-        self.pos = pos
-        return self.count
-
-
 def h2_sections(text: str) -> tuple[tuple[str, str], ...]:
     """(name, text up to the next heading) of each second-level section."""
     doc = scan(text)

@@ -29,7 +29,7 @@ from .common import (
 from .dates import parse_date, pick_date
 from .decoding import decode
 from .formats import DATE_FROM_STATUS, DETECTORS, FORCED, VARIANTS, Context, Hit, container
-from .markdown import Document, LineCounter, links, matches_except, scan
+from .markdown import Document, links, matches_except, scan
 from .options import ParseOptions
 from .status import FRONTMATTER_KEYS, relation_line
 
@@ -466,24 +466,42 @@ def _mentions(
         return []  # a prose reference starts with a prefix
     out: list[Relation] = []
     base = doc.offset + 1
-    count = LineCounter(text)
-    heading_lines = {h.line for h in doc.headings}
-    skip = taken | heading_lines
+    # (line numbers counted on from the last match, in C: no LineCounter call per match)
+    pos = line = 0
+    count = text.count
+    skip: set[int | None] | None = None  # made at the first match: most records have one
     # inline code is not prose: `ADR-0003` or `[x](0003-x.md)` there is an example
     spans: list[tuple[int, int]] = inline_code_spans(text) if "`" in text else []
     code_spans = _Spans(spans) if spans else _NO_SPANS
     if has_link:
         for m in links(text):
-            if code_spans.covers(m.start()):
+            start = m.start()
+            if code_spans.covers(start):
                 continue
             spans.append(m.span())
             href = m.group(2)
             if _LINK_HREF.match(href):
-                n = count.upto(m.start()) + base
-                if n not in skip:
-                    out.append(Relation("mentions", href, "link", n, label=m.group(1)))
-    for m in _prose_refs(text, options.prefixes, _Spans(spans) if spans else _NO_SPANS):
-        n = count.upto(m.start()) + base
+                if start < pos:  # (a text of many brackets gives its links from the end)
+                    line = pos = 0
+                line += count("\n", pos, start)
+                pos = start
+                if skip is None:
+                    skip = taken | {h.line for h in doc.headings}
+                if line + base not in skip:
+                    out.append(Relation("mentions", href, "link", line + base, label=m.group(1)))
+    line = pos = 0  # the prose references are counted from the start again
+    found: Iterator[re.Match[str]] = (
+        _prose_refs(text, options.prefixes, _Spans(spans))
+        if spans
+        else _prose_pattern(options.prefixes).finditer(text)  # nothing to pass over
+    )
+    for m in found:
+        start = m.start()
+        line += count("\n", pos, start)
+        pos = start
+        if skip is None:
+            skip = taken | {h.line for h in doc.headings}
+        n = line + base
         if n in skip:
             continue
         ident = f"{m.group(1)}-{int(m.group(2) or m.group(3)):04d}{m.group(4) or ''}"
