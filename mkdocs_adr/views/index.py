@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import html
+import itertools
 import json
 import posixpath
 from collections import Counter
@@ -140,11 +141,10 @@ def tables(
         "Current successor",
     )
 
-    def row(rec: Record) -> tuple[Cell, ...]:
+    def rows(slot: str | None, recs: list[Record]) -> tuple[tuple[Cell, ...], ...]:
         if kept is None:
-            return _row(rec)
-        found: tuple[Cell, ...] | None = kept.get(rec, with_domain)
-        return found if found is not None else kept.put(rec, _row(rec), with_domain)
+            return tuple(map(_row, recs))
+        return tuple(kept.each(slot, recs, _row, with_domain))
 
     def _row(rec: Record) -> tuple[Cell, ...]:
         status = status_label(rec.status) + (" (archived)" if rec.archived else "")
@@ -167,13 +167,13 @@ def tables(
             Table(
                 md_text(domain) if domain else NO_DOMAIN,
                 columns,
-                tuple(row(r) for r in groups[domain]),
+                rows(domain, groups[domain]),
                 tuple(groups[domain]),
             )
             for domain in sorted(groups)
         ]
     else:
-        out = [Table(None, columns, tuple(row(r) for r in records), tuple(records))]
+        out = [Table(None, columns, rows(None, records), tuple(records))]
     return records, out
 
 
@@ -197,11 +197,15 @@ def _md_table(table: Table, from_dir: str, kept: Kept | None = None) -> list[str
         for cells in table.rows:
             lines.append(_md_row(cells, from_dir))
         return lines
-    for rec, cells in zip(table.records, table.rows, strict=True):
-        found: str | None = kept.get(rec, table.columns)
-        lines.append(
-            found if found is not None else kept.put(rec, _md_row(cells, from_dir), table.columns)
+    cells_of = dict(zip(map(id, table.records), table.rows, strict=True))
+    lines.extend(
+        kept.each(
+            table.heading,
+            table.records,
+            lambda rec: _md_row(cells_of[id(rec)], from_dir),
+            table.columns,
         )
+    )
     return lines
 
 
@@ -445,20 +449,15 @@ def site_table_html(
     head = "".join(
         f'<th data-key="{key}" aria-sort="none">{esc(name)}</th>' for key, name in columns
     )
-    out = []
     labels_of = tuple((key, esc(name)) for key, name in columns)  # escaped once a table
-    for n, rec in enumerate(table.records, start):
-        if kept is not None:
-            row: str | None = kept.get(rec, n)
-            if row is not None:
-                out.append(row)
-                continue
+    place = dict(zip(map(id, table.records), itertools.count(start)))
+
+    def row(rec: Record) -> str:
+        n = place[id(rec)]
         url = href(rec)
         successors = site_successors(log, rec)
         if rows is None:
-            row = _site_row(rec, n, url, successors, href, labels_of, words)
-            out.append(kept.put(rec, row, n) if kept is not None else row)
-            continue
+            return _site_row(rec, n, url, successors, href, labels_of, words)
         key = (
             *piece_key(rec, url),
             n,
@@ -469,7 +468,12 @@ def site_table_html(
         found = rows.get(key)
         if found is None:
             found = rows[key] = _site_row(rec, n, url, successors, href, labels_of, words)
-        out.append(kept.put(rec, found, n) if kept is not None else found)
+        return found
+
+    if kept is None:
+        out = list(map(row, table.records))
+    else:
+        out = kept.each(table.heading, table.records, row, start=start)
     script_words = (
         f' data-adr-labels="{esc(json.dumps(labels, sort_keys=True))}"'
         if labels is not None

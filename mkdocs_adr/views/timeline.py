@@ -91,19 +91,12 @@ def month_html(
     again, and the entries drawn are added (ADR-0050). ``kept``: each record's entry of
     the last render, for a record that is the same object and reads nothing that
     changed since (ADR-0062); the host begins it with the page's URL and the language."""
-    out = []
-    for rec in month.records:
-        if kept is not None:
-            kept_entry: str | None = kept.get(rec)
-            if kept_entry is not None:
-                out.append(kept_entry)
-                continue
+
+    def entry(rec: Record) -> str:
         url = href(rec)
         successors = index_view.site_successors(log, rec)
         if entries is None:
-            made = _entry(rec, url, successors, href, words)
-            out.append(kept.put(rec, made) if kept is not None else made)
-            continue
+            return _entry(rec, url, successors, href, words)
         key = (
             *piece_key(rec, url),
             words.lang,
@@ -112,7 +105,12 @@ def month_html(
         found = entries.get(key)
         if found is None:
             found = entries[key] = _entry(rec, url, successors, href, words)
-        out.append(kept.put(rec, found) if kept is not None else found)
+        return found
+
+    if kept is None:
+        out = list(map(entry, month.records))
+    else:
+        out = kept.each(month.key, month.records, entry)
     return f'<div class="adr-timeline-month">{"".join(out)}</div>'
 
 
