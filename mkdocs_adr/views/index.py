@@ -12,6 +12,7 @@ import functools
 import html
 import itertools
 import json
+import operator
 import posixpath
 from collections import Counter
 from collections.abc import Callable
@@ -323,9 +324,9 @@ SITE_COLUMNS: tuple[tuple[str, str], ...] = tuple(
 #: Ids up to this length never wrap in the site's INDEX (``ADR-0012``, ``PAY-0003``).
 SHORT_ID = 12
 _OPTIONAL = {
-    "domain": lambda r: r.domain,
-    "tags": lambda r: r.parsed.tags,
-    "deciders": lambda r: r.parsed.deciders,
+    "domain": operator.attrgetter("domain"),
+    "tags": operator.attrgetter("parsed.tags"),
+    "deciders": operator.attrgetter("parsed.deciders"),
 }
 
 
@@ -339,7 +340,7 @@ def site_columns(tables: list[Table], words: Messages = ENGLISH) -> tuple[tuple[
         (key, name if words is ENGLISH else words.t(f"column.{key}"))
         for key, name in SITE_COLUMNS
         if key not in _OPTIONAL
-        or (any(_OPTIONAL[key](r) for r in records) and not (key == "domain" and grouped))
+        or (any(map(_OPTIONAL[key], records)) and not (key == "domain" and grouped))
     )
 
 
