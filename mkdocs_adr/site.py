@@ -769,7 +769,8 @@ def _filled(content: str, slot: str, drawings: list[str]) -> str:
     """``content`` with slot ``n`` (``slot`` formatted with ``n``) replaced by
     ``drawings[n]``, its first occurrence each, in one pass over the page: a thousand-row
     INDEX page is copied once, not once per table (ADR-0067)."""
-    parts, done = [], 0
+    parts: list[str] = []
+    done = 0
     for n, drawn in enumerate(drawings):
         marker = slot.format(n=n)
         at = content.find(marker, done)
