@@ -1133,7 +1133,7 @@ class SiteBuild:
 
         def timeline() -> tuple[list[timeline_view.Month], str]:
             records = index_view.root_records(adr_log, rv.root)
-            months = timeline_view.months(records)
+            months = timeline_view.months(records, self.kept(f"timeline order:{pages.key}"))
             heading = index_view.heading(adr_log, rv.root, "timeline", self.words)
             return months, timeline_view.render_slotted(heading, months, len(records), self.words)
 

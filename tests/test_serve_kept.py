@@ -105,3 +105,57 @@ def test_another_context_makes_every_piece_again() -> None:
     made.clear()
     _render(kept, recs, frozenset(), made, context="another URL")
     assert made == ["r0", "r1", "r2"]
+
+
+def test_an_arrangement_is_kept_while_what_it_reads_is_the_same() -> None:
+    """``Kept.arranged``: a status edit (a new object, the same number) keeps the order;
+    a number edit arranges again; the groups hold the records given, not the last ones."""
+
+    @dataclass(frozen=True, eq=False)
+    class _Numbered:
+        path: str
+        number: int
+        status: str = "accepted"
+
+    recs = [_Numbered("r0", 3), _Numbered("r1", 1), _Numbered("r2", 2), _Numbered("r3", 0)]
+    kept, arranged = Kept(), []
+
+    def arrange(records: Any) -> list[list[int]]:
+        arranged.append(len(records))
+        return [sorted(range(len(records)), key=lambda i: records[i].number)]
+
+    def reads(rec: Any) -> object:
+        return rec.number
+
+    assert kept.arranged("s", recs, reads, arrange) == [[recs[3], recs[1], recs[2], recs[0]]]  # type: ignore[arg-type]
+    recs[2] = _Numbered("r2", 2, "deprecated")
+    assert kept.arranged("s", recs, reads, arrange) == [[recs[3], recs[1], recs[2], recs[0]]]  # type: ignore[arg-type]
+    assert arranged == [4]
+    recs[0] = _Numbered("r0", -1)
+    assert kept.arranged("s", recs, reads, arrange) == [[recs[0], recs[3], recs[1], recs[2]]]  # type: ignore[arg-type]
+    assert arranged == [4, 4]
+
+
+def test_timeline_months_through_a_kept_arrangement_match_a_fresh_one() -> None:
+    from mkdocs_adr.views import timeline as timeline_view
+
+    @dataclass(frozen=True, eq=False)
+    class _Dated:
+        path: str
+        date: str | None
+        number: int | None
+        id: str
+
+    recs = [
+        _Dated("a", "2024-01-05", 1, "ADR-0001"),
+        _Dated("b", "2024-01-09", 2, "ADR-0002"),
+        _Dated("c", None, 3, "ADR-0003"),
+        _Dated("d", "2023-12-01", 4, "ADR-0004"),
+    ]
+    kept = Kept()
+    assert timeline_view.months(recs, kept) == timeline_view.months(recs)  # type: ignore[arg-type]
+    recs[3] = _Dated("d", "2024-01-07", 4, "ADR-0004")  # moved to another month
+    got = timeline_view.months(recs, kept)  # type: ignore[arg-type]
+    assert got == timeline_view.months(recs)  # type: ignore[arg-type]
+    assert [m.key for m in got] == ["2024-01", ""]
+    assert [r.path for r in got[0].records] == ["b", "d", "a"]

@@ -15,7 +15,7 @@ import json
 import operator
 import posixpath
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from urllib.parse import quote
 
@@ -131,7 +131,18 @@ def tables(
     """The root's records in INDEX order and the tables that list them. ``kept``: each
     record's row of the last call, for a record that is the same object and reads
     nothing that changed since (ADR-0062)."""
-    records = sorted(root_records(log, root), key=_sort_key)
+    layered = root.layout in ("layered", "mixed")
+    if kept is None:
+        records = sorted(root_records(log, root), key=_sort_key)
+        by_domain: list[list[Record]] = _by_domain(records) if layered else []
+    else:
+        paths = root_paths(log)
+        records, *by_domain = kept.arranged(
+            ("tables", root.path, layered, tuple(paths.items())),
+            log.records,
+            _arrangement_reads,
+            lambda recs: _arrange(recs, paths, root.path, layered),
+        )
     with_domain = any(r.domain for r in records)
     columns = (
         "ID",
@@ -160,22 +171,49 @@ def tables(
         cells.append(_successor(log, rec))
         return tuple(cells)
 
-    if root.layout in ("layered", "mixed"):
-        groups: dict[str, list[Record]] = {}
-        for rec in records:
-            groups.setdefault(rec.domain or "", []).append(rec)
-        out = [
-            Table(
-                md_text(domain) if domain else NO_DOMAIN,
-                columns,
-                rows(domain, groups[domain]),
-                tuple(groups[domain]),
+    if layered:
+        out = []
+        for group in by_domain:
+            domain = group[0].domain or ""
+            out.append(
+                Table(
+                    md_text(domain) if domain else NO_DOMAIN,
+                    columns,
+                    rows(domain, group),
+                    tuple(group),
+                )
             )
-            for domain in sorted(groups)
-        ]
     else:
         out = [Table(None, columns, rows(None, records), tuple(records))]
     return records, out
+
+
+def _by_domain(records: list[Record]) -> list[list[Record]]:
+    """``records`` (in INDEX order) by domain, the domains sorted."""
+    groups: dict[str, list[Record]] = {}
+    for rec in records:
+        groups.setdefault(rec.domain or "", []).append(rec)
+    return [groups[domain] for domain in sorted(groups)]
+
+
+def _arrangement_reads(rec: Record) -> tuple[object, ...]:
+    """What :func:`_arrange` reads of a record."""
+    return (rec.root, rec.number, rec.id, rec.path, rec.domain)
+
+
+def _arrange(
+    records: Sequence[Record], paths: dict[str, str], root: str, layered: bool
+) -> list[list[int]]:
+    """The places in ``records`` of the root's records in INDEX order, then (``layered``)
+    of each domain's, as :func:`tables` groups them."""
+    mine = [i for i, r in enumerate(records) if paths.get(r.root, r.root) == root]
+    mine.sort(key=lambda i: _sort_key(records[i]))
+    if not layered:
+        return [mine]
+    groups: dict[str, list[int]] = {}
+    for i in mine:
+        groups.setdefault(records[i].domain or "", []).append(i)
+    return [mine, *(groups[domain] for domain in sorted(groups))]
 
 
 #: The heading of a layered root's records without a domain (in the committed INDEX).

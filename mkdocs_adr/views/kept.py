@@ -36,7 +36,7 @@ class Kept:
     with the same ``extra``, in the same context, and its path is not among the
     changes; else the view makes it again and :meth:`put` keeps it."""
 
-    __slots__ = ("_context", "_lists", "_log", "_pieces", "_stale", "_turn", "whole")
+    __slots__ = ("_arranged", "_context", "_lists", "_log", "_pieces", "_stale", "_turn", "whole")
 
     def __init__(self) -> None:
         self._pieces: dict[str, tuple[int, Record, Hashable, Any]] = {}
@@ -47,6 +47,8 @@ class Kept:
         #: each list of pieces :meth:`each` gave, by its slot: (turn, records, extra,
         #: start, pieces, each record's place by path or None until asked)
         self._lists: dict[Hashable, list[Any]] = {}
+        #: each arrangement :meth:`arranged` made, by its slot: (records, groups of places)
+        self._arranged: dict[Hashable, tuple[tuple[Record, ...], list[list[int]]]] = {}
         #: what the view made as a whole from its last render, for a view that patches it
         #: (:func:`~mkdocs_adr.views.graphdata.build`); dropped with the pieces
         self.whole: Any = None
@@ -132,6 +134,35 @@ class Kept:
             at = None
         self._lists[slot] = [turn, tuple(records), extra, start, out, at]
         return out
+
+    def arranged(
+        self,
+        slot: Hashable,
+        records: Sequence[Record],
+        reads: Callable[[Record], Hashable],
+        arrange: Callable[[Sequence[Record]], list[list[int]]],
+    ) -> list[list[Record]]:
+        """``records`` arranged in groups (a table's rows, a month's entries) by
+        ``arrange``, which gives each group as places in ``records`` and reads of each
+        record only ``reads(record)`` (its number, id, date...). When the last call under
+        ``slot`` had as many records and each record that is not the same object reads
+        the same, the places are the last call's (a status edit sorts nothing again);
+        they hold for any context, so they are kept whatever :meth:`begin` was told
+        (ADR-0067)."""
+        last = self._arranged.get(slot)
+        records = tuple(records)
+        if last is not None and len(last[0]) == len(records):
+            old = last[0]
+            moved = compress(range(len(records)), map(is_not, records, old))
+            if all(reads(records[i]) == reads(old[i]) for i in moved):
+                groups = last[1]
+            else:
+                groups = arrange(records)
+        else:
+            groups = arrange(records)
+        self._arranged[slot] = (records, groups)
+        take = records.__getitem__
+        return [list(map(take, places)) for places in groups]
 
     def _one(self, rec: Record, make: Callable[[Record], Any], extra: Hashable) -> Any:
         found = self.get(rec, extra)

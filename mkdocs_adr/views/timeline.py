@@ -9,7 +9,7 @@ every record's id in search. Records without a date come last, under "Undated".
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..log import Log
@@ -35,18 +35,38 @@ class Month:
         return self.key or UNDATED
 
 
-def months(records: list[Record]) -> list[Month]:
+def months(records: Sequence[Record], kept: Kept | None = None) -> list[Month]:
     """``records`` by month (``YYYY-MM`` of the ISO date), newest month first; in a
-    month, newest first, then the higher number first; the undated last, by number."""
-    groups: dict[str, list[Record]] = {}
-    for rec in records:
-        groups.setdefault((rec.date or "")[:7], []).append(rec)
+    month, newest first, then the higher number first; the undated last, by number.
+    ``kept``: the last call's arrangement, for records that read the same (ADR-0067)."""
+    if kept is None:
+        groups = [[records[i] for i in places] for places in _arrange(records)]
+    else:
+        groups = kept.arranged("months", records, _reads, _arrange)
+    return [Month((group[0].date or "")[:7], tuple(group)) for group in groups]
+
+
+def _reads(rec: Record) -> tuple[object, ...]:
+    """What :func:`_arrange` reads of a record."""
+    return (rec.date, rec.number, rec.id, rec.path)
+
+
+def _arrange(records: Sequence[Record]) -> list[list[int]]:
+    """Each month's places in ``records``, as :func:`months` orders them."""
+    groups: dict[str, list[int]] = {}
+    for i, rec in enumerate(records):
+        groups.setdefault((rec.date or "")[:7], []).append(i)
     out = []
     for key in sorted((k for k in groups if k), reverse=True):
-        recs = sorted(groups[key], key=lambda r: (r.date or "", r.number or 0, r.id), reverse=True)
-        out.append(Month(key, tuple(recs)))
+        out.append(
+            sorted(
+                groups[key],
+                key=lambda i: (records[i].date or "", records[i].number or 0, records[i].id),
+                reverse=True,
+            )
+        )
     if "" in groups:
-        out.append(Month("", tuple(sorted(groups[""], key=page_view.sort_key))))
+        out.append(sorted(groups[""], key=lambda i: page_view.sort_key(records[i])))
     return out
 
 
