@@ -159,3 +159,34 @@ def test_timeline_months_through_a_kept_arrangement_match_a_fresh_one() -> None:
     assert got == timeline_view.months(recs)  # type: ignore[arg-type]
     assert [m.key for m in got] == ["2024-01", ""]
     assert [r.path for r in got[0].records] == ["b", "d", "a"]
+
+
+def test_a_record_moved_between_lists_after_a_reuse_keeps_a_valid_piece() -> None:
+    """Pieces a list reused are stamped only when a render asks by record: a record that
+    moves to another list (a date edit: another month) after a reuse is found by path,
+    and a stale one is made again."""
+    a, b, c = _Rec("a"), _Rec("b"), _Rec("c")
+    kept, made = Kept(), []
+
+    def render(lists: dict[str, list[Any]], stale: frozenset[str] | None) -> dict[str, list[str]]:
+        kept.begin(_Log(), "ctx", lambda before: stale)
+
+        def make(rec: Any) -> str:
+            made.append(rec.path)
+            return f"{rec.path}:{rec.status}"
+
+        return {slot: kept.each(slot, recs, make) for slot, recs in lists.items()}
+
+    render({"m1": [a, b], "m2": [c]}, None)
+    render({"m1": [a, b], "m2": [c]}, frozenset())
+    made.clear()
+    assert render({"m1": [a], "m2": [b, c]}, frozenset()) == {
+        "m1": ["a:accepted"],
+        "m2": ["b:accepted", "c:accepted"],
+    }
+    assert made == []
+    assert render({"m1": [a], "m2": [c, b]}, frozenset({"b"})) == {
+        "m1": ["a:accepted"],
+        "m2": ["c:accepted", "b:accepted"],
+    }
+    assert made == ["b"]

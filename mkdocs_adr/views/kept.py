@@ -113,27 +113,41 @@ class Kept:
             out = list(last[4])
             redo = set(compress(range(len(records)), map(is_not, records, last[1])))
             at = last[5]
+            moved = any(records[i].path != last[1][i].path for i in redo)
+            if moved:
+                self._settle()  # (a record in another's place: its piece is found by path)
             if last[0] != turn and stale:
                 if at is None:
                     at = dict(zip(map(_PATH, last[1]), range(len(last[1])), strict=True))
                 redo.update(i for i in map(at.get, stale) if i is not None)
             for i in redo:
                 out[i] = self._one(records[i], make, extra if start is None else start + i)
-            # every piece was drawn or checked in this render, as get() would stamp it
-            extras = repeat(extra) if start is None else range(start, start + len(records))
-            self._pieces.update(
-                zip(map(_PATH, records), zip(repeat(turn), records, extras, out), strict=True)
-            )
-            if at is not None and any(records[i].path != last[1][i].path for i in redo):
-                at = None  # (a record in another's place: the places by path change)
+            if moved:
+                at = None  # (the places by path are the last list's)
+            # the other pieces were checked in this render; stamped only when asked by record
+            pending = True
         else:
+            self._settle()
             if start is None:
                 out = [self._one(rec, make, extra) for rec in records]
             else:
                 out = [self._one(rec, make, n) for n, rec in enumerate(records, start)]
-            at = None
-        self._lists[slot] = [turn, tuple(records), extra, start, out, at]
+            at, pending = None, False
+        self._lists[slot] = [turn, tuple(records), extra, start, out, at, pending]
         return out
+
+    def _settle(self) -> None:
+        """Stamp each piece a list reused without asking about it as drawn in the render
+        that reused it, as :meth:`get` would have (before asking :meth:`get`)."""
+        for found in self._lists.values():
+            if not found[6]:
+                continue
+            turn, records, extra, start, out = found[:5]
+            extras = repeat(extra) if start is None else range(start, start + len(records))
+            self._pieces.update(
+                zip(map(_PATH, records), zip(repeat(turn), records, extras, out), strict=True)
+            )
+            found[6] = False
 
     def arranged(
         self,
