@@ -38,7 +38,7 @@ from .config import OPTIONS, Option, from_options
 from .errors import AdrError
 from .log import ParseCache
 from .safetext import terminal
-from .site import STYLESHEET, THEME_META, Memory, SiteBuild, endless_walk, watched_folders
+from .site import STYLESHEET, Memory, SiteBuild, endless_walk, watched_folders
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -48,7 +48,6 @@ if TYPE_CHECKING:
     from mkdocs.structure.pages import Page
     from mkdocs.utils.templates import TemplateContext
 
-_THEME_META = frozenset(THEME_META)
 log = get_plugin_logger(__name__)
 _LISTED = (InclusionLevel.INCLUDED, InclusionLevel.UNDEFINED)  # (in the nav unless told)
 
@@ -221,20 +220,15 @@ class AdrPlugin(BasePlugin[AdrConfig]):  # type: ignore[no-untyped-call]
     def on_page_markdown(
         self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str | None:
-        # (self.site and the meta keys read here: this hook runs once a page, every build)
-        site, src, meta = self.site, page.file.src_uri, page.meta
-        assert site is not None, "on_config runs first"
-        if not _THEME_META.isdisjoint(meta):  # (most pages have none of them)
-            for warning in site.theme_meta(src, meta, lambda: config.theme):
-                log.warning(terminal(warning))
-        return site.page_markdown(src, markdown, meta, get_markdown_title)
+        site, src = self._site(), page.file.src_uri
+        for warning in site.theme_meta(src, page.meta, lambda: config.theme):
+            log.warning(terminal(warning))
+        return site.page_markdown(src, markdown, page.meta, get_markdown_title)
 
     def on_page_content(
         self, html: str, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str | None:
-        site = self.site
-        assert site is not None, "on_config runs first"
-        return site.page_content(html, page.file, page)
+        return self._site().page_content(html, page.file, page)
 
     # After the search plugins (MkDocs' and Material's index page.content here, at the
     # default priority): what names other records would make this page match them.
@@ -242,11 +236,8 @@ class AdrPlugin(BasePlugin[AdrConfig]):  # type: ignore[no-untyped-call]
     def on_page_context(
         self, context: TemplateContext, *, page: Page, config: MkDocsConfig, nav: Navigation
     ) -> TemplateContext | None:
-        site, content = self.site, page.content
-        assert site is not None, "on_config runs first"
-        filled = site.page_context(content, page.file) if content else None
-        if filled is not None:
-            page.content = filled
+        filled = self._site().page_context(page.content, page.file) if page.content else None
+        page.content = filled if filled is not None else page.content
         return None
 
     # After the search plugins (MkDocs' or Material's, default priority) have written
