@@ -20,6 +20,7 @@ import sys
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import repeat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -614,9 +615,10 @@ def _without_explicit_id(parsed: Parsed, path: str, fault: str) -> Parsed:
 
 
 def _fingerprint(config: Config, records: list[Record]) -> str:
+    # (pairs as tuples, made and sorted in C: the same JSON arrays; paths are unique)
     payload = {
         "roots": [[r.path, r.prefix] for r in config.roots],
-        "records": sorted([r.path, r.sha256] for r in records),
+        "records": sorted(zip(map(_PATH, records), map(_SHA256, records), strict=True)),
     }
     text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
     return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
@@ -656,7 +658,7 @@ def resolution_key(
                 r.root,
                 r.number,
                 r.parsed.relations,
-                tuple((u.key, u.relations) for u in r.parsed.units),
+                tuple((u.key, u.relations) for u in r.parsed.units) if r.parsed.units else (),
             )
             for r in records
         ),
@@ -677,24 +679,17 @@ class _Recording:
 def _replay(rec: Record, old: Record) -> Record:
     """``rec`` (identified) with the relations ``old`` was resolved to (a record that
     resolution read the same): ``old`` itself when nothing else of it changed either."""
-    if rec.parsed is old.parsed and (
-        rec.id,
-        rec.path,
-        rec.root,
-        rec.domain,
-        rec.archived,
-        rec.sha256,
-        rec.number,
-        rec.symlink,
-    ) == (
-        old.id,
-        old.path,
-        old.root,
-        old.domain,
-        old.archived,
-        old.sha256,
-        old.number,
-        old.symlink,
+    # (field by field, no tuples made: a thousand records each status rebuild)
+    if (
+        rec.parsed is old.parsed
+        and rec.id == old.id
+        and rec.path == old.path
+        and rec.root == old.root
+        and rec.domain == old.domain
+        and rec.archived == old.archived
+        and rec.sha256 == old.sha256
+        and rec.number == old.number
+        and rec.symlink == old.symlink
     ):
         return old
     units = tuple(
@@ -847,16 +842,29 @@ def _root_info(
     config: Config, records: list[Record], layouts: dict[str, str]
 ) -> Iterable[RootInfo]:
     for root in config.roots:
-        mine = [r for r in records if r.root == root.path]
+        # (counted in C: every status rebuild counts every record)
+        if len(config.roots) == 1 and all(map(operator.eq, repeat(root.path), map(_ROOT, records))):
+            mine = records
+        else:
+            mine = [r for r in records if r.root == root.path]
+        archived = sum(map(_ARCHIVED, mine))
         yield RootInfo(
             path=config.rel(config.root_dir(root)),
             prefix=root.prefix,
             title=root.display_title,
             layout=layouts.get(root.path, "flat"),
-            records=sum(1 for r in mine if not r.archived),
-            archived=sum(1 for r in mine if r.archived),
-            units=sum(len(r.units) for r in mine),
+            records=len(mine) - archived,
+            archived=archived,
+            units=sum(map(len, map(_UNITS, mine))),
         )
+
+
+_PATH, _SHA256, _ROOT = (
+    operator.attrgetter("path"),
+    operator.attrgetter("sha256"),
+    operator.attrgetter("root"),
+)
+_ARCHIVED, _UNITS = operator.attrgetter("archived"), operator.attrgetter("units")
 
 
 class _Resolution:

@@ -765,6 +765,25 @@ def refused_notes(left_out: Iterable[str], refused: Mapping[str, Problem]) -> li
     return notes
 
 
+def _filled(content: str, slot: str, drawings: list[str]) -> str:
+    """``content`` with slot ``n`` (``slot`` formatted with ``n``) replaced by
+    ``drawings[n]``, its first occurrence each, in one pass over the page: a thousand-row
+    INDEX page is copied once, not once per table (ADR-0067)."""
+    parts: list[str] = []
+    done = 0
+    for n, drawn in enumerate(drawings):
+        marker = slot.format(n=n)
+        at = content.find(marker, done)
+        if at < 0:  # (not in order: each replaced in turn, as the page was before)
+            for m, other in enumerate(drawings):
+                content = content.replace(slot.format(n=m), other, 1)
+            return content
+        parts.extend((content[done:at], drawn))
+        done = at + len(marker)
+    parts.append(content[done:])
+    return "".join(parts)
+
+
 def after_h1(html: str, block: str) -> str:
     """``block`` right after the page's first ``<h1>`` (at the top without one)."""
     end = html.find("</h1>")
@@ -1114,7 +1133,7 @@ class SiteBuild:
 
         def timeline() -> tuple[list[timeline_view.Month], str]:
             records = index_view.root_records(adr_log, rv.root)
-            months = timeline_view.months(records)
+            months = timeline_view.months(records, self.kept(f"timeline order:{pages.key}"))
             heading = index_view.heading(adr_log, rv.root, "timeline", self.words)
             return months, timeline_view.render_slotted(heading, months, len(records), self.words)
 
@@ -2122,8 +2141,8 @@ class SiteBuild:
         columns = index_view.site_columns(tables, self.words)
         kept = self.kept(f"index table:{rp.key}", at.url, columns)
         start = 0
+        drawings: list[str] = []
         for n, table in enumerate(tables):
-            slot = index_view.TABLE_SLOT.format(n=n)
             drawn = index_view.site_table_html(
                 self.log,
                 table,
@@ -2139,7 +2158,8 @@ class SiteBuild:
             last = n == len(tables) - 1
             if last:
                 drawn += f"\n<script>{index_script()}</script>"
-            content = content.replace(slot, drawn, 1)
+            drawings.append(drawn)
+        content = _filled(content, index_view.TABLE_SLOT, drawings)
         agent = [
             llms.Link(posixpath.basename(src), url)
             for src in (self.llms_src, self.index_json.get(rp.key))
@@ -2161,13 +2181,12 @@ class SiteBuild:
             records = index_view.root_records(self.log, rp.views.root)
             rp.timeline_months = timeline_view.months(records)
         kept = self.kept(f"timeline:{rp.key}", at.url)
-        for n, month in enumerate(rp.timeline_months):
-            slot = timeline_view.MONTH_SLOT.format(n=n)
-            drawn = timeline_view.month_html(
-                self.log, month, href, self.words, self.pieces(f"timeline:{rp.key}"), kept
-            )
-            content = content.replace(slot, drawn, 1)
-        return content
+        entries = self.pieces(f"timeline:{rp.key}")
+        drawings = [
+            timeline_view.month_html(self.log, month, href, self.words, entries, kept)
+            for month in rp.timeline_months
+        ]
+        return _filled(content, timeline_view.MONTH_SLOT, drawings)
 
     # ---------------------------------------------------------- theme
 

@@ -153,13 +153,11 @@ def build(log: Log, kept: Kept | None = None) -> GraphData:
     if kept is None:
         nodes = {r.id: node_of(r) for r in log.records if log.get(r.id) is r}
     else:
-        nodes = {}
-        for rec in log.records:
-            found: tuple[Node | None] | None = kept.get(rec)
-            if found is None:
-                found = kept.put(rec, (node_of(rec) if log.get(rec.id) is rec else None,))
-            if found[0] is not None:
-                nodes[rec.id] = found[0]
+
+        def node(rec: Record) -> tuple[Node | None]:
+            return (node_of(rec) if log.get(rec.id) is rec else None,)
+
+        nodes = {n[0].id: n[0] for n in kept.each(None, log.records, node) if n[0] is not None}
         ordered = dict(sorted(nodes.items()))
         ends = [(n.id, n.root) for n in ordered.values()]
         last = kept.whole

@@ -72,8 +72,10 @@ def build(
     page = GraphPage(markdown="")
     statuses = {n.status for n in sub.nodes.values()}
     page.statuses = [s for s in STATUSES if s in statuses]
-    page.kinds = [k for k in EDGE_KINDS if any(e.kind == k for e in sub.edges)]
-    page.proposed = [k for k in EDGE_KINDS if any(e.proposed and e.kind == k for e in sub.edges)]
+    kinds = {e.kind for e in sub.edges}
+    proposed = {e.kind for e in sub.edges if e.proposed}
+    page.kinds = [k for k in EDGE_KINDS if k in kinds]
+    page.proposed = [k for k in EDGE_KINDS if k in proposed]
     page.declared = any(e.declared for e in sub.edges)
     if sub.nodes:
         lines.extend([f'<div class="adr-graph-key">{SLOT.format(key="legend")}</div>', ""])

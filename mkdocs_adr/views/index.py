@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import functools
 import html
+import itertools
 import json
+import operator
 import posixpath
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from urllib.parse import quote
 
@@ -129,7 +131,18 @@ def tables(
     """The root's records in INDEX order and the tables that list them. ``kept``: each
     record's row of the last call, for a record that is the same object and reads
     nothing that changed since (ADR-0062)."""
-    records = sorted(root_records(log, root), key=_sort_key)
+    layered = root.layout in ("layered", "mixed")
+    if kept is None:
+        records = sorted(root_records(log, root), key=_sort_key)
+        by_domain: list[list[Record]] = _by_domain(records) if layered else []
+    else:
+        paths = root_paths(log)
+        records, *by_domain = kept.arranged(
+            ("tables", root.path, layered, tuple(paths.items())),
+            log.records,
+            _arrangement_reads,
+            lambda recs: _arrange(recs, paths, root.path, layered),
+        )
     with_domain = any(r.domain for r in records)
     columns = (
         "ID",
@@ -140,11 +153,10 @@ def tables(
         "Current successor",
     )
 
-    def row(rec: Record) -> tuple[Cell, ...]:
+    def rows(slot: str | None, recs: list[Record]) -> tuple[tuple[Cell, ...], ...]:
         if kept is None:
-            return _row(rec)
-        found: tuple[Cell, ...] | None = kept.get(rec, with_domain)
-        return found if found is not None else kept.put(rec, _row(rec), with_domain)
+            return tuple(map(_row, recs))
+        return tuple(kept.each(slot, recs, _row, with_domain))
 
     def _row(rec: Record) -> tuple[Cell, ...]:
         status = status_label(rec.status) + (" (archived)" if rec.archived else "")
@@ -159,22 +171,49 @@ def tables(
         cells.append(_successor(log, rec))
         return tuple(cells)
 
-    if root.layout in ("layered", "mixed"):
-        groups: dict[str, list[Record]] = {}
-        for rec in records:
-            groups.setdefault(rec.domain or "", []).append(rec)
-        out = [
-            Table(
-                md_text(domain) if domain else NO_DOMAIN,
-                columns,
-                tuple(row(r) for r in groups[domain]),
-                tuple(groups[domain]),
+    if layered:
+        out = []
+        for group in by_domain:
+            domain = group[0].domain or ""
+            out.append(
+                Table(
+                    md_text(domain) if domain else NO_DOMAIN,
+                    columns,
+                    rows(domain, group),
+                    tuple(group),
+                )
             )
-            for domain in sorted(groups)
-        ]
     else:
-        out = [Table(None, columns, tuple(row(r) for r in records), tuple(records))]
+        out = [Table(None, columns, rows(None, records), tuple(records))]
     return records, out
+
+
+def _by_domain(records: list[Record]) -> list[list[Record]]:
+    """``records`` (in INDEX order) by domain, the domains sorted."""
+    groups: dict[str, list[Record]] = {}
+    for rec in records:
+        groups.setdefault(rec.domain or "", []).append(rec)
+    return [groups[domain] for domain in sorted(groups)]
+
+
+def _arrangement_reads(rec: Record) -> tuple[object, ...]:
+    """What :func:`_arrange` reads of a record."""
+    return (rec.root, rec.number, rec.id, rec.path, rec.domain)
+
+
+def _arrange(
+    records: Sequence[Record], paths: dict[str, str], root: str, layered: bool
+) -> list[list[int]]:
+    """The places in ``records`` of the root's records in INDEX order, then (``layered``)
+    of each domain's, as :func:`tables` groups them."""
+    mine = [i for i, r in enumerate(records) if paths.get(r.root, r.root) == root]
+    mine.sort(key=lambda i: _sort_key(records[i]))
+    if not layered:
+        return [mine]
+    groups: dict[str, list[int]] = {}
+    for i in mine:
+        groups.setdefault(records[i].domain or "", []).append(i)
+    return [mine, *(groups[domain] for domain in sorted(groups))]
 
 
 #: The heading of a layered root's records without a domain (in the committed INDEX).
@@ -197,11 +236,15 @@ def _md_table(table: Table, from_dir: str, kept: Kept | None = None) -> list[str
         for cells in table.rows:
             lines.append(_md_row(cells, from_dir))
         return lines
-    for rec, cells in zip(table.records, table.rows, strict=True):
-        found: str | None = kept.get(rec, table.columns)
-        lines.append(
-            found if found is not None else kept.put(rec, _md_row(cells, from_dir), table.columns)
+    cells_of = dict(zip(map(id, table.records), table.rows, strict=True))
+    lines.extend(
+        kept.each(
+            table.heading,
+            table.records,
+            lambda rec: _md_row(cells_of[id(rec)], from_dir),
+            table.columns,
         )
+    )
     return lines
 
 
@@ -319,9 +362,9 @@ SITE_COLUMNS: tuple[tuple[str, str], ...] = tuple(
 #: Ids up to this length never wrap in the site's INDEX (``ADR-0012``, ``PAY-0003``).
 SHORT_ID = 12
 _OPTIONAL = {
-    "domain": lambda r: r.domain,
-    "tags": lambda r: r.parsed.tags,
-    "deciders": lambda r: r.parsed.deciders,
+    "domain": operator.attrgetter("domain"),
+    "tags": operator.attrgetter("parsed.tags"),
+    "deciders": operator.attrgetter("parsed.deciders"),
 }
 
 
@@ -335,7 +378,7 @@ def site_columns(tables: list[Table], words: Messages = ENGLISH) -> tuple[tuple[
         (key, name if words is ENGLISH else words.t(f"column.{key}"))
         for key, name in SITE_COLUMNS
         if key not in _OPTIONAL
-        or (any(_OPTIONAL[key](r) for r in records) and not (key == "domain" and grouped))
+        or (any(map(_OPTIONAL[key], records)) and not (key == "domain" and grouped))
     )
 
 
@@ -445,20 +488,15 @@ def site_table_html(
     head = "".join(
         f'<th data-key="{key}" aria-sort="none">{esc(name)}</th>' for key, name in columns
     )
-    out = []
     labels_of = tuple((key, esc(name)) for key, name in columns)  # escaped once a table
-    for n, rec in enumerate(table.records, start):
-        if kept is not None:
-            row: str | None = kept.get(rec, n)
-            if row is not None:
-                out.append(row)
-                continue
+    place = dict(zip(map(id, table.records), itertools.count(start)))
+
+    def row(rec: Record) -> str:
+        n = place[id(rec)]
         url = href(rec)
         successors = site_successors(log, rec)
         if rows is None:
-            row = _site_row(rec, n, url, successors, href, labels_of, words)
-            out.append(kept.put(rec, row, n) if kept is not None else row)
-            continue
+            return _site_row(rec, n, url, successors, href, labels_of, words)
         key = (
             *piece_key(rec, url),
             n,
@@ -469,7 +507,12 @@ def site_table_html(
         found = rows.get(key)
         if found is None:
             found = rows[key] = _site_row(rec, n, url, successors, href, labels_of, words)
-        out.append(kept.put(rec, found, n) if kept is not None else found)
+        return found
+
+    if kept is None:
+        out = list(map(row, table.records))
+    else:
+        out = kept.each(table.heading, table.records, row, start=start)
     script_words = (
         f' data-adr-labels="{esc(json.dumps(labels, sort_keys=True))}"'
         if labels is not None

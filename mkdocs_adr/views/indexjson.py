@@ -148,24 +148,20 @@ def render(
     not made again, and the lines made are added (ADR-0050). ``kept``: the lines of
     the last render by record, for a record that is the same object and reads nothing
     that changed since (ADR-0062)."""
-    out = []
-    for rec in llms.by_root(log).get(root.path, []):
-        if kept is not None:
-            line = kept.get(rec)
-            if line is not None:
-                out.append(line)
-                continue
+
+    def made(rec: Record) -> str:
         target = url(rec)
-        found: str | None = None
         if lines is None:
-            found = _line(_record(log, rec, target))
-        else:
-            s = log.successor(rec.id)
-            key = line_key(log, rec, target, s)
-            found = lines.get(key)
-            if found is None:
-                found = lines[key] = _line(_record(log, rec, target, s))
-        out.append(kept.put(rec, found) if kept is not None else found)
+            return _line(_record(log, rec, target))
+        s = log.successor(rec.id)
+        key = line_key(log, rec, target, s)
+        found = lines.get(key)
+        if found is None:
+            found = lines[key] = _line(_record(log, rec, target, s))
+        return found
+
+    records = llms.by_root(log).get(root.path, [])
+    out = list(map(made, records)) if kept is None else kept.each(None, records, made)
     head = _line(_head(log, root))
     body = "[\n" + ",\n".join(out) + "\n]" if out else "[]"
     return head[:-1] + ',"records":' + body + "}\n"

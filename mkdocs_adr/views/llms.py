@@ -369,15 +369,16 @@ def render(
     the lines made are added (ADR-0050). ``kept``: each record's section and line of
     the last render, for a record that is the same object and reads nothing that
     changed since (ADR-0062)."""
-    groups: dict[str, list[Record]] = {key: [] for key, _ in SECTIONS}
-    lines_of: dict[str, str] = {}  # record path -> its kept line
-    for rec in ordered(log):
-        found: tuple[str, str] | None = kept.get(rec) if kept is not None else None
-        if found is not None:
-            groups[found[0]].append(rec)
-            lines_of[rec.path] = found[1]
-        else:
-            groups[group(log, rec)].append(rec)
+
+    def piece(rec: Record) -> tuple[str, str]:
+        where = group(log, rec)
+        return where, _entry(log, rec, where, url, entries)
+
+    records = ordered(log)
+    pieces = list(map(piece, records)) if kept is None else kept.each(None, records, piece)
+    groups: dict[str, list[str]] = {key: [] for key, _ in SECTIONS}  # each section's lines
+    for where, line in pieces:
+        groups[where].append(line)
     title = text(name) or "Architecture decisions"
     lines = [f"# {title}", ""]
     if not log.records:
@@ -406,13 +407,7 @@ def render(
     for key, heading in SECTIONS:
         if groups[key]:
             lines += [f"## {heading}", ""]
-            for rec in groups[key]:
-                line = lines_of.get(rec.path)
-                if line is None:
-                    line = _entry(log, rec, key, url, entries)
-                    if kept is not None:
-                        kept.put(rec, (key, line))
-                lines.append(line)
+            lines.extend(groups[key])
             lines.append("")
     return "\n".join(lines)
 

@@ -9,7 +9,7 @@ every record's id in search. Records without a date come last, under "Undated".
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..log import Log
@@ -35,18 +35,38 @@ class Month:
         return self.key or UNDATED
 
 
-def months(records: list[Record]) -> list[Month]:
+def months(records: Sequence[Record], kept: Kept | None = None) -> list[Month]:
     """``records`` by month (``YYYY-MM`` of the ISO date), newest month first; in a
-    month, newest first, then the higher number first; the undated last, by number."""
-    groups: dict[str, list[Record]] = {}
-    for rec in records:
-        groups.setdefault((rec.date or "")[:7], []).append(rec)
+    month, newest first, then the higher number first; the undated last, by number.
+    ``kept``: the last call's arrangement, for records that read the same (ADR-0067)."""
+    if kept is None:
+        groups = [[records[i] for i in places] for places in _arrange(records)]
+    else:
+        groups = kept.arranged("months", records, _reads, _arrange)
+    return [Month((group[0].date or "")[:7], tuple(group)) for group in groups]
+
+
+def _reads(rec: Record) -> tuple[object, ...]:
+    """What :func:`_arrange` reads of a record."""
+    return (rec.date, rec.number, rec.id, rec.path)
+
+
+def _arrange(records: Sequence[Record]) -> list[list[int]]:
+    """Each month's places in ``records``, as :func:`months` orders them."""
+    groups: dict[str, list[int]] = {}
+    for i, rec in enumerate(records):
+        groups.setdefault((rec.date or "")[:7], []).append(i)
     out = []
     for key in sorted((k for k in groups if k), reverse=True):
-        recs = sorted(groups[key], key=lambda r: (r.date or "", r.number or 0, r.id), reverse=True)
-        out.append(Month(key, tuple(recs)))
+        out.append(
+            sorted(
+                groups[key],
+                key=lambda i: (records[i].date or "", records[i].number or 0, records[i].id),
+                reverse=True,
+            )
+        )
     if "" in groups:
-        out.append(Month("", tuple(sorted(groups[""], key=page_view.sort_key))))
+        out.append(sorted(groups[""], key=lambda i: page_view.sort_key(records[i])))
     return out
 
 
@@ -91,19 +111,12 @@ def month_html(
     again, and the entries drawn are added (ADR-0050). ``kept``: each record's entry of
     the last render, for a record that is the same object and reads nothing that
     changed since (ADR-0062); the host begins it with the page's URL and the language."""
-    out = []
-    for rec in month.records:
-        if kept is not None:
-            kept_entry: str | None = kept.get(rec)
-            if kept_entry is not None:
-                out.append(kept_entry)
-                continue
+
+    def entry(rec: Record) -> str:
         url = href(rec)
         successors = index_view.site_successors(log, rec)
         if entries is None:
-            made = _entry(rec, url, successors, href, words)
-            out.append(kept.put(rec, made) if kept is not None else made)
-            continue
+            return _entry(rec, url, successors, href, words)
         key = (
             *piece_key(rec, url),
             words.lang,
@@ -112,7 +125,12 @@ def month_html(
         found = entries.get(key)
         if found is None:
             found = entries[key] = _entry(rec, url, successors, href, words)
-        out.append(kept.put(rec, found) if kept is not None else found)
+        return found
+
+    if kept is None:
+        out = list(map(entry, month.records))
+    else:
+        out = kept.each(month.key, month.records, entry)
     return f'<div class="adr-timeline-month">{"".join(out)}</div>'
 
 
