@@ -248,6 +248,10 @@ class Resolver:
     ) -> tuple[Resolution, bool]:
         """The resolution, and whether it depends on the referring file and link text."""
         text = ref.strip().strip("<>")
+        if _CANONICAL_ID.fullmatch(text):
+            # a canonical id (``ADR-0012``, as every prose mention is written down): the
+            # one key id_keys gives it is itself
+            return Resolution(self._ids(text)), False
         unit: str | None = None
         m = _UNIT.match(text) if "#" in text else None
         if m and not text.startswith("#"):
@@ -353,6 +357,9 @@ LISTED = 30
 #: Typed text longer than this is shortened in messages (and ignored past it for hints).
 MAX_SHOWN = 120
 
+#: An id written as :func:`canonical` writes it: capitals, a dash, four digits or more
+#: without a leading zero. :func:`id_keys` reads it as itself and nothing else.
+_CANONICAL_ID = rx.compile(r"[A-Z]{1,10}-(?:\d{4}|[1-9]\d{4,5})")
 _LETTER_ID = rx.compile(r"^([A-Za-z][A-Za-z_]*)[- ]?0*(\d{1,6})$")  # ADR0012: no digits in prefix
 _NUMBER = rx.compile(r"^[0-9]{1,6}$")
 _LOCATOR = rx.compile(r"^(?P<ref>.+?)(?:#(?P<unit>[Dd]\d{1,3}))?(?:@(?P<seg>[0-9]{1,6}))?$")
