@@ -125,15 +125,33 @@ def frontmatter_relations(doc: Document) -> list[Relation]:
     return out
 
 
+def first_h2(doc: Document) -> int | None:
+    """The line of the record's first second-level heading, if it has one."""
+    for h in doc.headings:
+        if h.level == 2:
+            return h.line
+    return None
+
+
 def inline_fields(doc: Document) -> dict[str, tuple[str, int]]:
     """``Key: value`` lines before the first second-level heading (Date, Deciders)."""
     out: dict[str, tuple[str, int]] = {}
     if not may_hold_fields(doc.text):
         return out
-    limit = next((h.line for h in doc.headings if h.level == 2), None)
+    limit = first_h2(doc)
     for lineno, text in doc.unfenced_before(limit):
-        if not may_hold_fields(text) or text.lstrip().startswith("#"):
+        # may_hold_fields, written out: most of these lines are blank or a title
+        if not text or not (
+            ":" in text
+            or "**" in text
+            or "：" in text
+            or " - " in text
+            or " – " in text
+            or " — " in text
+        ):
             continue  # (a line without those marks has no first LINE characters with them)
+        if text.lstrip().startswith("#"):
+            continue
         m = field_match(text)
         if m:
             out.setdefault(heading_key(m.group(1)), (m.group(2).strip("* "), lineno))

@@ -176,7 +176,11 @@ def _parse(text: str, path: str, options: ParseOptions) -> tuple[Parsed, Documen
     ctx = Context(doc, name, options.status_headings)
 
     # title and heading number
-    h1 = next((h for h in doc.headings if h.level == 1), None)
+    h1 = None
+    for h in doc.headings:
+        if h.level == 1:
+            h1 = h
+            break
     title = ""
     heading_number: int | None = None
     if h1 is not None:

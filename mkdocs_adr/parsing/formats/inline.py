@@ -11,7 +11,7 @@ record (:data:`~mkdocs_adr.parsing.common.INLINE_FIELD`, through
 
 from __future__ import annotations
 
-from ..common import field_match, may_hold_fields
+from ..common import field_match, first_h2, may_hold_fields
 from ..markdown import heading_key
 from ..status import relations_in_text
 from .base import Context, Format, Hit
@@ -21,7 +21,7 @@ def detect(ctx: Context) -> Hit | None:
     doc = ctx.doc
     if not may_hold_fields(doc.text):
         return None
-    limit = next((h.line for h in doc.headings if h.level == 2), None)
+    limit = first_h2(doc)
     for lineno, text in doc.unfenced_before(limit):
         if text.lstrip().startswith(("|", "#")):
             continue
