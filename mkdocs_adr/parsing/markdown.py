@@ -447,6 +447,14 @@ def split_frontmatter(text: str) -> tuple[str | None, str, int]:
 _FM_LINE = rx.compile(r"^([A-Za-z_][\w-]*)[ \t]*:(.*)$")
 _PLAIN_BAD = rx.compile(r"^[-?:,\[\]{}#&*!|>'\"%@`]|: |\s#")
 _RESOLVER = yaml.resolver.Resolver()
+#: The first characters of the values YAML may read as something but a string (a
+#: number, a bool, a null, a date...): a plain value that starts otherwise is a string,
+#: unless some resolver is tried whatever the value starts with.
+_IMPLICIT_FIRST: frozenset[str] | None = (
+    None
+    if _RESOLVER.yaml_implicit_resolvers.get(None)
+    else frozenset(k for k in _RESOLVER.yaml_implicit_resolvers if k)
+)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -465,6 +473,8 @@ def _fast_scalar(text: str) -> tuple[bool, Any]:
         return False, None
     if _PLAIN_BAD.search(text):
         return False, None
+    if _IMPLICIT_FIRST is not None and text[0] not in _IMPLICIT_FIRST:
+        return True, text  # what the resolver would say: a string (ADR-0012, carol)
     tag = _RESOLVER.resolve(yaml.ScalarNode, text, (True, False))  # type: ignore[no-untyped-call]
     if tag == "tag:yaml.org,2002:str":
         return True, text
