@@ -140,15 +140,7 @@ def inline_fields(doc: Document) -> dict[str, tuple[str, int]]:
         return out
     limit = first_h2(doc)
     for lineno, text in doc.unfenced_before(limit):
-        # may_hold_fields, written out: most of these lines are blank or a title
-        if not text or not (
-            ":" in text
-            or "**" in text
-            or "：" in text
-            or " - " in text
-            or " – " in text
-            or " — " in text
-        ):
+        if not text or not may_hold_fields(text):  # (most of these lines are blank)
             continue  # (a line without those marks has no first LINE characters with them)
         if text.lstrip().startswith("#"):
             continue
