@@ -820,7 +820,9 @@ class PageMemo:
     None when not a record page), the HTML before search indexing (``html_*``: the host's
     HTML, the search line, what it gave, the record and language of the line) and after it
     (``ctx_*``: the host's HTML, header and banners, what follows the text, what it gave,
-    the page's inputs they were made for). A field is None until its step has run."""
+    the page's inputs they were made for). A field is None until its step has run.
+    :meth:`SiteBuild.stale_pages` sets ``now`` to its build's token with the page's record
+    and inputs of that build, so the hooks do not look them up again."""
 
     __slots__ = (
         "ctx_after",
@@ -833,15 +835,21 @@ class PageMemo:
         "html_line",
         "html_out",
         "html_rec",
+        "inputs_now",
         "md_given",
         "md_in",
         "md_meta",
         "md_out",
         "md_read",
         "md_rec",
+        "now",
+        "rec_now",
     )
 
     def __init__(self) -> None:
+        self.now: object = None  # the build (its token) that set rec_now and inputs_now
+        self.rec_now: Record | None = None
+        self.inputs_now: tuple[Any, ...] | None = None
         self.md_in: str | None = None
         self.md_given: dict[str, Any] = {}
         self.md_out: str | None = None
@@ -966,6 +974,7 @@ class SiteBuild:
         self.inputs: dict[str, tuple[Any, ...]] = {}
         #: the page whose Markdown step ran last under serve: (src, its entry, record)
         self.page_at: tuple[str, PageMemo, Record | None] | None = None
+        self.token = object()  # this build, as a page's entry names it (PageMemo.now)
         self.views_fresh = False  # whether memory's views were made from this log
         #: what every kept piece reads beside the records (:meth:`kept`), from the views key
         self.kept_context: tuple[Any, ...] | None = None
@@ -1602,22 +1611,33 @@ class SiteBuild:
         if not self.views_fresh:
             redo = self._touched(memory, key) if memory is not None and fresh else None
         stale = []
+        # each record page's entry, by this build's src (the hooks' keys: the same
+        # objects), told its record and inputs (ADR-0068)
+        token, was = self.token, memory.page_of if memory is not None else {}
+        entries: dict[str, PageMemo] = {}
         for src, rec in self.record_at.items():
+            entry = was.pop(src, None)
+            if entry is None:
+                entry = PageMemo()
+            entries[src] = entry
+            entry.now, entry.rec_now = token, rec
             known = before.get(src)
             kept = known[0] if known is not None and src in reads else None
             if kept is not None and redo is not None and src not in redo:
-                self.inputs[src] = kept  # nothing a page is made from changed
+                self.inputs[src] = entry.inputs_now = kept  # nothing a page is made from changed
                 self.reads[src] = reads[src]
                 continue
-            inputs = self.inputs[src] = self.page_inputs(rec, src)
+            inputs = self.inputs[src] = entry.inputs_now = self.page_inputs(rec, src)
             if known is None or known[0] != inputs:
                 stale.append(src)
+        entries.update(was)  # (the other pages' entries, as they were)
         stale.extend(self.mirror_at)
         stale.extend(rp.current_src for rp in self.roots.values() if rp.current_src)
         if memory is not None:
             memory.pages = {k: v for k, v in before.items() if k in self.inputs}
             memory.filled, memory.options = True, options
             memory.reads, memory.pages_key, memory.context = self.reads, key, self.ctx
+            memory.page_of = entries
             if not self.views_fresh or not memory.cards:
                 memory.cards = self.record_cards()
             paths = self.ctx.log.by_path
@@ -1900,9 +1920,9 @@ class SiteBuild:
         """:meth:`page_markdown` under serve: the page's :class:`PageMemo`, which the
         page's later steps of this build take from :attr:`page_at` without a look-up."""
         entry = memory.page_of.get(src)
-        rec = self.record_at.get(src)
         if entry is None:
             entry = memory.page_of[src] = PageMemo()
+        rec = entry.rec_now if entry.now is self.token else self.record_at.get(src)
         self.page_at = (src, entry, rec)
         if entry.md_in == markdown and entry.md_given == meta:
             # a record page's reads are its record's card: the same record object, the
@@ -2170,13 +2190,10 @@ class SiteBuild:
             # a record page whose additions were made for the inputs object stale_pages
             # kept, given the same HTML: the same page, found with one look-up (serve)
             found = memory.page_of.get(src)
-            if (
-                found is not None
-                and found.ctx_inputs is not None
-                and found.ctx_inputs is self.inputs.get(src)
-                and found.ctx_in == content
-            ):
-                return found.ctx_out
+            if found is not None and found.ctx_inputs is not None:
+                now = found.inputs_now if found.now is self.token else self.inputs.get(src)
+                if found.ctx_inputs is now and found.ctx_in == content:
+                    return found.ctx_out
         rec = self.record_at.get(src)
         if rec is not None:
             return self._fill_record(content, rec, at)
