@@ -264,7 +264,8 @@ def refused_files(adr_log: Log) -> dict[str, Problem]:
 
 def names_in(files: Iterable[SiteFile], folder: str) -> set[str]:
     """The names of the site's files directly in ``folder`` (docs-relative, posix)."""
-    return {name for head, _, name in (f.src_uri.rpartition("/") for f in files) if head == folder}
+    # (one comprehension, no generator inside it: it runs over every file twice a root)
+    return {parts[2] for f in files if (parts := f.src_uri.rpartition("/"))[0] == folder}
 
 
 def endless_walk(docs_dir: Path, memory: Memory | None = None) -> list[str]:
@@ -1103,7 +1104,9 @@ class SiteBuild:
         drawn = self.memo(
             "drawn graph", lambda: page_view.drawn_graph(adr_log, self.kept("graph nodes"))
         )
-        self.ctx = page_view.PageContext.build(adr_log, self.words, drawn)
+        self.ctx = page_view.PageContext.build(
+            adr_log, self.words, drawn, kept=self.kept("page order")
+        )
         notes = refused_notes(left_out, refused)
         if self.language_note:
             notes.append(self.language_note)
@@ -1823,13 +1826,16 @@ class SiteBuild:
         in_nav = {p.file.src_uri for p in pages}
         # records out of the nav still step to their neighbours (INDEX order)
         if self.ctx is not None:
+            # (file_of holds the file of the record the log gives for each id: r is that
+            # record when it is the record at that file, a look-up and no call)
+            file_of, record_at = self.file_of, self.record_at
             for recs in self.ctx.order.values():
                 chain = [
                     f.page
                     for r in recs
-                    if (f := self.file_of.get(r.id)) is not None
-                    and self.ctx.log.get(r.id) is r
-                    and _is_page(f.page)
+                    if (f := file_of.get(r.id)) is not None
+                    and record_at.get(f.src_uri) is r
+                    and getattr(f.page, "is_page", False)
                 ]
                 for i, page in enumerate(chain):
                     if page.file.src_uri in in_nav:
