@@ -264,7 +264,8 @@ def refused_files(adr_log: Log) -> dict[str, Problem]:
 
 def names_in(files: Iterable[SiteFile], folder: str) -> set[str]:
     """The names of the site's files directly in ``folder`` (docs-relative, posix)."""
-    return {name for head, _, name in (f.src_uri.rpartition("/") for f in files) if head == folder}
+    # (one comprehension, no generator inside it: it runs over every file twice a root)
+    return {parts[2] for f in files if (parts := f.src_uri.rpartition("/"))[0] == folder}
 
 
 def endless_walk(docs_dir: Path, memory: Memory | None = None) -> list[str]:
@@ -813,6 +814,61 @@ def card(rec: Record) -> tuple[Any, ...]:
     )
 
 
+class PageMemo:
+    """What a serve's last build made of one page, its three steps in one entry found with
+    one look-up by src (ADR-0068): the Markdown step (``md_*``: the Markdown and meta it
+    was given, what it gave, the key of what else it read and the record it read it from,
+    None when not a record page), the HTML before search indexing (``html_*``: the host's
+    HTML, the search line, what it gave, the record and language of the line) and after it
+    (``ctx_*``: the host's HTML, header and banners, what follows the text, what it gave,
+    the page's inputs they were made for). A field is None until its step has run.
+    :meth:`SiteBuild.stale_pages` sets ``now`` to its build's token with the page's record
+    and inputs of that build, so the hooks do not look them up again."""
+
+    __slots__ = (
+        "ctx_after",
+        "ctx_in",
+        "ctx_inputs",
+        "ctx_out",
+        "ctx_top",
+        "html_in",
+        "html_lang",
+        "html_line",
+        "html_out",
+        "html_rec",
+        "inputs_now",
+        "md_given",
+        "md_in",
+        "md_meta",
+        "md_out",
+        "md_read",
+        "md_rec",
+        "now",
+        "rec_now",
+    )
+
+    def __init__(self) -> None:
+        self.now: object = None  # the build (its token) that set rec_now and inputs_now
+        self.rec_now: Record | None = None
+        self.inputs_now: tuple[Any, ...] | None = None
+        self.md_in: str | None = None
+        self.md_given: dict[str, Any] = {}
+        self.md_out: str | None = None
+        self.md_meta: dict[str, Any] = {}
+        self.md_read: object = None
+        self.md_rec: Record | None = None
+        self.html_in: str | None = None
+        self.html_line = ""
+        self.html_out = ""
+        self.html_rec: Record | None = None
+        self.html_lang = ""
+        self.ctx_in: str | None = None
+        self.ctx_top = ""
+        self.ctx_after = ""
+        self.ctx_out = ""
+        self.ctx_inputs: tuple[Any, ...] | None = None
+
+
 @dataclass
 class Memory:
     """What a host that builds the site again and again (``mkdocs serve``) keeps from one
@@ -857,12 +913,9 @@ class Memory:
     #: from (None: not a record page); for ``markdown_options``
     markdown: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     markdown_options: tuple[Any, ...] = ()
-    #: each record page's HTML before search indexing, by src: (the host's HTML, the
-    #: search line, what it gave, the record and language of the line), and after it:
-    #: (the host's HTML, header and banners, what follows the text, what it gave, the
-    #: page's inputs they were made for); the same inputs give the same page
-    contents: dict[str, tuple[str, str, str, Record, str]] = field(default_factory=dict)
-    filled_pages: dict[str, tuple[str, str, str, str, Any]] = field(default_factory=dict)
+    #: (a one-off build's snapshot keeps ``markdown``; serve keeps all three steps of a
+    #: page in one :class:`PageMemo` by src, ADR-0068)
+    page_of: dict[str, PageMemo] = field(default_factory=dict)
     #: each record's :func:`card` and search line by path, with the record object they
     #: were made from: a record the log kept as it was (the same object) has the same
     #: ones, found with one look-up (:meth:`SiteBuild.card`, ADR-0055)
@@ -920,6 +973,9 @@ class SiteBuild:
         #: of each record page (filled by :meth:`stale_pages`).
         self.memory = memory
         self.inputs: dict[str, tuple[Any, ...]] = {}
+        #: the page whose Markdown step ran last under serve: (src, its entry, record)
+        self.page_at: tuple[str, PageMemo, Record | None] | None = None
+        self.token = object()  # this build, as a page's entry names it (PageMemo.now)
         self.views_fresh = False  # whether memory's views were made from this log
         #: what every kept piece reads beside the records (:meth:`kept`), from the views key
         self.kept_context: tuple[Any, ...] | None = None
@@ -1048,7 +1104,9 @@ class SiteBuild:
         drawn = self.memo(
             "drawn graph", lambda: page_view.drawn_graph(adr_log, self.kept("graph nodes"))
         )
-        self.ctx = page_view.PageContext.build(adr_log, self.words, drawn)
+        self.ctx = page_view.PageContext.build(
+            adr_log, self.words, drawn, kept=self.kept("page order")
+        )
         notes = refused_notes(left_out, refused)
         if self.language_note:
             notes.append(self.language_note)
@@ -1556,22 +1614,33 @@ class SiteBuild:
         if not self.views_fresh:
             redo = self._touched(memory, key) if memory is not None and fresh else None
         stale = []
+        # each record page's entry, by this build's src (the hooks' keys: the same
+        # objects), told its record and inputs (ADR-0068)
+        token, was = self.token, memory.page_of if memory is not None else {}
+        entries: dict[str, PageMemo] = {}
         for src, rec in self.record_at.items():
+            entry = was.pop(src, None)
+            if entry is None:
+                entry = PageMemo()
+            entries[src] = entry
+            entry.now, entry.rec_now = token, rec
             known = before.get(src)
             kept = known[0] if known is not None and src in reads else None
             if kept is not None and redo is not None and src not in redo:
-                self.inputs[src] = kept  # nothing a page is made from changed
+                self.inputs[src] = entry.inputs_now = kept  # nothing a page is made from changed
                 self.reads[src] = reads[src]
                 continue
-            inputs = self.inputs[src] = self.page_inputs(rec, src)
+            inputs = self.inputs[src] = entry.inputs_now = self.page_inputs(rec, src)
             if known is None or known[0] != inputs:
                 stale.append(src)
+        entries.update(was)  # (the other pages' entries, as they were)
         stale.extend(self.mirror_at)
         stale.extend(rp.current_src for rp in self.roots.values() if rp.current_src)
         if memory is not None:
             memory.pages = {k: v for k, v in before.items() if k in self.inputs}
             memory.filled, memory.options = True, options
             memory.reads, memory.pages_key, memory.context = self.reads, key, self.ctx
+            memory.page_of = entries
             if not self.views_fresh or not memory.cards:
                 memory.cards = self.record_cards()
             paths = self.ctx.log.by_path
@@ -1757,13 +1826,16 @@ class SiteBuild:
         in_nav = {p.file.src_uri for p in pages}
         # records out of the nav still step to their neighbours (INDEX order)
         if self.ctx is not None:
+            # (file_of holds the file of the record the log gives for each id: r is that
+            # record when it is the record at that file, a look-up and no call)
+            file_of, record_at = self.file_of, self.record_at
             for recs in self.ctx.order.values():
                 chain = [
                     f.page
                     for r in recs
-                    if (f := self.file_of.get(r.id)) is not None
-                    and self.ctx.log.get(r.id) is r
-                    and _is_page(f.page)
+                    if (f := file_of.get(r.id)) is not None
+                    and record_at.get(f.src_uri) is r
+                    and getattr(f.page, "is_page", False)
                 ]
                 for i, page in enumerate(chain):
                     if page.file.src_uri in in_nav:
@@ -1815,6 +1887,10 @@ class SiteBuild:
             options = (self.options, self.words.lang, self.page_status)
             if memory.markdown_options != options:
                 memory.markdown, memory.markdown_options = {}, options
+                for was in memory.page_of.values():
+                    was.md_in = None
+        if not self.keep:
+            return self._serve_markdown(src, markdown, meta, markdown_title, memory)
         # a replayed snapshot was made from the same records and files (ADR-0051)
         replayed = self.keep and self.replay
         found = memory.markdown.get(src)
@@ -1837,6 +1913,49 @@ class SiteBuild:
         read = self._markdown_reads(src)
         memory.markdown[src] = (markdown, given, out, dict(meta), read, rec)
         self.kept_changed = True
+        return out
+
+    def _serve_markdown(
+        self,
+        src: str,
+        markdown: str,
+        meta: MutableMapping[str, Any],
+        markdown_title: Callable[[str], str | None],
+        memory: Memory,
+    ) -> str | None:
+        """:meth:`page_markdown` under serve: the page's :class:`PageMemo`, which the
+        page's later steps of this build take from :attr:`page_at` without a look-up."""
+        entry = memory.page_of.get(src)
+        if entry is None:
+            entry = memory.page_of[src] = PageMemo()
+        rec = entry.rec_now if entry.now is self.token else self.record_at.get(src)
+        self.page_at = (src, entry, rec)
+        if entry.md_in == markdown and entry.md_given == meta:
+            # a record page's reads are its record's card: the same record object, the
+            # same card (ADR-0055), told by identity
+            if rec is None or entry.md_rec is not rec:
+                read = self._markdown_reads(src)
+                if entry.md_read is not read and entry.md_read != read:
+                    return self._remember_markdown(entry, src, markdown, meta, markdown_title)
+            meta.clear()
+            meta.update(entry.md_meta)
+            return entry.md_out
+        return self._remember_markdown(entry, src, markdown, meta, markdown_title)
+
+    def _remember_markdown(
+        self,
+        entry: PageMemo,
+        src: str,
+        markdown: str,
+        meta: MutableMapping[str, Any],
+        markdown_title: Callable[[str], str | None],
+    ) -> str | None:
+        given = dict(meta)
+        out = self._page_markdown(src, markdown, meta, markdown_title)
+        # (what it reads is not what _page_markdown changes: worked out after it)
+        entry.md_read = self._markdown_reads(src)
+        entry.md_in, entry.md_given, entry.md_out, entry.md_meta = markdown, given, out, dict(meta)
+        entry.md_rec = self.record_at.get(src)
         return out
 
     def _markdown_reads(self, src: str) -> object:
@@ -1960,7 +2079,19 @@ class SiteBuild:
         if self.ctx is None:
             return None
         src = at.src_uri
-        rec = self.record_at.get(src)
+        entry = None
+        memory = self.memory
+        if memory is not None and not self.keep:  # serve: the page's entry (ADR-0068)
+            last = self.page_at
+            if last is not None and last[0] is src:  # (its Markdown step was just now)
+                entry, rec = last[1], last[2]
+            else:
+                rec = self.record_at.get(src)
+                entry = memory.page_of.get(src)
+                if entry is None and rec is not None:
+                    entry = memory.page_of[src] = PageMemo()
+        else:
+            rec = self.record_at.get(src)
         if rec is not None:
             self.titled_pages.append(page)
             if rec.archived:
@@ -1969,21 +2100,25 @@ class SiteBuild:
             # Search sees the id and status in one short line; the header and banners
             # take its place after indexing (page_context): the search plugins would
             # parse them again on every page, and banners name other records.
-            kept = self.memory.contents if self.memory is not None and not self.keep else None
-            found = kept.get(src) if kept is not None else None
             lang = self.words.lang
             # the same record object in the same language: the same line (ADR-0055)
-            if found is not None and found[3] is rec and found[4] == lang and found[0] == html:
-                return found[2]  # the page rendered as last time (serve)
+            if (
+                entry is not None
+                and entry.html_rec is rec
+                and entry.html_lang == lang
+                and entry.html_in == html
+            ):
+                return entry.html_out  # the page rendered as last time (serve)
             line = self._search_line(rec)
-            if found is not None and found[0] == html and found[1] == line:
-                out = found[2]
+            if entry is not None and entry.html_in == html and entry.html_line == line:
+                out = entry.html_out
             else:
                 end = html.find("</h1>")
                 end = end + len("</h1>") if end >= 0 else 0
                 out = "".join((html[:end], line, html[end:], AFTER_SLOT))
-            if kept is not None:
-                kept[src] = (html, line, out, rec, lang)
+            if entry is not None:
+                entry.html_in, entry.html_line, entry.html_out = html, line, out
+                entry.html_rec, entry.html_lang = rec, lang
             return out
         mirror = self.mirror_at.get(src)
         if mirror is not None or self._titled_entry(src):
@@ -2060,14 +2195,11 @@ class SiteBuild:
         if memory is not None and not self.keep:
             # a record page whose additions were made for the inputs object stale_pages
             # kept, given the same HTML: the same page, found with one look-up (serve)
-            found = memory.filled_pages.get(src)
-            if (
-                found is not None
-                and found[4] is not None
-                and found[4] is self.inputs.get(src)
-                and found[0] == content
-            ):
-                return found[3]
+            found = memory.page_of.get(src)
+            if found is not None and found.ctx_inputs is not None:
+                now = found.inputs_now if found.now is self.token else self.inputs.get(src)
+                if found.ctx_inputs is now and found.ctx_in == content:
+                    return found.ctx_out
         rec = self.record_at.get(src)
         if rec is not None:
             return self._fill_record(content, rec, at)
@@ -2223,12 +2355,20 @@ class SiteBuild:
     def _fill_record(self, output: str, rec: Record, at: SiteFile) -> str:
         src = at.src_uri
         inputs = self.inputs.get(src)
-        kept = self.memory.filled_pages if self.memory is not None and not self.keep else None
-        found = kept.get(src) if kept is not None else None
+        found = None
+        if self.memory is not None and not self.keep:
+            found = self.memory.page_of.get(src)
+            if found is None:
+                found = self.memory.page_of[src] = PageMemo()
         # the same host HTML with additions made for the same inputs (the very object
         # stale_pages kept: nothing the page shows changed) is the same page (serve)
-        if found is not None and inputs is not None and found[4] is inputs and found[0] == output:
-            return found[3]
+        if (
+            found is not None
+            and inputs is not None
+            and found.ctx_inputs is inputs
+            and found.ctx_in == output
+        ):
+            return found.ctx_out
         known = self.memory.pages.get(src) if self.memory is not None else None
         if self.keep:  # a replayed snapshot was made from the same inputs (ADR-0051)
             fresh = self.replay and known is not None
@@ -2241,10 +2381,14 @@ class SiteBuild:
             top, after = self._additions(rec, at)
             if self.memory is not None and (self.keep or inputs is not None):
                 self.memory.pages[src], self.kept_changed = (inputs, top, after), True
-        if found is not None and found[0] == output and found[1] is top and found[2] is after:
-            if kept is not None:
-                kept[src] = (*found[:4], inputs)
-            return found[3]  # the same page with the same additions (serve)
+        if (
+            found is not None
+            and found.ctx_in == output
+            and found.ctx_top is top
+            and found.ctx_after is after
+        ):
+            found.ctx_inputs = inputs
+            return found.ctx_out  # the same page with the same additions (serve)
         line = self._search_line(rec)
         at_line, at_slot = output.find(line), output.find(AFTER_SLOT)
         if 0 <= at_line < at_slot:
@@ -2259,8 +2403,9 @@ class SiteBuild:
             )
         else:
             filled = output.replace(line, top, 1).replace(AFTER_SLOT, after, 1)
-        if kept is not None:
-            kept[src] = (output, top, after, filled, inputs)
+        if found is not None:
+            found.ctx_in, found.ctx_top, found.ctx_after = output, top, after
+            found.ctx_out, found.ctx_inputs = filled, inputs
         return filled
 
     def _additions(self, rec: Record, at: SiteFile) -> tuple[str, str]:

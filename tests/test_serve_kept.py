@@ -190,3 +190,45 @@ def test_a_record_moved_between_lists_after_a_reuse_keeps_a_valid_piece() -> Non
         "m2": ["c:accepted", "b:accepted"],
     }
     assert made == ["b"]
+
+
+def _write(root: Any, name: str, number: int, title: str) -> None:
+    (root / name).write_text(
+        f"# {number}. {title}\n\nDate: 2024-01-15\n\n## Status\n\nAccepted\n\n## Context\n\nWhy.\n",
+        encoding="utf-8",
+    )
+
+
+def test_the_pages_order_through_a_kept_arrangement_matches_a_fresh_one(tmp_path: Any) -> None:
+    """``PageContext.build`` with a ``Kept`` (serve, ADR-0068) reuses the last build's
+    order by place only while no record that is not the same object moved: a record
+    renumbered (a new object, another number) is ordered again, as a fresh build orders."""
+    from mkdocs_adr.config import from_options
+    from mkdocs_adr.log import ParseCache, load
+    from mkdocs_adr.views import page as page_view
+
+    root = tmp_path / "docs" / "adr"
+    (root / "x").mkdir(parents=True)
+    (root / "a").mkdir()
+    for n in range(1, 6):
+        _write(root, f"x/000{n}-rec-{n}.md", n, f"Record {n}")
+    config = from_options({}, project_dir=tmp_path, docs_dir=tmp_path / "docs", config_file=None)
+    cache, kept = ParseCache(), Kept()
+
+    def order(log: Any, with_kept: bool) -> list[str]:
+        if with_kept:
+            kept.begin(log, "ctx", lambda before: None)
+        ctx = page_view.PageContext.build(log, kept=kept if with_kept else None)
+        return [r.id for recs in ctx.order.values() for r in recs]
+
+    first = load(config, cache=cache)
+    assert order(first, True) == order(first, False)
+    assert order(first, True)[0] == "ADR-0001"
+    # ADR-0001 becomes ADR-0009 in a folder read first: the same number of records, one
+    # of them moved, in another place of the log than of the order
+    (root / "x" / "0001-rec-1.md").unlink()
+    _write(root, "a/0009-rec-1.md", 9, "Record 1")
+    second = load(config, cache=cache)
+    assert second.records[0].id == "ADR-0009"
+    assert order(second, True) == order(second, False)
+    assert order(second, False)[-1] == "ADR-0009"

@@ -83,13 +83,23 @@ class PageContext:
 
     @classmethod
     def build(
-        cls, log: Log, words: Messages = ENGLISH, drawn: DrawnGraph | None = None
+        cls,
+        log: Log,
+        words: Messages = ENGLISH,
+        drawn: DrawnGraph | None = None,
+        kept: Kept | None = None,
     ) -> PageContext:
-        """The lookups of ``log``; ``drawn``: its :func:`drawn_graph`, when known."""
+        """The lookups of ``log``; ``drawn``: its :func:`drawn_graph`, when known;
+        ``kept``: the order of the last build's records, reused by place when no record
+        that is not the same object moved (:meth:`Kept.arranged`, ADR-0068)."""
         graph, edges, adjacency = drawn or drawn_graph(log)
-        order: dict[str, list[Record]] = defaultdict(list)
-        for rec in sorted(log.records, key=sort_key):
-            order[rec.root].append(rec)
+        order: dict[str, list[Record]] = {}
+        if kept is not None:
+            for recs in kept.arranged("order", log.records, _order_reads, _by_root):
+                order[recs[0].root] = recs
+        else:
+            for rec in sorted(log.records, key=sort_key):
+                order.setdefault(rec.root, []).append(rec)
         position = {r.path: i for recs in order.values() for i, r in enumerate(recs)}
         reviews = {p.ids[0]: p for p in log.problems if p.code == "ADR017" and p.ids}
         declared: dict[str, list[Edge]] = defaultdict(list)
@@ -102,7 +112,7 @@ class PageContext:
             graph,
             edges,
             adjacency,
-            dict(order),
+            order,
             position,
             reviews,
             dict(declared),
@@ -141,6 +151,20 @@ def drawn_graph(log: Log, nodes: Kept | None = None) -> DrawnGraph:
 def sort_key(rec: Record) -> tuple[object, ...]:
     """INDEX order: by number, then id, then path."""
     return (rec.number is None, rec.number or 0, rec.id, rec.path)
+
+
+def _order_reads(rec: Record) -> tuple[object, ...]:
+    """What a record's place in :attr:`PageContext.order` reads: its root and sort key."""
+    return (rec.root, rec.number, rec.id, rec.path)
+
+
+def _by_root(records: Sequence[Record]) -> list[list[int]]:
+    """The places of ``records`` in INDEX order (:func:`sort_key`), one list per root in
+    the order each root's first record comes."""
+    groups: dict[str, list[int]] = {}
+    for i in sorted(range(len(records)), key=lambda i: sort_key(records[i])):
+        groups.setdefault(records[i].root, []).append(i)
+    return list(groups.values())
 
 
 # ------------------------------------------------------------------------ pieces
