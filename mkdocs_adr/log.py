@@ -20,7 +20,7 @@ import sys
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from itertools import repeat
+from itertools import compress, repeat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -842,11 +842,8 @@ def _root_info(
     config: Config, records: list[Record], layouts: dict[str, str]
 ) -> Iterable[RootInfo]:
     for root in config.roots:
-        # (counted in C: every status rebuild counts every record)
-        if len(config.roots) == 1 and all(map(operator.eq, repeat(root.path), map(_ROOT, records))):
-            mine = records
-        else:
-            mine = [r for r in records if r.root == root.path]
+        # (picked and counted in C: every status rebuild counts every record)
+        mine = list(compress(records, map(operator.eq, repeat(root.path), map(_ROOT, records))))
         archived = sum(map(_ARCHIVED, mine))
         yield RootInfo(
             path=config.rel(config.root_dir(root)),

@@ -933,6 +933,13 @@ class Memory:
     #: each file's URL by what the host makes it from (:func:`_url_made_from`)
     url_of: dict[tuple[Any, ...], str] = field(default_factory=dict)
 
+    def page_memo(self, src: str) -> PageMemo:
+        """The :class:`PageMemo` of the page at ``src``, a new one for a page not seen."""
+        entry = self.page_of.get(src)
+        if entry is None:
+            entry = self.page_of[src] = PageMemo()
+        return entry
+
 
 def _url_made_from(f: SiteFile) -> tuple[Any, ...] | None:
     """What the host makes ``f``'s URL from, when it makes it on first use and has not
@@ -1925,9 +1932,7 @@ class SiteBuild:
     ) -> str | None:
         """:meth:`page_markdown` under serve: the page's :class:`PageMemo`, which the
         page's later steps of this build take from :attr:`page_at` without a look-up."""
-        entry = memory.page_of.get(src)
-        if entry is None:
-            entry = memory.page_of[src] = PageMemo()
+        entry = memory.page_memo(src)
         rec = entry.rec_now if entry.now is self.token else self.record_at.get(src)
         self.page_at = (src, entry, rec)
         if entry.md_in == markdown and entry.md_given == meta:
@@ -2087,9 +2092,7 @@ class SiteBuild:
                 entry, rec = last[1], last[2]
             else:
                 rec = self.record_at.get(src)
-                entry = memory.page_of.get(src)
-                if entry is None and rec is not None:
-                    entry = memory.page_of[src] = PageMemo()
+                entry = memory.page_memo(src) if rec is not None else memory.page_of.get(src)
         else:
             rec = self.record_at.get(src)
         if rec is not None:
@@ -2357,9 +2360,7 @@ class SiteBuild:
         inputs = self.inputs.get(src)
         found = None
         if self.memory is not None and not self.keep:
-            found = self.memory.page_of.get(src)
-            if found is None:
-                found = self.memory.page_of[src] = PageMemo()
+            found = self.memory.page_memo(src)
         # the same host HTML with additions made for the same inputs (the very object
         # stale_pages kept: nothing the page shows changed) is the same page (serve)
         if (

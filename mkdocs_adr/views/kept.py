@@ -44,8 +44,9 @@ class Kept:
         self._log: object = None
         self._context: object = None
         self._stale: frozenset[str] | None = None
-        #: each list of pieces :meth:`each` gave, by its slot: (turn, records, extra,
-        #: start, pieces, each record's place by path or None until asked)
+        #: each list of pieces :meth:`each` gave, by its slot: [turn, records, extra,
+        #: start, pieces, each record's place by path or None until asked, whether its
+        #: reused pieces are still to be stamped (:meth:`_settle`)]
         self._lists: dict[Hashable, list[Any]] = {}
         #: each arrangement :meth:`arranged` made, by its slot: (records, groups of places)
         self._arranged: dict[Hashable, tuple[tuple[Record, ...], list[list[int]]]] = {}
