@@ -185,6 +185,18 @@ def test_an_integer_of_5000_digits_reads_as_its_text_in_both_paths() -> None:
     assert load_frontmatter("n: 12345\nm: [0x1f]") == ({"n": 12345, "m": [31]}, None)
 
 
+@pytest.mark.parametrize("value", ["055", "-055", "0_55", "007"])
+def test_a_zero_led_number_is_decimal_in_both_paths(value: str) -> None:
+    # YAML 1.1 would read 055 as octal 45: an ``id: 055`` naming another record
+    want = int(value.replace("_", ""))
+    fast, _ = load_frontmatter(f"id: {value}")
+    slow, _ = load_frontmatter(f"id: {value}\ntags:\n  - a")  # a block list: PyYAML's path
+    assert fast is not None and slow is not None
+    assert fast["id"] == slow["id"] == want
+    p = parse(f"---\nid: {value}\ntags:\n  - x\n---\n# T\n\n## Status\n\nAccepted\n")
+    assert p.explicit_id == str(want)
+
+
 def test_long_hex_and_base_60_integers_stay_text() -> None:
     hexa = "0x" + "f" * 10_000  # int() takes it, str() of the result would not
     sixty = "1" + ":59" * 3_000  # base 60 costs quadratic time

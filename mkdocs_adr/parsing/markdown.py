@@ -459,7 +459,10 @@ _IMPLICIT_FIRST: frozenset[str] | None = (
 
 @functools.lru_cache(maxsize=4096)
 def _fast_scalar(text: str) -> tuple[bool, Any]:
-    """A plain or simply quoted YAML scalar, or (False, None) to defer to YAML."""
+    """A plain or simply quoted YAML scalar, or (False, None) to defer to YAML.
+
+    Digits are the decimal number they spell, zero-led ones too (``055`` is 55), as
+    :func:`_construct_int` reads them on PyYAML's path."""
     if not text:
         return True, None
     if text[0] == '"':
@@ -606,8 +609,15 @@ class _Loader(_YamlLoader):  # type: ignore[misc]
 
 
 def _construct_int(loader: Any, node: yaml.ScalarNode) -> Any:
+    text = loader.construct_scalar(node)
+    digits = text.lstrip("-+").replace("_", "")
+    if len(digits) > 1 and digits[0] == "0" and digits.isdigit():
+        # YAML 1.1 reads a zero-led number as octal (``id: 055`` would be 45, another
+        # record); YAML 1.2 and every author mean its decimal value, as the fast path
+        # reads it: the two paths give one reading whatever else the frontmatter holds
+        return _yaml_int(text.replace("_", ""), int)
     construct = yaml.constructor.SafeConstructor.construct_yaml_int
-    return _yaml_int(loader.construct_scalar(node), lambda _text: construct(loader, node))
+    return _yaml_int(text, lambda _text: construct(loader, node))
 
 
 _Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
