@@ -150,6 +150,14 @@ def test_file_id_takes_the_prefix_from_the_name_else_the_root() -> None:
             None,
         ),
         ("2021 Roadmap", "20210101-roadmap.md", "2021 Roadmap", None),  # a slug file
+        # the template's number placeholder, left unfilled in a numbered file: no number
+        ("n. Use X", "0010-use-x.md", "Use X", None),
+        ("N. Use X", "0010-use-x.md", "Use X", None),
+        ("XXX. Use X", "adr-010-use-x.md", "Use X", None),
+        ("NUMBER. Use X", "0010-use-x.md", "Use X", None),
+        ("n. Use X", "use-x.md", "n. Use X", None),  # no number in the name: as written
+        ("X. Window system", "window-system.md", "X. Window system", None),
+        ("Nx. Use X", "0010-use-x.md", "Nx. Use X", None),
     ],
 )
 def test_heading_title_and_number(h1: str, file: str, title: str, number: int | None) -> None:

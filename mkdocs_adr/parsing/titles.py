@@ -35,6 +35,9 @@ _HEADING_ID = rx.compile(
     r"^(?:(?P<prefix>[A-Za-z]{2,10})[- ]?)?0*(?P<num>\d{1,6})"
     rf"(?:\s*(?P<sep>{_SEP})\s*|\s+|$)(?P<title>.*)$"
 )
+#: ``n. Use X`` in a numbered file: the template's number placeholder left unfilled
+#: (adr-tools' ``NUMBER. TITLE``, written by hand as ``n.``, ``N.``, ``X.`` or ``NNN.``).
+_PLACEHOLDER_NUMBER = rx.compile(r"^(?:[nN]{1,4}|[xX]{1,4}|NUMBER)\.\s+(?=\S)")
 #: ``[ADR-0005] Use X``: an id in brackets before the title.
 _BRACKETED_ID = rx.compile(rf"^\[(?P<id>[^\[\]]+)\]\s*(?:{_SEP}\s*)?(?P<title>.*)$")
 #: ``[Use X]``: the whole title in brackets (not a link, ``[Use X](x.md)``).
@@ -154,6 +157,8 @@ def heading(text: str, file_name: str, prefixes: Iterable[str]) -> tuple[str, in
     if m is not None and _counts(m, own, named.number):
         number = int(m["num"])
         title = m["title"].strip() or raw
+    elif named.number is not None and (unfilled := _PLACEHOLDER_NUMBER.match(raw)):
+        title = raw[unfilled.end() :]  # the file's number is the record's (no heading number)
     inner = _BRACKETED.match(title)
     if inner:
         title = inner["inner"].strip() or title
