@@ -412,6 +412,8 @@ DATES: dict[str, tuple[str, str]] = {
     "0017-use-one-ci-system.md": ("2021-01-03", "2021-01-03"),
     "0018-run-migrations-at-deploy.md": ("2021-03-05", "2021-03-05 (moved from 04/03/2021)"),
     "0019-archive-build-logs-monthly.md": ("2018-11-01", "2018-11"),
+    "0020-tag-container-images-by-commit.md": ("2022-03-30", "2022-03-30"),  # Introduced:
+    "0021-rotate-signing-keys-yearly.md": ("2022-05-13", "20220513"),  # basic ISO, whole
 }
 
 #: The styles the dates log's records are read in (the date keys are read in all of them).
@@ -455,6 +457,10 @@ def test_every_date_form_reads_exactly() -> None:
         ("2021-03-05, first written 04/03/2021", "2021-03-05"),  # ISO wins
         ("Spring 2022", None),
         ("31/02/2020", None),
+        ("20220513", "2022-05-13"),  # ISO's basic form, the whole value
+        ("20221313", None),
+        ("12345678", None),  # not a year of this era: a number
+        ("see 20220513", None),  # inside a text: a slug or a number, not the date
     ],
 )
 def test_date_rules(text: str, iso: str | None) -> None:

@@ -31,6 +31,7 @@ DATE_KEYS: tuple[str, ...] = (
     "created on",
     "created at",
     "date created",
+    "introduced",  # ``Introduced: 2022-03-30`` under the title
     "updated",
     "last updated",
     "last-updated",
@@ -112,7 +113,8 @@ def pick_date(
 def parse_date(value: object) -> str | None:
     """ISO ``YYYY-MM-DD`` for the day a text names, else None.
 
-    ISO (``2021-03-04``, ``2021/03/04``) wins wherever it is in the text.
+    ISO (``2021-03-04``, ``2021/03/04``) wins wherever it is in the text; its basic
+    form (``20210304``) is read when it is the whole text.
     Numeric day, month and year (``02/09/2020``, ``02.09.2020``) are day-first:
     2 September 2020; month-first only when the second number cannot be a
     month (``09/25/2020``). Month names in English (``11-April-2023``,
@@ -134,6 +136,10 @@ def _text_date(text: str) -> str | None:
     m = _ISO.search(text)
     if m:
         return _make(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+    if len(text) == 8 and text.isdigit() and text[:2] in ("19", "20"):
+        # ISO's basic form, ``20220513``, as the whole value (a date-named slug in a
+        # status, ``[20201016-use-x](...)``, is no date of the record)
+        return _make(int(text[:4]), int(text[4:6]), int(text[6:]))
     m = _DMY.search(text)
     if m:
         first, sep, second, year = int(m.group(1)), m.group(2), int(m.group(3)), int(m.group(4))
