@@ -256,3 +256,32 @@ def test_a_links_list_item_to_a_page_that_is_no_record_is_only_a_note(tmp_path: 
         # a record's name in the root that no file has is still a broken relation
         (11, Severity.WARNING, "'relates-to' target '0009-vanished.md' was not found"),
     ]
+
+
+def test_words_after_a_links_list_item_link_are_no_references(tmp_path: Path) -> None:
+    # a MADR "## Links" list of sources, each link followed by what it is and when it
+    # was published: "Edition 3" or "March 2021" is no record, so no ADR003 warning
+    record = A.format(n=1, status="Accepted") + (
+        "\n## Links\n\n"
+        "* [`Survey`](https://example.org/survey) Yearly survey of queue brokers, Edition 3\n"
+        "* [`Report`](https://example.org/report) Broker comparison, Published 4 March 2021\n"
+        "* [ADR-0002](0002-b.md), [ADR-0003](0003-c.md)\n"
+        "- [ADR-0002](0002-b.md) ADR-0003\n"
+    )
+    config = make(
+        tmp_path,
+        {
+            "0001-a.md": record,
+            "0002-b.md": A.format(n=2, status="Accepted"),
+            "0003-c.md": A.format(n=3, status="Accepted"),
+        },
+    )
+    log = load(config, today=dt.date(2026, 11, 30))
+    assert [p for p in log.problems if p.severity >= Severity.WARNING] == []
+    a = log.by_path["docs/adr/0001-a.md"]
+    assert {(r.kind, r.target_id or r.target) for r in a.relations} == {
+        ("relates-to", "ADR-0002"),
+        ("relates-to", "ADR-0003"),
+        ("relates-to", "https://example.org/report"),
+        ("relates-to", "https://example.org/survey"),
+    }

@@ -519,9 +519,12 @@ def link_line(text: str, origin: str, line: int | None) -> Iterator[Relation]:
     verb, refs = parts
     verb = verb.strip()
     if verb in _BULLETS:
-        # ``- [ADR-0041](0041-x.md)``, ``* [...](...)``: a list item that is only links
-        # relates, and its bullet is no verb
-        yield from _refs(refs, "relates-to", origin, line, "")
+        # ``- [ADR-0041](0041-x.md)``, ``* [...](...)``: the references that open a list
+        # item relate, and its bullet is no verb. Words after them describe the link: in
+        # ``- [Gartner](https://...) report, Published 9 October 2019`` neither
+        # "Published 9" nor "October 2019" names a record
+        lead = _REFS_AT.match(refs)
+        yield from _refs(lead.group() if lead else refs, "relates-to", origin, line, "")
         return
     verb = verb.strip("*_").strip()  # ``**Superseded by** [...](...)``
     if not verb or len(verb) > 40:
