@@ -146,6 +146,21 @@ def test_generic_frontmatter_with_every_relation_key() -> None:
     }
 
 
+def test_frontmatter_relation_values_written_as_links() -> None:
+    # a MADR log that writes its relations as Markdown links, and "refines" beside them
+    p = parse(
+        '---\nstatus: "superseded by ADR-0009"\nsuperseded_by: "[ADR-0009](0009-x.md)"\n'
+        'refines:\n  - "[ADR-0004](0004-y.md)"\n---\n# ADR-0005: Keep it\n',
+        name="adr/0005-keep-it.md",
+    )
+    assert p.status == "superseded"
+    assert rels(p) == {
+        ("superseded-by", "ADR-0009", "frontmatter"),
+        ("superseded-by", "0009-x.md", "frontmatter"),
+        ("relates-to", "0004-y.md", "frontmatter"),
+    }
+
+
 def test_metadata_table_with_bold_keys() -> None:
     p = parse(
         "# T\n\n| Field | Value |\n|---|---|\n| **Status** | Accepted |\n"

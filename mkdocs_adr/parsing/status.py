@@ -153,6 +153,10 @@ FRONTMATTER_KEYS: dict[str, str] = {
     # a deprecation that names its successor (ADR-0037)
     "deprecated-by": "superseded-by",
     "deprecates": "supersedes",
+    # "refines" relates, as the verb does in a link line (VERBS)
+    "refines": "relates-to",
+    "refined-by": "relates-to",
+    "refined_by": "relates-to",
 }
 
 #: The succession kinds a prose declaration can state (``This ADR is superseded by``).
