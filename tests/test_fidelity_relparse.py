@@ -461,6 +461,8 @@ PARTIAL = [
     ("Partially supersedes", "partially-supersedes"),
     ("Partly supersedes", "partially-supersedes"),
     ("Supersedes parts of", "partially-supersedes"),
+    ("Supersedes some aspects of", "partially-supersedes"),
+    ("Supersedes some parts of", "partially-supersedes"),
     ("Partially superseded by", "partially-superseded-by"),
     ("Partly superseded by", "partially-superseded-by"),
     ("Parts superseded by", "partially-superseded-by"),
@@ -478,6 +480,20 @@ def test_partial_phrases_never_read_as_plain_supersession(verb: str, kind: str) 
     # on the status line itself, and in a table cell
     inline = list(relations_in_text(f"accepted; {verb.lower()} ADR-0003", "status-section", 1))
     assert [(r.kind, r.target) for r in inline] == [(kind, "ADR-0003")]
+
+
+def test_a_note_that_supersedes_some_aspects_is_a_partial_declaration() -> None:
+    # a note opening the body (a log of the Nygard shape): both records stay in effect
+    p = parse(
+        "# Simplify the cache model\n\nNote: this ADR supersedes some aspects of "
+        "[ADR-15](adr-015-cache.md) and [ADR-16](adr-016-keys.md).\n\n## Context\n\nx\n"
+        "\n## Status\n\nProposed\n",
+        name="adr/adr-017-simplify.md",
+    )
+    assert [(r.kind, r.target, r.origin) for r in p.relations] == [
+        ("partially-supersedes", "adr-015-cache.md", "declaration"),
+        ("partially-supersedes", "adr-016-keys.md", "declaration"),
+    ]
 
 
 @pytest.mark.parametrize(

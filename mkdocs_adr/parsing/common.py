@@ -180,8 +180,8 @@ def declarations(doc: Document, status_headings: frozenset[str]) -> list[Relatio
     """
     out: list[Relation] = []
     text = doc.body_text if doc.body_text is not None else doc.text
-    if "T" not in text or not ("This" in text or "THIS" in text):
-        return out  # (the one-character test first: it costs a fraction of the others)
+    if "his" not in text and "HIS" not in text:
+        return out  # "This", "THIS", and "this" after a label ("Note: this ADR ...")
     if not any(h in text for h in DECLARATION_HINTS):
         return out  # a declaration starts "This" and names a succession verb
     # "This page ...", "This is ..." start lines too: only a declaration's verb counts

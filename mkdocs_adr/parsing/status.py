@@ -48,6 +48,9 @@ VERBS: dict[str, str] = {
     "superseded in part by": "partially-superseded-by",
     "in part supersedes": "partially-supersedes",
     "supersedes in part": "partially-supersedes",
+    "supersedes some parts of": "partially-supersedes",
+    "supersedes some aspects of": "partially-supersedes",
+    "supersedes aspects of": "partially-supersedes",
     # a deprecation that names its successor (``mkdocs-adr deprecate ID --by ID``): a
     # succession, so the successor is found; the status stays ``deprecated`` (ADR-0037)
     "deprecated by": "superseded-by",
