@@ -158,6 +158,17 @@ def test_file_id_takes_the_prefix_from_the_name_else_the_root() -> None:
         ("n. Use X", "use-x.md", "n. Use X", None),  # no number in the name: as written
         ("X. Window system", "window-system.md", "X. Window system", None),
         ("Nx. Use X", "0010-use-x.md", "Nx. Use X", None),
+        # the kind of document named before every title of a log
+        ("Architecture Decision Record: Use X", "adr-004-use-x.md", "Use X", None),
+        ("Architectural Decision Record - Use X", "0004-use-x.md", "Use X", None),
+        ("ADR-0004: Architecture Decision Record: Use X", "0004-use-x.md", "Use X", 4),
+        ("Architecture Decision Records", "0001-adrs.md", "Architecture Decision Records", None),
+        (
+            "Architecture decision record keeping",
+            "0001-x.md",
+            "Architecture decision record keeping",
+            None,
+        ),
     ],
 )
 def test_heading_title_and_number(h1: str, file: str, title: str, number: int | None) -> None:

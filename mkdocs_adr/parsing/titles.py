@@ -38,6 +38,11 @@ _HEADING_ID = rx.compile(
 #: ``n. Use X`` in a numbered file: the template's number placeholder left unfilled
 #: (adr-tools' ``NUMBER. TITLE``, written by hand as ``n.``, ``N.``, ``X.`` or ``NNN.``).
 _PLACEHOLDER_NUMBER = rx.compile(r"^(?:[nN]{1,4}|[xX]{1,4}|NUMBER)\.\s+(?=\S)")
+#: ``Architecture Decision Record: Use X``: the kind of document named before every title
+#: of a log, a label like an id (``ADR-0005: Use X``), not part of the title.
+_KIND_LABEL = rx.compile(
+    r"(?i)^architect(?:ure|ural)\s+decision\s+record\s*(?:[:：]|\s[-–—])\s*(?=\S)"
+)
 #: ``[ADR-0005] Use X``: an id in brackets before the title.
 _BRACKETED_ID = rx.compile(rf"^\[(?P<id>[^\[\]]+)\]\s*(?:{_SEP}\s*)?(?P<title>.*)$")
 #: ``[Use X]``: the whole title in brackets (not a link, ``[Use X](x.md)``).
@@ -162,6 +167,9 @@ def heading(text: str, file_name: str, prefixes: Iterable[str]) -> tuple[str, in
     inner = _BRACKETED.match(title)
     if inner:
         title = inner["inner"].strip() or title
+    label = _KIND_LABEL.match(title)
+    if label:
+        title = title[label.end() :]
     return title, number
 
 
