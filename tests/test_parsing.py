@@ -146,6 +146,23 @@ def test_generic_frontmatter_with_every_relation_key() -> None:
     }
 
 
+@pytest.mark.parametrize(
+    ("title", "shown"),
+    [
+        ("0001-Pick a template", "Pick a template"),  # numbered to order a theme's nav
+        ("ADR-0001: Pick a template", "Pick a template"),
+        ("Pick `a` template", "Pick `a` template"),  # no Markdown in frontmatter
+        ("2024 roadmap", "2024 roadmap"),
+    ],
+)
+def test_a_frontmatter_title_loses_the_records_id(title: str, shown: str) -> None:
+    p = parse(
+        f'---\ntitle: "{title}"\n---\n\n# Heading\n\n* status: proposed\n',
+        name="adr/0001-pick-a-template.md",
+    )
+    assert (p.title, p.number) == (shown, None)
+
+
 def test_frontmatter_relation_values_written_as_links() -> None:
     # a MADR log that writes its relations as Markdown links, and "refines" beside them
     p = parse(

@@ -187,7 +187,7 @@ def _parse(text: str, path: str, options: ParseOptions) -> tuple[Parsed, Documen
         title, heading_number = titles.heading(h1.text, name, options.prefixes)
         title = bounds.field(title, "title", path, h1.line, problems)
     if isinstance(fm.get("title"), (str, int, float)) and str(fm["title"]).strip():
-        title = str(fm["title"]).strip()
+        title = titles.frontmatter_title(str(fm["title"]), name, options.prefixes)
     if not title:
         title = titles.from_file_name(name, options.prefixes)
 

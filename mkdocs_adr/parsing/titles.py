@@ -147,12 +147,22 @@ def heading(text: str, file_name: str, prefixes: Iterable[str]) -> tuple[str, in
     ``prefixes`` are the roots' id prefixes. The number is ``None`` when the heading
     names none; the title is the whole heading when nothing is left after the id.
     """
+    return _without_id(inline_text(text.strip()), file_name, prefixes)
+
+
+def frontmatter_title(text: str, file_name: str, prefixes: Iterable[str]) -> str:
+    """A frontmatter ``title`` without the record's id before it, as :func:`heading` takes
+    it from an H1 (``title: 0001-Pick a model``, written to order a theme's navigation);
+    the rest as written (frontmatter is no Markdown)."""
+    return _without_id(text.strip(), file_name, prefixes)[0]
+
+
+def _without_id(raw: str, file_name: str, prefixes: Iterable[str]) -> tuple[str, int | None]:
     known = tuple(prefixes)
     named = read_file_name(file_name, known)
     own = _own_prefixes(known)
     if named.prefix and named.prefix not in own:
         own = own | {named.prefix}
-    raw = inline_text(text.strip())
     candidate = raw
     bracketed = _BRACKETED_ID.match(raw)
     if bracketed and _HEADING_ID.match(bracketed["id"].strip()):
