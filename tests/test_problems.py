@@ -267,6 +267,7 @@ def test_words_after_a_links_list_item_link_are_no_references(tmp_path: Path) ->
         "* [`Report`](https://example.org/report) Broker comparison, Published 4 March 2021\n"
         "* [ADR-0002](0002-b.md), [ADR-0003](0003-c.md)\n"
         "- [ADR-0002](0002-b.md) ADR-0003\n"
+        "- [Notes](https://example.org/notes) go with [ADR-0004](0004-d.md), Part 2\n"
     )
     config = make(
         tmp_path,
@@ -274,6 +275,7 @@ def test_words_after_a_links_list_item_link_are_no_references(tmp_path: Path) ->
             "0001-a.md": record,
             "0002-b.md": A.format(n=2, status="Accepted"),
             "0003-c.md": A.format(n=3, status="Accepted"),
+            "0004-d.md": A.format(n=4, status="Accepted"),
         },
     )
     log = load(config, today=dt.date(2026, 11, 30))
@@ -282,6 +284,8 @@ def test_words_after_a_links_list_item_link_are_no_references(tmp_path: Path) ->
     assert {(r.kind, r.target_id or r.target) for r in a.relations} == {
         ("relates-to", "ADR-0002"),
         ("relates-to", "ADR-0003"),
+        ("relates-to", "ADR-0004"),  # a link in the note relates; its "Part 2" does not
+        ("relates-to", "https://example.org/notes"),
         ("relates-to", "https://example.org/report"),
         ("relates-to", "https://example.org/survey"),
     }

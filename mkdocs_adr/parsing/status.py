@@ -456,7 +456,10 @@ def relations_in_text(text: str, origin: str, line: int | None) -> Iterator[Rela
             yield from _refs(m.group(2), VERBS[verb.lower()], origin, line, verb)
 
 
-def _refs(text: str, kind: str, origin: str, line: int | None, verb: str) -> Iterator[Relation]:
+def _refs(
+    text: str, kind: str, origin: str, line: int | None, verb: str, *, ids: bool = True
+) -> Iterator[Relation]:
+    """The links, URLs and (with ``ids``) bare ids of ``text`` as relations of ``kind``."""
     for ref in REF.finditer(text):
         link, url, ident = ref.groups()
         if link:
@@ -465,7 +468,7 @@ def _refs(text: str, kind: str, origin: str, line: int | None, verb: str) -> Ite
             yield Relation(kind, href or label, origin, line, verb=verb, label=label.strip())
         elif url:
             yield Relation(kind, url, origin, line, verb=verb)
-        elif ident:
+        elif ident and ids:
             yield Relation(kind, ident, origin, line, verb=verb)
 
 
@@ -526,12 +529,14 @@ def link_line(text: str, origin: str, line: int | None) -> Iterator[Relation]:
     verb, refs = parts
     verb = verb.strip()
     if verb in _BULLETS:
-        # ``- [ADR-0041](0041-x.md)``, ``* [...](...)``: the references that open a list
-        # item relate, and its bullet is no verb. Words after them describe the link: in
-        # ``- [Gartner](https://...) report, Published 9 October 2019`` neither
-        # "Published 9" nor "October 2019" names a record
+        # ``- [ADR-0041](0041-x.md)``, ``* [...](...)``: a list item of links relates, and
+        # its bullet is no verb. Its bare ids count in the references that open it: the
+        # words after them describe the link, and in ``- [Gartner](https://...) report,
+        # Published 9 October 2019`` neither "Published 9" nor "October 2019" is an id
         lead = _REFS_AT.match(refs)
-        yield from _refs(lead.group() if lead else refs, "relates-to", origin, line, "")
+        end = lead.end() if lead else len(refs)
+        yield from _refs(refs[:end], "relates-to", origin, line, "")
+        yield from _refs(refs[end:], "relates-to", origin, line, "", ids=False)
         return
     verb = verb.strip("*_").strip()  # ``**Superseded by** [...](...)``
     if not verb or len(verb) > 40:
