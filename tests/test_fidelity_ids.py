@@ -158,6 +158,10 @@ def test_file_id_takes_the_prefix_from_the_name_else_the_root() -> None:
         ("n. Use X", "use-x.md", "n. Use X", None),  # no number in the name: as written
         ("X. Window system", "window-system.md", "X. Window system", None),
         ("Nx. Use X", "0010-use-x.md", "Nx. Use X", None),
+        # a version or a decimal before the words is no number
+        ("1.0 release plan", "0007-x.md", "1.0 release plan", None),
+        ("2.5 Use X", "0007-x.md", "2.5 Use X", None),
+        ("7.Use X", "0007-x.md", "Use X", 7),
         # the kind of document named before every title of a log
         ("Architecture Decision Record: Use X", "adr-004-use-x.md", "Use X", None),
         ("Architectural Decision Record - Use X", "0004-use-x.md", "Use X", None),

@@ -33,7 +33,8 @@ _SEP = r"[.:)|\-–—]"
 #: An id at the start of a heading, then a separator (or only spaces), then the title.
 _HEADING_ID = rx.compile(
     r"^(?:(?P<prefix>[A-Za-z]{2,10})[- ]?)?0*(?P<num>\d{1,6})"
-    rf"(?:\s*(?P<sep>{_SEP})\s*|\s+|$)(?P<title>.*)$"
+    # (a point before a digit is a version's or a decimal's: ``# 1.0 release plan``)
+    rf"(?:\s*(?P<sep>(?!\.\d){_SEP})\s*|\s+|$)(?P<title>.*)$"
 )
 #: ``n. Use X`` in a numbered file: the template's number placeholder left unfilled
 #: (adr-tools' ``NUMBER. TITLE``, written by hand as ``n.``, ``N.``, ``X.`` or ``NNN.``).
