@@ -201,6 +201,7 @@ class Resolver:
         self.pages = frozenset(pages)
         # (a root at the project's top holds every path)
         self._folders = tuple("" if f in ("", ".") else f.rstrip("/") + "/" for f in folders)
+        self._outside = tuple(f for f in self._folders if f.startswith("../"))
         self.by_path: dict[str, Record] = {}
         self.by_id: dict[str, list[Record]] = {}
         self.by_stem: dict[str, list[Record]] = {}
@@ -266,7 +267,9 @@ class Resolver:
         # a link to a file
         if text.lower().endswith((".md", ".markdown")) or "/" in text:
             target = posixpath.normpath(posixpath.join(posixpath.dirname(source.path), text))
-            if target.startswith("../") or target == "..":
+            if (target.startswith("../") or target == "..") and not target.startswith(
+                self._outside
+            ):  # (a root outside the project, `--root` run elsewhere, holds its files)
                 return Resolution(escapes=True), True
             # the file name first; then, for a file that does not exist, the number in
             # its name; then the number the link's text names

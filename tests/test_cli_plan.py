@@ -218,3 +218,41 @@ def test_bad_plugin_option_is_a_usage_error(tmp_path: Path) -> None:
     proc = run_cli("plan", cwd=tmp_path)
     assert proc.returncode == 2
     assert "nav" in proc.stderr and "full" in proc.stderr
+
+
+def test_root_outside_the_current_folder_keeps_its_links(tmp_path: Path) -> None:
+    """``--root`` naming a folder beside the current one (``mkdocs-adr --root
+    ../other/doc/adr``): the links between its records stay inside the log, so the
+    succession they state is read and no link 'leaves the project' (ADR015); a link out
+    of the log and the current folder still does. Seen surveying real logs from a
+    checkout of our own."""
+    log = tmp_path / "other" / "doc" / "adr"
+    log.mkdir(parents=True)
+    (log / "0001-keep-a-log.md").write_text(
+        "# 1. Keep a log\n\nDate: 2024-02-01\n\n## Status\n\nSuperseded by "
+        "[2. Keep it in the wiki](0002-keep-it-in-the-wiki.md)\n\n## Context\n\nWe forget.\n"
+        "See [the guide](../../guide.md).\n",
+        encoding="utf-8",
+    )
+    (log / "0002-keep-it-in-the-wiki.md").write_text(
+        "# 2. Keep it in the wiki\n\nDate: 2024-03-01\n\n## Status\n\nAccepted\n\n"
+        "Supersedes [1. Keep a log](./0001-keep-a-log.md)\n\n## Context\n\nSearch.\n",
+        encoding="utf-8",
+    )
+    here = tmp_path / "here"
+    here.mkdir()
+    proc = run_cli("--root", "../other/doc/adr", "plan", "--json", cwd=here)
+    data = json.loads(proc.stdout)
+    by_id = {r["id"]: r for r in data["records"]}
+    assert by_id["ADR-0001"]["status"] == "superseded"
+    assert {(r["kind"], r["target"]) for r in by_id["ADR-0001"]["relations"]} >= {
+        ("superseded-by", "ADR-0002")
+    }
+    assert {(r["kind"], r["target"]) for r in by_id["ADR-0002"]["relations"]} >= {
+        ("supersedes", "ADR-0001")
+    }
+    escapes = [p for p in data["problems"] if p["code"] == "ADR015"]
+    # the guide lies outside the log and outside the current folder: still reported
+    assert [(p["path"], p["line"]) for p in escapes] == [
+        ("../other/doc/adr/0001-keep-a-log.md", 12)
+    ], escapes
