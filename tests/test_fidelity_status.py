@@ -148,6 +148,16 @@ WORDS: dict[str, tuple[str, str, str | None, str, list[tuple[str, str]]]] = {
     ),
     # the word as some real logs spell it (ensembl's, for one)
     "0034-stop-nightly-exports.md": ("nygard", "deprecated", "depreciated", "Depreciated.", ALIAS),
+    # the key in Markdown's other strong emphasis, under a numbered kind-of-document title
+    # (every record of a real log of 16)
+    "0035-pool-database-connections.md": ("inline", "proposed", None, "proposed", []),
+    "0036-keep-secrets-in-the-vault.md": (
+        "inline",
+        "accepted",
+        "implemented",
+        "Implemented in [#812][impl]",
+        ALIAS,
+    ),
 }
 
 #: The records whose status text is a template's guidance, not a status.
@@ -228,6 +238,9 @@ def test_status_lines_and_dates_of_the_word_log(words: Log) -> None:
     assert got["0013-cache-product-pages.md"].date == "2021-05-06"  # "日期: 2021-05-06"
     assert got["0022-retire-the-ftp-drop.md"].parsed.status_line == 3
     assert got["0025-one-database-per-service.md"].parsed.status_line == 3
+    assert got["0035-pool-database-connections.md"].parsed.status_line == 5
+    assert got["0035-pool-database-connections.md"].title == "Pool database connections"
+    assert got["0036-keep-secrets-in-the-vault.md"].title == "Keep secrets in the vault"
 
 
 @pytest.mark.parametrize(

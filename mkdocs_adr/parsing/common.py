@@ -26,14 +26,16 @@ from .status import (
 )
 
 #: A ``Key: value`` line (``Date: 2024-01-01``, ``**Status:** accepted``, ``状态：接受``),
-#: also with a bold key and no colon (``- **Status** deprecated``) or a dash
+#: also with a bold key (``__Status__: accepted``, Markdown's other strong emphasis too)
+#: and no colon (``- **Status** deprecated``) or a dash
 #: (``Status - Accepted``): group 1 is the key, group 2 the value. A key is a name:
 #: at most 64 characters (a longer one is no field anyone reads), so finding where
 #: it ends costs at most 64 looks; the value, ``(.+?)\s*$`` as first written, is
 #: read as ``(.*\S|.)\s*$``, which takes the same text without a look per character.
 INLINE_FIELD = rx.compile(
-    r"^\s*(?:[-*+]\s+)?\**([^\W\d_][\w \-]{0,63}?)"
-    r"(?:\**+(?:\s*+[:：]|\s++[-–—]\s)|(?<=[^\s*])\*\*(?=\s))\s*\**\s*(.*\S|.)\s*$"
+    r"^\s*(?:[-*+]\s+)?(?:\**|__)([^\W\d_][\w \-]{0,63}?)"
+    r"(?:(?:\**+|__)(?:\s*+[:：]|\s++[-–—]\s)|(?<=[^\s*])\*\*(?=\s)|(?<=[^\s_])__(?=\s))"
+    r"\s*(?:__|\**)\s*(.*\S|.)\s*$"
 )
 
 

@@ -44,6 +44,9 @@ _PLACEHOLDER_NUMBER = rx.compile(r"^(?:[nN]{1,4}|[xX]{1,4}|NUMBER)\.\s+(?=\S)")
 _KIND_LABEL = rx.compile(
     r"(?i)^architect(?:ure|ural)\s+decision\s+record\s*(?:[:：]|\s[-–—])\s*(?=\S)"
 )
+#: ``Architecture Decision Record 9: Use X``: the kind of document and the record's number,
+#: read as the id ``ADR 9`` is.
+_KIND_NUMBERED = rx.compile(r"(?i)^architect(?:ure|ural)\s+decision\s+record\s+(?=\d)")
 #: ``[ADR-0005] Use X``: an id in brackets before the title.
 _BRACKETED_ID = rx.compile(rf"^\[(?P<id>[^\[\]]+)\]\s*(?:{_SEP}\s*)?(?P<title>.*)$")
 #: ``[Use X]``: the whole title in brackets (not a link, ``[Use X](x.md)``).
@@ -165,6 +168,9 @@ def _without_id(raw: str, file_name: str, prefixes: Iterable[str]) -> tuple[str,
     if named.prefix and named.prefix not in own:
         own = own | {named.prefix}
     candidate = raw
+    numbered = _KIND_NUMBERED.match(raw)
+    if numbered:
+        candidate = f"ADR {raw[numbered.end() :]}"
     bracketed = _BRACKETED_ID.match(raw)
     if bracketed and _HEADING_ID.match(bracketed["id"].strip()):
         candidate = f"{bracketed['id'].strip()}: {bracketed['title']}"
