@@ -417,6 +417,46 @@ EXPECTED: list[tuple[str, str, int | None, list[Rel], list[tuple[str, int | None
         [("superseded-by", "the partner portal project", "", "metadata-table", 3)],
         [],
     ),
+    # a "Related ADRs" label in the body: its list, an item of a References list, a
+    # Related: item; a bare id under it stays a mention, fenced text and prose are not read
+    (
+        "nygard/0009-retry-failed-invoices.md",
+        "accepted",
+        7,
+        [
+            ("mentions", "../runbooks/retries.md", "retries", "link", 28),
+            ("mentions", "ADR-0006", "", "prose", 15),
+            (
+                "relates-to",
+                "0002-record-refunds-as-orders.md",
+                "2. Record refunds as orders",
+                "links-section",
+                31,
+            ),
+            (
+                "relates-to",
+                "0005-route-refunds-with-their-order.md",
+                "5. Route refunds with their order",
+                "links-section",
+                31,
+            ),
+            (
+                "relates-to",
+                "0007-stream-order-events.md",
+                "ADR 0007: Stream order events",
+                "links-section",
+                30,
+            ),
+            (
+                "relates-to",
+                "0008-bill-from-the-event-stream.md",
+                "ADR 0008: Bill from the event stream",
+                "links-section",
+                14,
+            ),
+        ],
+        [],
+    ),
 ]
 
 
@@ -858,6 +898,12 @@ def test_partial_supersession_round_trips_through_link(tmp_path: Path) -> None:
     # a partial supersession retires nothing: both stay accepted, and nothing contradicts
     assert (recs["ADR-0002"].status, recs["ADR-0005"].status) == ("accepted", "accepted")
     assert "ADR016" not in {p.code for p in log.problems}
+
+
+@pytest.mark.parametrize("heading", ["Related ADR(s)", "Related ADRs", "Related records"])
+def test_a_related_records_section_is_a_links_section(heading: str) -> None:
+    p = parse(f"# 9. X\n\n## Status\n\nAccepted\n\n## {heading}\n\n- [0005-y](0005-y.md)\n")
+    assert rels(p) == [("relates-to", "0005-y.md", "0005-y", "links-section", 9)]
 
 
 def test_declaration_in_a_links_list_is_a_declaration_not_a_relates_to() -> None:

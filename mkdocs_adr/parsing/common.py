@@ -81,7 +81,26 @@ def field_relations(doc: Document, fields: dict[str, tuple[str, int]]) -> list[R
     return out
 
 
-LINKS_HEADINGS = ("links", "related", "related decisions", "relations")
+LINKS_HEADINGS = (
+    "links",
+    "related",
+    "related decisions",
+    "relations",
+    "related adrs",
+    "related adr",
+    "related adr(s)",
+    "related records",
+)
+#: A line that opens with a label naming the records a record relates to, wherever it
+#: is (``- Related ADRs: [ADR 0049](0049-x.md)``, ``**Related ADR**: [..](..)``, ``Related:``
+#: in a References list): group 1 is its indent, group 2 its bullet, group 3 what follows
+#: the label (empty when a list of them follows on the next lines).
+_RELATED_LABEL = rx.compile(
+    r"\n([^\S\n]*+)([-*+][^\S\n]++)?(?:\*\*|__)?"
+    r"[Rr]elated(?:[^\S\n]++(?:ADRs?|ADR\(s\)|[Dd]ecisions?|[Rr]ecords?))?"
+    r"(?:\*\*|__)?[^\S\n]*+[:：](?:\*\*|__)?[^\S\n]*+([^\n]*)"
+)
+_ITEM = rx.compile(r"([^\S\n]*+)[-*+][^\S\n]++(\S[^\n]*)")
 #: Lines that may open a declared succession (see :data:`.status.DECLARATION`).
 _DECLARATION_LINE = rx.compile(
     r"\n[^\S\n]*+(?:>[^\S\n]*+)*+(?:[-*+][^\S\n]+)?[*_]*+(?:[A-Za-z]{4,9}[*_]*[:：][*_]*[^\S\n]+)?"
@@ -170,6 +189,47 @@ def links_section(doc: Document) -> list[Relation]:
                 for rel in relations_in_text(text, "links-section", lineno):
                     out.append(rel)
     return out
+
+
+def related_labels(doc: Document) -> list[Relation]:
+    """The records a ``Related ADRs:`` label names, on its line or in the list under it.
+
+    Such a label states a relation wherever it stands: in the body after a section
+    heading (``**Related ADRs**:`` and a list), or as an item of a References list (``-
+    Related: [ADR-0002](..), [ADR-0003](..)``). Each reference relates as a Links list
+    item's does (:func:`~.status.link_line`), through its links; a line without one
+    (``- ADR 0006: Outbox sweeps``) keeps its ids as mentions.
+    """
+    out: list[Relation] = []
+    text = doc.body_text if doc.body_text is not None else "\n".join(doc.lines)
+    if "elated" not in text:
+        return out  # (one look: most records name no related records)
+    padded = "\n" + text
+    base, lines, fenced = doc.offset + 1, doc.lines, doc.fenced
+    index = pos = 0
+    for m in _RELATED_LABEL.finditer(padded):
+        start = m.start()
+        index += padded.count("\n", pos, start)
+        pos = start
+        if fenced[index]:
+            continue
+        value = m.group(3).strip()
+        if value:
+            out.extend(_related_refs(value, index + base))
+            continue
+        indent, nested = len(m.group(1)), m.group(2) is not None
+        for i in range(index + 1, len(lines)):
+            item = _ITEM.fullmatch(lines[i])
+            if item is None or fenced[i] or (nested and len(item.group(1)) <= indent):
+                break  # the list under the label ends (a blank line, the next item)
+            out.extend(_related_refs(item.group(2), i + base))
+    return out
+
+
+def _related_refs(refs: str, line: int) -> list[Relation]:
+    # a bare id there stays a mention: a log whose ids are file stems writes "ADR 0006"
+    # for the sixth record too, which no id would then name (a false ADR003)
+    return list(link_line(f"- {refs}", "links-section", line)) if "](" in refs else []
 
 
 def declarations(doc: Document, status_headings: frozenset[str]) -> list[Relation]:

@@ -25,6 +25,7 @@ from .common import (
     frontmatter_relations,
     inline_fields,
     links_section,
+    related_labels,
 )
 from .dates import parse_date, pick_date
 from .decoding import decode
@@ -226,6 +227,7 @@ def _parse(text: str, path: str, options: ParseOptions) -> tuple[Parsed, Documen
         relations.extend(r for r in hit.relations if not (placeholder and r.line == status_line))
         problems.extend(_halves_disagree(hit, status, options, path))
     relations.extend(links_section(doc))
+    relations.extend(related_labels(doc))
     relations.extend(declarations(doc, options.status_headings))
 
     # fields from wherever the style keeps them
