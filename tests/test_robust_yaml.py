@@ -626,3 +626,22 @@ def test_a_yaml_set_reads_as_its_items_in_order_in_every_process() -> None:
         for seed in range(6)
     }
     assert len(seen) == 1, seen
+
+
+def test_a_key_glued_to_its_value_names_the_key_and_the_fix() -> None:
+    """``tag:Web Client`` (no space after the colon, every record of a real log of 28)
+    is one YAML string, not a key: the warning says which key lacks the space, and the
+    fix is that space, not quoting."""
+    parsed = parse_bytes(
+        b"---\ntag:Web Client\n---\n\n# 5. Unit tests\n\n## Status\n\nAccepted\n",
+        path="adr/0005-unit-tests.md",
+        options=OPTIONS,
+    )
+    assert parsed.status == "accepted"
+    [problem] = [p for p in parsed.problems if p.code == "ADR014"]
+    assert problem.line == 2
+    assert "'tag' has no space after its colon" in problem.message
+    assert problem.fix == "write a space after the colon ('tag: value'), as YAML needs"
+    # a URL or words are no glued key
+    for raw in ("http://example.org\n", "just words\n"):
+        assert load_frontmatter(raw)[1] == ("frontmatter is a str, not a mapping of keys", 2)

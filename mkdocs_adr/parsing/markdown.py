@@ -574,8 +574,19 @@ def load_frontmatter(raw: str) -> tuple[dict[str, Any] | None, tuple[str, int] |
     if data is None:
         return {}, None
     if not isinstance(data, dict):
+        glued = _GLUED_KEY.match(raw.lstrip("\n")) if isinstance(data, str) else None
+        if glued:  # ``tag:Web Client``: YAML reads one string, not a key and its value
+            return None, (
+                f"frontmatter is a str, not a mapping of keys: {glued[1]!r} has no space "
+                "after its colon",
+                2,
+            )
         return None, (f"frontmatter is a {type(data).__name__}, not a mapping of keys", 2)
     return {str(k).lower(): v for k, v in data.items()}, None
+
+
+#: A first frontmatter line ``key:value``, the space after the colon left out.
+_GLUED_KEY = rx.compile(r"([^\W\d][\w-]{0,40}):(?=[^\s:/])")
 
 
 # ------------------------------------------------------------------ bounded YAML

@@ -134,6 +134,9 @@ def _yaml_fix(message: str) -> str:
         return "write the values out instead of repeating anchors through aliases"
     if message.startswith("collections nested"):
         return "flatten the frontmatter: keys hold values or short lists"
+    if message.endswith("has no space after its colon"):
+        key = message.rsplit(": ", 1)[-1].split("'")[1]
+        return f"write a space after the colon ('{key}: value'), as YAML needs"
     return "fix the YAML between the '---' lines (quote values that contain ': ')"
 
 
