@@ -418,34 +418,43 @@ EXPECTED: list[tuple[str, str, int | None, list[Rel], list[tuple[str, int | None
         [],
     ),
     # a "Related ADRs" label in the body: its list, an item of a References list, a
-    # Related: item; a bare id under it stays a mention, fenced text and prose are not read
+    # Related: item; a bare id under it stays a mention, fenced text and prose are not
+    # read. A bold relation verb as a label (**Amends**:) relates by its verb
     (
         "nygard/0009-retry-failed-invoices.md",
         "accepted",
         7,
         [
-            ("mentions", "../runbooks/retries.md", "retries", "link", 28),
+            (
+                "amends",
+                "0003-split-the-ledger-by-region.md",
+                "3. Split the ledger by region",
+                "links-section",
+                21,
+            ),
+            ("mentions", "../runbooks/retries.md", "retries", "link", 31),
+            ("mentions", "../teams/billing.md", "the billing team", "link", 22),
             ("mentions", "ADR-0006", "", "prose", 15),
             (
                 "relates-to",
                 "0002-record-refunds-as-orders.md",
                 "2. Record refunds as orders",
                 "links-section",
-                31,
+                34,
             ),
             (
                 "relates-to",
                 "0005-route-refunds-with-their-order.md",
                 "5. Route refunds with their order",
                 "links-section",
-                31,
+                34,
             ),
             (
                 "relates-to",
                 "0007-stream-order-events.md",
                 "ADR 0007: Stream order events",
                 "links-section",
-                30,
+                33,
             ),
             (
                 "relates-to",

@@ -101,6 +101,13 @@ _RELATED_LABEL = rx.compile(
     r"(?:\*\*|__)?[^\S\n]*+[:：](?:\*\*|__)?[^\S\n]*+([^\n]*)"
 )
 _ITEM = rx.compile(r"([^\S\n]*+)[-*+][^\S\n]++(\S[^\n]*)")
+#: A bold relation label opening a line, and a link after it, wherever it is:
+#: ``**Extends**: [ADR 0053 - Box migrations](0053-box-migrations.md)``. Group 1 is the
+#: label, group 2 the references.
+_VERB_LABEL = rx.compile(
+    r"\n[^\S\n]*+(?:[-*+][^\S\n]++)?(?:\*\*|__)([^\W\d_][^\W\d_ ]*(?: [^\W\d_]+){0,4}?)"
+    r"(?:\*\*|__)?[^\S\n]*+[:：](?:\*\*|__)?[^\S\n]*+(\[[^\n]*\]\([^\n]*)"
+)
 #: Lines that may open a declared succession (see :data:`.status.DECLARATION`).
 _DECLARATION_LINE = rx.compile(
     r"\n[^\S\n]*+(?:>[^\S\n]*+)*+(?:[-*+][^\S\n]+)?[*_]*+(?:[A-Za-z]{4,9}[*_]*[:：][*_]*[^\S\n]+)?"
@@ -198,10 +205,13 @@ def related_labels(doc: Document) -> list[Relation]:
     heading (``**Related ADRs**:`` and a list), or as an item of a References list (``-
     Related: [ADR-0002](..), [ADR-0003](..)``). Each reference relates as a Links list
     item's does (:func:`~.status.link_line`), through its links; a line without one
-    (``- ADR 0006: Outbox sweeps``) keeps its ids as mentions.
+    (``- ADR 0006: Outbox sweeps``) keeps its ids as mentions. A bold label that is a
+    relation verb (``**Extends**: [..](..)``) states that relation the same way.
     """
     out: list[Relation] = []
     text = doc.body_text if doc.body_text is not None else "\n".join(doc.lines)
+    if ("**" in text or "__" in text) and "](" in text:
+        out.extend(_verb_labels(doc, text))
     if "elated" not in text:
         return out  # (one look: most records name no related records)
     padded = "\n" + text
@@ -223,6 +233,24 @@ def related_labels(doc: Document) -> list[Relation]:
             if item is None or fenced[i] or (nested and len(item.group(1)) <= indent):
                 break  # the list under the label ends (a blank line, the next item)
             out.extend(_related_refs(item.group(2), i + base))
+    return out
+
+
+def _verb_labels(doc: Document, text: str) -> list[Relation]:
+    """The relations of bold labels that are relation verbs (``**Extends**: [..](..)``),
+    wherever they open a line: metadata set apart, not a sentence."""
+    out: list[Relation] = []
+    padded, base, fenced = "\n" + text, doc.offset + 1, doc.fenced
+    index = pos = 0
+    for m in _VERB_LABEL.finditer(padded):
+        verb = m.group(1)
+        kind = VERBS.get(verb.lower())
+        start = m.start()
+        index += padded.count("\n", pos, start)
+        pos = start
+        if kind is None or fenced[index]:
+            continue
+        out.extend(link_line(f"{verb} {m.group(2)}", "links-section", index + base))
     return out
 
 
