@@ -230,7 +230,6 @@ def _parse(text: str, path: str, options: ParseOptions) -> tuple[Parsed, Documen
         relations.extend(r for r in hit.relations if not (placeholder and r.line == status_line))
         problems.extend(_halves_disagree(hit, status, options, path))
     relations.extend(links_section(doc))
-    relations.extend(related_labels(doc))
     relations.extend(declarations(doc, options.status_headings))
 
     # fields from wherever the style keeps them
@@ -241,6 +240,7 @@ def _parse(text: str, path: str, options: ParseOptions) -> tuple[Parsed, Documen
     for key, found in inline.items():
         fields.setdefault(key, found)
     relations.extend(field_relations(doc, inline))
+    relations.extend(related_labels(doc))  # (after the fields: one under the title is theirs)
     for key, (text_value, lineno) in fields.items():
         if len(text_value) > bounds.FIELD:
             cut = bounds.field(text_value, f"field {key!r}", path, lineno, problems)
