@@ -130,8 +130,10 @@ def _name_reason(name: str, config: Config, mirrors: frozenset[str]) -> str | No
         return "index"
     if name.startswith((".", "_")) or lower.endswith((".draft.md", ".draft.markdown")):
         return "draft"
-    if lower in ("template.md", "template.markdown") or stem.lower().endswith(
-        ("-template", "_template", ".template")
+    if (
+        lower in ("template.md", "template.markdown")
+        or stem.lower().endswith(("-template", "_template", ".template"))
+        or ("emplate" in lower and _TEMPLATE_VARIANT.fullmatch(stem.lower()))
     ):
         return "template"  # adr-template.md, adr_template.md, adr.template.md
     lang = stem.rsplit(".", 1)[-1] if "." in stem else None
@@ -141,6 +143,12 @@ def _name_reason(name: str, config: Config, mirrors: frozenset[str]) -> str | No
 
 
 _INDEX_ENDS = ("index.md", "index.markdown", "readme.md", "readme.markdown")
+#: A template's variant, named from the template (MADR 4 ships ``adr-template-minimal.md``,
+#: ``adr-template-bare.md`` and ``adr-template-bare-minimal.md`` beside ``adr-template.md``):
+#: ``template`` after at most one word and before the variant's words. A numbered name
+#: is a record's (``0005-template-engine.md``), and so is a longer sentence
+#: (``use-a-template-engine.md``).
+_TEMPLATE_VARIANT = rx.compile(r"(?:[a-z]{1,12}[-_])?templates?[-_.][a-z0-9][a-z0-9._-]*")
 
 
 def _numbered_index(lower: str) -> str | None:

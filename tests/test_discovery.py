@@ -38,6 +38,10 @@ def test_every_exclusion_reason(tmp_path: Path) -> None:
         "adr/adr-template.md",
         "adr/adr.template.md",
         "adr/adr_template.md",
+        # MADR 4's variants of its template, and a record whose title names a template
+        "adr/adr-template-minimal.md",
+        "adr/adr-template-bare-minimal.md",
+        "adr/use-a-template-engine.md",
         "adr/0002-b.draft.md",
         "adr/_idea.md",
         "adr/.hidden.md",
@@ -78,6 +82,8 @@ def test_every_exclusion_reason(tmp_path: Path) -> None:
         "docs/adr/template.md": "template",
         "docs/adr/adr-template.md": "template",
         "docs/adr/adr.template.md": "template",
+        "docs/adr/adr-template-minimal.md": "template",
+        "docs/adr/adr-template-bare-minimal.md": "template",
         "docs/adr/adr_template.md": "template",
         "docs/adr/0000-template.md": "template",
         "docs/adr/0002-b.draft.md": "draft",
@@ -92,6 +98,7 @@ def test_every_exclusion_reason(tmp_path: Path) -> None:
     assert paths == [
         "docs/adr/0000-use-madr.md",
         "docs/adr/0001-a.md",
+        "docs/adr/use-a-template-engine.md",
         "docs/adr/services/adr/0001-s.md",
     ]
 
