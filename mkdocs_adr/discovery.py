@@ -247,6 +247,24 @@ def _metadata_pattern(headings: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile("|".join(forms), re.IGNORECASE | re.MULTILINE)
 
 
+#: A record's name without its ``.md``: ``0016-handle-concurrent-git-operations``.
+_BARE_RECORD_NAME = rx.compile(r"\d{3,8}-[A-Za-z0-9][\w-]*$")
+
+
+def _unsuffixed(path: str, shown: str, headings: tuple[str, ...]) -> Problem | None:
+    """ADR013 (a note) for a file named like a record, without ``.md``, that reads like
+    one: neither the log nor the site reads it (None: it does not look like a record)."""
+    if not has_adr_metadata(_head(path), headings):
+        return None
+    return Problem(
+        "ADR013",
+        Severity.INFO,
+        "file is named and written like a record but has no .md extension; it is not read",
+        path=shown,
+        fix=f"rename it to {shown.rsplit('/', 1)[-1]}.md",
+    )
+
+
 def has_adr_metadata(data: bytes, headings: tuple[str, ...]) -> bool:
     """Whether a file's first bytes carry what a record carries: a status heading, a
     status line or ``status:`` key, or an H1 with a record number. A cheap look at the
@@ -535,6 +553,10 @@ def _walk_root(
                 visit(path, (*rel_parts, name), _folder_reason(folder_reason, name, mirrors))  # noqa: F821
                 continue
             if not name.lower().endswith(MARKDOWN_SUFFIXES):
+                if "." not in name and _BARE_RECORD_NAME.match(name):
+                    unsuffixed = _unsuffixed(entry.path, shown, config.status_headings)
+                    if unsuffixed is not None:
+                        result.problems.append(unsuffixed)
                 continue
             rel_path = rel_prefix + name
             walked.append(entry.path)

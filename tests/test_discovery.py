@@ -11,6 +11,7 @@ import pytest
 from mkdocs_adr.config import Config, RootConfig, from_options
 from mkdocs_adr.discovery import discover
 from mkdocs_adr.log import load
+from mkdocs_adr.model import Severity
 
 RECORD = "# {n}. Title\n\n## Status\n\nAccepted\n"
 
@@ -210,3 +211,23 @@ def test_prefix_per_root_and_explicit_ids(tmp_path: Path) -> None:
         "docs/adr/0002-b.md": "ADR-0042",
         "docs/services/payments/adr/0001-p.md": "PAY-0001",
     }
+
+
+def test_a_record_saved_without_its_extension_is_a_note(tmp_path: Path) -> None:
+    """``0016-handle-concurrent-writes`` (the ``.md`` left out, seen in three real logs) is
+    read by neither the log nor the site: a note names it and the rename; a file of the
+    same shape that holds no record (a script) is passed over in silence."""
+    docs = tmp_path / "docs"
+    write(docs, "adr/0001-a.md")
+    write(docs, "adr/0016-handle-concurrent-writes", RECORD.format(n=16))
+    write(docs, "adr/0017-migrate", "#!/bin/sh\necho migrate\n")
+    found = discover(config(tmp_path))
+    assert [f.path for f in found.found] == ["docs/adr/0001-a.md"]
+    assert [(p.code, p.severity, p.path, p.fix) for p in found.problems] == [
+        (
+            "ADR013",
+            Severity.INFO,
+            "docs/adr/0016-handle-concurrent-writes",
+            "rename it to 0016-handle-concurrent-writes.md",
+        )
+    ]

@@ -43,7 +43,7 @@ READINGS: dict[str, tuple[str, str, str | None, list[tuple[str, str]]]] = {
             ("superseded-by", "ADR-0005"),
             ("relates-to", "ADR-0001"),
             ("relates-to", "./../handbook/crypto-policy.md"),
-            ("relates-to", "https://example.org/relay"),
+            # (its "- [Relay project](https://...)" names a web page: no relation)
         ],
     ),
     "ADR-0003": (
@@ -110,7 +110,6 @@ READINGS: dict[str, tuple[str, str, str | None, list[tuple[str, str]]]] = {
 #: Every problem: notes only, none a warning.
 PROBLEMS = [
     ("ADR003", "info", f"{ROOT}/002-ship-metrics-through-a-relay.md", 17),
-    ("ADR003", "info", f"{ROOT}/002-ship-metrics-through-a-relay.md", 18),
     ("ADR005", "info", f"{ROOT}/015-pad-blocks-to-a-power-of-two.md", 5),
     ("ADR018", "info", f"{ROOT}/003-use-the-noop-scheduler.md", 7),
     ("ADR018", "info", f"{ROOT}/007-keep-one-signing-key-per-team.md", 7),

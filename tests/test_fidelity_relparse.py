@@ -909,6 +909,26 @@ def test_partial_supersession_round_trips_through_link(tmp_path: Path) -> None:
     assert "ADR016" not in {p.code for p in log.problems}
 
 
+def test_a_links_list_item_that_names_a_web_page_states_no_relation() -> None:
+    """MADR's Links list names tools, papers and discussions as well as records: a web
+    page there relates to nothing, unless a verb says it does (a supersession by a pull
+    request is kept as text and reported, as everywhere)."""
+    p = parse(
+        "# Use a search index\n\n* Status: accepted\n\n## Links\n\n"
+        "* [Lunr](https://lunrjs.com) - the index we picked\n"
+        "* Survey: [brokers](https://example.org/survey.pdf)\n"
+        "* [Mail the team](mailto:team@example.org)\n"
+        "* Superseded by [the rewrite](https://example.org/pull/12)\n"
+        "* [ADR-0004](0004-use-a-queue.md)\n"
+        "* [Notes](https://example.org/notes) go with [ADR-0005](0005-x.md)\n"
+    )
+    assert [(r.kind, r.target) for r in p.relations if r.kind != "mentions"] == [
+        ("superseded-by", "https://example.org/pull/12"),
+        ("relates-to", "0004-use-a-queue.md"),
+        ("relates-to", "0005-x.md"),
+    ]
+
+
 @pytest.mark.parametrize("heading", ["Related ADR(s)", "Related ADRs", "Related records"])
 def test_a_related_records_section_is_a_links_section(heading: str) -> None:
     p = parse(f"# 9. X\n\n## Status\n\nAccepted\n\n## {heading}\n\n- [0005-y](0005-y.md)\n")

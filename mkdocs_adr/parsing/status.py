@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -535,8 +536,11 @@ def link_line(text: str, origin: str, line: int | None) -> Iterator[Relation]:
         # Published 9 October 2019`` neither "Published 9" nor "October 2019" is an id
         lead = _REFS_AT.match(refs)
         end = lead.end() if lead else len(refs)
-        yield from _refs(refs[:end], "relates-to", origin, line, "")
-        yield from _refs(refs[end:], "relates-to", origin, line, "", ids=False)
+        found: Iterator[Relation] = itertools.chain(
+            _refs(refs[:end], "relates-to", origin, line, ""),
+            _refs(refs[end:], "relates-to", origin, line, "", ids=False),
+        )
+        yield from _off_the_web(found) if origin == "links-section" else found
         return
     verb = verb.strip("*_").strip()  # ``**Superseded by** [...](...)``
     if not verb or len(verb) > 40:
@@ -547,7 +551,18 @@ def link_line(text: str, origin: str, line: int | None) -> Iterator[Relation]:
         if wrapped:
             yield from wrapped
             return
-    yield from _refs(refs, kind or "relates-to", origin, line, verb)
+    named = _refs(refs, kind or "relates-to", origin, line, verb)
+    yield from _off_the_web(named) if kind is None and origin == "links-section" else named
+
+
+def _off_the_web(relations: Iterable[Relation]) -> Iterator[Relation]:
+    """A links list's references without the web pages: an item that names no relation
+    (``- [Pollen CSS](https://www.pollen.style)``, ``* GADR: [..](https://..)``) points
+    at a tool, a discussion or a paper, not at a decision (docs/adr/0070); a record
+    is a file of the log or its id."""
+    for rel in relations:
+        if "://" not in rel.target and not rel.target.lower().startswith("mailto:"):
+            yield rel
 
 
 def relation_line(text: str, origin: str, line: int | None) -> list[Relation]:
