@@ -29,6 +29,7 @@ from . import lazy
 from .config import Config
 from .graph import RelationGraph, Succession
 from .model import (
+    RELATED_MENTION,
     Excluded,
     Parsed,
     Problem,
@@ -899,6 +900,10 @@ class _Resolution:
                 done = self._authoritative(rec, rel, None, named, shared)
                 if done is not None:
                     out.append(done)
+            elif rel.verb == RELATED_MENTION:  # (a relation where it names a record)
+                done = self._mention(rec, rel, named, shared)
+                if done is not None and done not in out:
+                    out.append(done)
         units: list[Unit] = []
         for unit in rec.parsed.units:
             unit_rels = []
@@ -908,7 +913,7 @@ class _Resolution:
                     unit_rels.append(done)
             units.append(unit.with_relations(tuple(unit_rels)))
         for rel in rec.parsed.relations:
-            if rel.kind == "mentions":
+            if rel.kind == "mentions" and rel.verb != RELATED_MENTION:
                 done = self._mention(rec, rel, named, shared)
                 if done is not None and not any(
                     o.kind == "mentions" and o.target_id == done.target_id for o in out
@@ -934,6 +939,13 @@ class _Resolution:
         rid = res.id
         if rid is None or rid == rec.id or rid in named:
             return None
+        if rel.verb == RELATED_MENTION:  # an id a Related label names: it relates
+            named.add(rid)
+            if not shared:
+                self.graph.add(rec.id, "relates-to", rid, "links-section")
+            return Relation(
+                "relates-to", rel.target, "links-section", rel.line, "", rel.label, rid, res.unit
+            )
         if not shared:
             self.graph.add(rec.id, "mentions", rid, rel.origin)
         return _resolved(rel, rid, res.unit)
@@ -950,6 +962,8 @@ class _Resolution:
         if res.escapes:
             self.problems.append(checks.link_escapes(rec, rel))
             return None
+        if res.page and not rel.verb and rel.origin == "links-section":
+            return None  # a links list's page of the docs, no verb: no decision (ADR-0070)
         target_id = self._target(rec, rel, res)
         if target_id is None:
             return rel

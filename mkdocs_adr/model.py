@@ -113,6 +113,11 @@ AUTHORITATIVE_ORIGINS = frozenset(
 #: when the other record agrees (:meth:`mkdocs_adr.graph.RelationGraph.add`), else it is
 #: reported (ADR005) and shown as declared in prose.
 ORIGINS: tuple[str, ...] = (*sorted(AUTHORITATIVE_ORIGINS), "declaration", "link", "prose")
+#: The ``verb`` of a ``mentions`` of a bare id that a ``Related ADRs`` label or list names
+#: (``- Related: ADR-0070 (...)``): resolved to a record, it relates to it as a links list
+#: does; naming none, it is dropped as any mention is. (A log whose ids are file stems
+#: writes "ADR 0006" there too, which no id names: no false ADR003.)
+RELATED_MENTION = "related"
 
 
 class Severity(enum.IntEnum):

@@ -418,8 +418,9 @@ EXPECTED: list[tuple[str, str, int | None, list[Rel], list[tuple[str, int | None
         [],
     ),
     # a "Related ADRs" label in the body: its list, an item of a References list, a
-    # Related: item; a bare id under it stays a mention, fenced text and prose are not
-    # read. A bold relation verb as a label (**Amends**:) relates by its verb
+    # Related: item; a bare id under it is a mention that relates once resolved, fenced
+    # text and prose are not read. A bold relation verb as a label (**Amends**:) relates
+    # by its verb
     (
         "nygard/0009-retry-failed-invoices.md",
         "accepted",
@@ -434,7 +435,7 @@ EXPECTED: list[tuple[str, str, int | None, list[Rel], list[tuple[str, int | None
             ),
             ("mentions", "../runbooks/retries.md", "retries", "link", 31),
             ("mentions", "../teams/billing.md", "the billing team", "link", 22),
-            ("mentions", "ADR-0006", "", "prose", 15),
+            ("mentions", "ADR 0006", "", "prose", 15),  # (relates where a record has the id)
             (
                 "relates-to",
                 "0002-record-refunds-as-orders.md",
@@ -816,6 +817,16 @@ def test_log_resolves_nygard_relations(loaded: Loaded) -> None:
     # a declared link is not also a mention of the same record
     mentioned = [r.target_id for r in recs["adr/0007-stream-order-events.md"].relations]
     assert mentioned == ["ADR-0006"]
+    # a Related ADRs label relates through its links, and through the bare ids a record
+    # has (ADR 0006 here); its Amends label by its verb
+    assert resolved(recs["adr/0009-retry-failed-invoices.md"]) == {
+        ("amends", "ADR-0003", "links-section"),
+        ("relates-to", "ADR-0002", "links-section"),
+        ("relates-to", "ADR-0005", "links-section"),
+        ("relates-to", "ADR-0006", "links-section"),
+        ("relates-to", "ADR-0007", "links-section"),
+        ("relates-to", "ADR-0008", "links-section"),
+    }
 
 
 def test_log_resolves_localized_relations(loaded: Loaded) -> None:
@@ -907,6 +918,11 @@ def test_partial_supersession_round_trips_through_link(tmp_path: Path) -> None:
     # a partial supersession retires nothing: both stay accepted, and nothing contradicts
     assert (recs["ADR-0002"].status, recs["ADR-0005"].status) == ("accepted", "accepted")
     assert "ADR016" not in {p.code for p in log.problems}
+
+
+def test_augmented_by_in_a_status_line_is_an_extension() -> None:
+    p = parse("# Use MADR\n\n* Status: augmented by [ADR-0004](0004-decide.md)]\n")
+    assert [(r.kind, r.target) for r in p.relations] == [("extended-by", "0004-decide.md")]
 
 
 def test_a_links_list_item_that_names_a_web_page_states_no_relation() -> None:

@@ -229,32 +229,37 @@ def test_successor_marked_superseded_by_a_proposal_is_still_current(tmp_path: Pa
     assert [p.code for p in log.problems if p.ids and p.ids[0] == "ADR-0002"] == ["ADR006"]
 
 
-def test_a_links_list_item_to_a_page_that_is_no_record_is_only_a_note(tmp_path: Path) -> None:
-    # MADR 2's "## Links" list: bare links relate; a guide beside the log (outside the
-    # root, or a file discovery leaves out) is a page, not a misnamed record
+def test_a_links_list_item_to_a_page_that_is_no_record_relates_to_nothing(
+    tmp_path: Path,
+) -> None:
+    # MADR 2's "## Links" list: bare links to records relate; a guide beside the log
+    # (outside the root, or a file discovery leaves out) is a page, no decision, so it
+    # relates to nothing and is no note (ADR-0070); a verb still binds it
     record = A.format(n=1, status="Accepted") + (
         "\n## Links\n\n- [Crypto policy](./../handbook/crypto-policy.md)\n"
         "- [How we work](PROCESS.md)\n- [Vanished](0009-vanished.md)\n"
+        "- Relates to [the style guide](./../handbook/style.md)\n"
     )
     config = make(tmp_path, {"0001-a.md": record, "PROCESS.md": "How we work.\n"})
     (tmp_path / "docs" / "handbook").mkdir()
     (tmp_path / "docs" / "handbook" / "crypto-policy.md").write_text("# Crypto\n")
+    (tmp_path / "docs" / "handbook" / "style.md").write_text("# Style\n")
     log = load(config, today=dt.date(2026, 11, 30))
     found = sorted((p.line, p.severity, p.message) for p in log.problems if p.code == "ADR003")
     assert found == [
-        (
-            9,
-            Severity.INFO,
-            "'relates-to' target './../handbook/crypto-policy.md' is not an ADR; "
-            "kept as text, not resolved",
-        ),
-        (
-            10,
-            Severity.INFO,
-            "'relates-to' target 'PROCESS.md' is not an ADR; kept as text, not resolved",
-        ),
         # a record's name in the root that no file has is still a broken relation
         (11, Severity.WARNING, "'relates-to' target '0009-vanished.md' was not found"),
+        (
+            12,
+            Severity.INFO,
+            "'Relates to' target './../handbook/style.md' is not an ADR; "
+            "kept as text, not resolved",
+        ),
+    ]
+    a = log.by_path["docs/adr/0001-a.md"]
+    assert sorted((r.kind, r.target, r.line) for r in a.relations) == [
+        ("relates-to", "./../handbook/style.md", 12),
+        ("relates-to", "0009-vanished.md", 11),
     ]
 
 
@@ -286,3 +291,33 @@ def test_words_after_a_links_list_item_link_are_no_references(tmp_path: Path) ->
         ("relates-to", "ADR-0003"),
         ("relates-to", "ADR-0004"),  # a link in the note relates; its "Part 2" does not
     }  # (the links to web pages name no record: docs/adr/0070)
+
+
+def test_bare_ids_a_related_label_names_relate_where_a_record_has_them(tmp_path: Path) -> None:
+    """``- ADR-0002: Queue`` under ``## Related``, ``**Related:** ADR-0003 (why)`` in the
+    body: relations to the records with those ids (a real log of 119 wrote them so in 16
+    records). An id no record has is no warning: a log whose ids are file stems writes
+    ``ADR 0009`` there too (another real log of 92)."""
+    record = A.format(n=1, status="Accepted") + (
+        "\n## Context\n\n**Related:** ADR-0003 (the ledger), ADR 0009 (not in this log)\n"
+        "\n## Related\n\n- ADR-0002: Record refunds as orders\n- Q4 2018 planning notes\n"
+    )
+    config = make(
+        tmp_path,
+        {
+            "0001-a.md": record,
+            "0002-b.md": A.format(n=2, status="Accepted"),
+            "0003-c.md": A.format(n=3, status="Accepted"),
+        },
+    )
+    log = load(config, today=dt.date(2026, 11, 30))
+    assert [p for p in log.problems if p.severity >= Severity.WARNING] == []
+    a = log.by_path["docs/adr/0001-a.md"]
+    assert {(r.kind, r.target_id, r.origin) for r in a.relations} == {
+        ("relates-to", "ADR-0002", "links-section"),
+        ("relates-to", "ADR-0003", "links-section"),
+    }
+    assert {(r.source, r.kind, r.target) for r in log.graph.edges("relates-to")} >= {
+        ("ADR-0001", "relates-to", "ADR-0002"),
+        ("ADR-0001", "relates-to", "ADR-0003"),
+    }

@@ -11,13 +11,15 @@ from __future__ import annotations
 import re
 
 from .. import rx
-from ..model import Relation
+from ..model import RELATED_MENTION, Relation
 from . import bounds
 from .markdown import Document, heading_key
 from .status import (
     DECLARATION,
     DECLARATION_HINTS,
     FRONTMATTER_KEYS,
+    REF,
+    REFS_AT,
     VERBS,
     declaration,
     frontmatter_refs,
@@ -192,9 +194,15 @@ def links_section(doc: Document) -> list[Relation]:
             rels = list(link_line(text, "links-section", lineno))
             if rels:
                 out.extend(rels)
-            else:
-                for rel in relations_in_text(text, "links-section", lineno):
-                    out.append(rel)
+                continue
+            rels = list(relations_in_text(text, "links-section", lineno))
+            if rels:
+                out.extend(rels)
+                continue
+            item = _ITEM.match(text)
+            lead = REFS_AT.match(item.group(2)) if item else None
+            if lead is not None:  # ``- ADR-0070: Hybrid orchestration``
+                out.extend(related_ids(lead.group(), lineno))
     return out
 
 
@@ -205,7 +213,8 @@ def related_labels(doc: Document) -> list[Relation]:
     heading (``**Related ADRs**:`` and a list), or as an item of a References list (``-
     Related: [ADR-0002](..), [ADR-0003](..)``). Each reference relates as a Links list
     item's does (:func:`~.status.link_line`), through its links; a line without one
-    (``- ADR 0006: Outbox sweeps``) keeps its ids as mentions. A bold label that is a
+    (``- ADR-0006: Outbox sweeps``) relates to the records its bare ids name
+    (:func:`related_ids`). A bold label that is a
     relation verb (``**Extends**: [..](..)``) states that relation the same way.
     """
     out: list[Relation] = []
@@ -255,9 +264,21 @@ def _verb_labels(doc: Document, text: str) -> list[Relation]:
 
 
 def _related_refs(refs: str, line: int) -> list[Relation]:
-    # a bare id there stays a mention: a log whose ids are file stems writes "ADR 0006"
-    # for the sixth record too, which no id would then name (a false ADR003)
-    return list(link_line(f"- {refs}", "links-section", line)) if "](" in refs else []
+    if "](" in refs:
+        return list(link_line(f"- {refs}", "links-section", line))
+    return related_ids(refs, line)
+
+
+def related_ids(refs: str, line: int | None) -> list[Relation]:
+    """The bare ids a ``Related`` label or list names (``ADR-0070 (hybrid), ADR-0087``),
+    as :data:`~mkdocs_adr.model.RELATED_MENTION` mentions: relations to the records that
+    have those ids, nothing where no record has one (``Q4 2018``, a file-stem log's
+    ``ADR 0006``)."""
+    return [
+        Relation("mentions", m.group(3), "prose", line, verb=RELATED_MENTION)
+        for m in REF.finditer(refs)
+        if m.group(3)
+    ]
 
 
 def declarations(doc: Document, status_headings: frozenset[str]) -> list[Relation]:

@@ -60,6 +60,8 @@ VERBS: dict[str, str] = {
     "amended by": "amended-by",
     "extends": "extends",
     "extended by": "extended-by",
+    "augments": "extends",  # (a MADR log's ``Status: augmented by [ADR-0004](..)``)
+    "augmented by": "extended-by",
     "depends on": "depends-on",
     "depended on by": "depended-on-by",
     "relates to": "relates-to",
@@ -183,6 +185,8 @@ REF = rx.compile(rf"({_LINK})|({_URL})|({_ID})")
 _MAY_REF = rx.compile(r"\d|\]\(|://")
 _REF_LIST = rf"(?:{_LINK}|{_URL}|{_ID})(?:\s*+(?:,|、|，|&|and|;)?\s*+(?:{_LINK}|{_URL}|{_ID}))*"
 _REFS_AT = rx.compile(_REF_LIST)
+#: A run of references, one after another (what opens a links list item).
+REFS_AT = _REFS_AT
 #: A wrapped phrase (below) names at most 16 references: it may start at any
 #: reference, and each start reads its list to the end.
 _WRAPPED_LIST = (
