@@ -359,7 +359,7 @@ def declared_supersession(
             yield found
     elif who == {old}:
         yield not_stated_back(new_rec, old_rec)
-    found = contested(new_rec, old_rec)
+    found = contested(new_rec, old_rec, self_stated=who == {old})
     if found is not None:
         yield found
 
@@ -438,10 +438,25 @@ def declared_in_prose(
     )
 
 
-def contested(new: Record, old: Record) -> Problem | None:
-    """ADR016: accepted ``new`` supersedes ``old``, which says it is accepted still."""
+def contested(new: Record, old: Record, *, self_stated: bool = False) -> Problem | None:
+    """ADR016: accepted ``new`` supersedes ``old``, which says it is accepted still.
+
+    ``self_stated``: only ``old`` writes the succession down (``Status: accepted`` above
+    ``- Superseded by [..](..)``): the record contradicts itself, and the relation to
+    remove is its own."""
     if old.status != "accepted":
         return None
+    if self_stated:
+        return Problem(
+            "ADR016",
+            Severity.ERROR,
+            f"{old.id} is accepted, but says accepted {new.id} supersedes it",
+            path=old.path,
+            line=old.parsed.status_line,
+            ids=(old.id, new.id),
+            fix=f"mark {old.id} 'Superseded by {new.id}' (mkdocs-adr supersede {old.id} --by "
+            f"{new.id}), or remove its 'Superseded by {new.id}' if {old.id} is in effect",
+        )
     return Problem(
         "ADR016",
         Severity.ERROR,

@@ -42,6 +42,7 @@ DEFAULT_STATUS_HEADINGS: tuple[str, ...] = (
     "狀態",
     "Estado",
     "Statut",
+    "État",
     "Stand",
     "ステータス",
     "상태",

@@ -41,6 +41,7 @@ _NON_RECORD_NAMES: tuple[tuple[re.Pattern[str], str], ...] = (
     (rx.compile(r"onboarding.*"), "an onboarding document"),
     (rx.compile(r"how-?to.*"), "a how-to"),
     (rx.compile(r".*guide.*"), "a guide"),
+    (rx.compile(r"install(?:ation|ing)?(?:[-_].*)?"), "an installation guide"),
 )
 _NON_RECORD = "looks like a non-record document: "
 #: A numbered name (``0007-x``, ``adr-18``, ``API-001-x``, a date slug): a record's name.

@@ -136,6 +136,11 @@ def test_excluded_files_are_published_as_plain_pages(tmp_path: Path) -> None:
         ("api-style-guide.md", "adr", "a guide"),
         ("onboarding.md", "adr", "an onboarding document"),
         ("how-to-propose-a-decision.md", "adr", "a how-to"),
+        # an adr-tools log's page on installing the tool (a real log of 38 records)
+        ("install.md", "adr", "an installation guide"),
+        ("INSTALLATION.md", "adr", "an installation guide"),
+        ("install-adr-tools.md", "adr", "an installation guide"),
+        ("installer-choice.md", "adr", None),
         # a record's name, whatever the words in it
         ("0012-developer-guide.md", "adr", None),
         ("adr-18-process.md", "adr", None),

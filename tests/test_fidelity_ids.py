@@ -167,6 +167,8 @@ def test_file_id_takes_the_prefix_from_the_name_else_the_root() -> None:
         ("Architectural Decision Record - Use X", "0004-use-x.md", "Use X", None),
         ("ADR-0004: Architecture Decision Record: Use X", "0004-use-x.md", "Use X", 4),
         ("Architecture Decision Records", "0001-adrs.md", "Architecture Decision Records", None),
+        ("ADR: Unified drive domain", "001-unified-drive.md", "Unified drive domain", None),
+        ("ADRs: how we write them", "0001-x.md", "ADRs: how we write them", None),
         # ... and the record's number after it, as an id
         ("Architecture Decision Record 9: Pool connections", "0009-x.md", "Pool connections", 9),
         ("Architectural decision record 12 - Use X", "0012-x.md", "Use X", 12),

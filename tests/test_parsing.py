@@ -440,3 +440,40 @@ def test_setext_headings_and_loose_unit_headings() -> None:
     assert (p.title, p.status) == ("Title", "rejected")
     c = parse("# T\n\n##  D1. Spaced heading\n\nStatus: accepted\n")
     assert [(u.key, u.status) for u in c.units] == [("D1", "accepted")]
+
+
+def test_a_french_etat_section_holds_the_status() -> None:
+    # "État" beside "Statut": a real French log of two records titled its section so
+    p = parse("# 1. Enregistrer les décisions\n\n## État\n\nProposé.\n\n## Contexte\n\nx\n")
+    assert (p.status, p.status_line) == ("proposed", 5)
+
+
+def test_a_template_date_left_unfilled_is_no_date() -> None:
+    # log4brains' template line kept as written (three records of a real log of 22): the
+    # INDEX and the page would have shown the placeholder and its comment as the date
+    p = parse(
+        "# Use Flyway\n\n- Status: accepted\n- Date: [YYYY-MM-DD when the decision was last "
+        "updated] <!-- optional -->\n\n## Context\n\nx\n"
+    )
+    assert (p.status, p.date, p.raw_date) == ("accepted", None, None)
+    # a date written beside the slot's words still reads
+    p = parse("# Use Flyway\n\n- Status: accepted\n- Date: 2023-02-06 (was yyyy-mm-dd)\n")
+    assert p.date == "2023-02-06"
+
+
+@pytest.mark.parametrize(
+    ("text", "date"),
+    [
+        # a Date section, its day unpadded (5 of 17 records of a real log)
+        ("# 6. Register sources\n\n## Status\n\nAccepted\n\n## Date\n\n2022-11-1\n", "2022-11-01"),
+        # a date alone under the title (a real log of 6)
+        ("# Use an OIDC server\n\n27 July 2022\n\n## Status\n\nAccepted\n", "2022-07-27"),
+        ("# Use an OIDC server\n\nJuly 27, 2022\n\n## Context\n\nx\n", "2022-07-27"),
+        # a sentence that holds a date is no date line; a field still wins
+        ("# Use X\n\nOn 27 July 2022 we met.\n\n## Status\n\nAccepted\n", None),
+        ("# Use X\n\n27 July 2022\n\nDate: 2022-08-01\n\n## Status\n\nAccepted\n", "2022-08-01"),
+        ("# Use X\n\n## Date\n\nlast spring\n", None),
+    ],
+)
+def test_a_date_written_alone_is_the_records_date(text: str, date: str | None) -> None:
+    assert parse(text).date == date

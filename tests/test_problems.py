@@ -321,3 +321,25 @@ def test_bare_ids_a_related_label_names_relate_where_a_record_has_them(tmp_path:
         ("ADR-0001", "relates-to", "ADR-0002"),
         ("ADR-0001", "relates-to", "ADR-0003"),
     }
+
+
+def test_a_record_that_says_it_is_superseded_and_accepted_is_told_to_fix_itself(
+    tmp_path: Path,
+) -> None:
+    """``Status: accepted`` above ``- Superseded by [2. B](0002-b.md)`` in its own Links list,
+    the successor silent (a real log of 17): the contradiction is the record's own, so the
+    fix names its own line, not a relation the successor never wrote."""
+    config = make(
+        tmp_path,
+        {
+            "0001-a.md": A.format(n=1, status="Accepted")
+            + "\n## Links\n\n- Superseded by [2. B](0002-b.md)\n",
+            "0002-b.md": A.format(n=2, status="Accepted"),
+        },
+    )
+    log = load(config, today=dt.date(2026, 11, 30))
+    [found] = [p for p in log.problems if p.code == "ADR016"]
+    assert (found.path, found.line) == ("docs/adr/0001-a.md", 5)
+    assert found.message == "ADR-0001 is accepted, but says accepted ADR-0002 supersedes it"
+    assert "remove the relation from ADR-0002" not in found.fix
+    assert "remove its 'Superseded by ADR-0002'" in found.fix

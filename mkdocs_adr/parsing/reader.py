@@ -30,7 +30,7 @@ from .common import (
 from .dates import parse_date, pick_date
 from .decoding import decode
 from .formats import DATE_FROM_STATUS, DETECTORS, FORCED, VARIANTS, Context, Hit, container
-from .markdown import Document, links, matches_except, scan
+from .markdown import Document, Heading, links, matches_except, scan
 from .options import ParseOptions
 from .status import FRONTMATTER_KEYS, relation_line
 
@@ -126,6 +126,41 @@ def _bound_frontmatter(doc: Document, path: str) -> list[Problem]:
             fm[key] = value
             out.append(bounds.field_cut(key, path, fm_line(doc, key)))
     return out
+
+
+#: A template's unfilled date: ``[YYYY-MM-DD when the decision was last updated]``,
+#: ``{YYYY-MM-DD}``, ``yyyy-mm-dd``.
+_DATE_SLOT = rx.compile(r"(?i)yyyy[-/.]mm(?:[-/.]dd)?|dd[-/.]mm[-/.]yyyy|mm[-/.]dd[-/.]yyyy")
+
+
+def _date_of_the_body(doc: Document, h1: Heading | None) -> tuple[str | None, str | None]:
+    """(raw, ISO) of a date written alone where no field holds one: the first line of a
+    ``## Date`` section (``2022-11-1``), or the first line under the title when it is a
+    date and nothing else (``27 July 2022``)."""
+    for sec, _key in doc.keyed_sections(("date", "datum", "fecha")):
+        for _lineno, text in doc.body(sec):
+            if text.strip():
+                value = text.strip()
+                found = parse_date(value) if len(value) <= 40 else None
+                return (value, found) if found else (None, None)
+    if h1 is not None:
+        index = h1.after  # (the line after the title, counted from the body's start)
+        lines = doc.lines
+        while index < len(lines) and not lines[index].strip():
+            index += 1
+        if index < len(lines) and not doc.fenced[index]:
+            value = lines[index].strip()
+            if len(value) <= 24 and _ALONE_DATE.fullmatch(value):
+                found = parse_date(value)
+                if found:
+                    return value, found
+    return None, None
+
+
+#: A line that is a date and nothing else: ``27 July 2022``, ``2022-07-27``, ``July 27, 2022``.
+_ALONE_DATE = rx.compile(
+    r"(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}\.? [A-Za-z]{3,9}\.? \d{4}|[A-Za-z]{3,9}\.? \d{1,2},? \d{4})"
+)
 
 
 def _yaml_fix(message: str) -> str:
@@ -250,7 +285,11 @@ def _parse(text: str, path: str, options: ParseOptions) -> tuple[Parsed, Documen
     if raw_date is None and style in DATE_FROM_STATUS and raw_status:
         date = parse_date(raw_status)
         raw_date = raw_status if date else None
+    if raw_date is None:
+        raw_date, date = _date_of_the_body(doc, h1)
     raw_date_text = None if raw_date is None else str(raw_date)
+    if date is None and raw_date_text is not None and _DATE_SLOT.search(raw_date_text):
+        raw_date_text = None  # the template's "[YYYY-MM-DD when ...]": no date was written
 
     deciders = _as_list(fm.get("decision-makers") or fm.get("deciders"))
     if not deciders and "deciders" in fields:

@@ -39,10 +39,10 @@ _HEADING_ID = rx.compile(
 #: ``n. Use X`` in a numbered file: the template's number placeholder left unfilled
 #: (adr-tools' ``NUMBER. TITLE``, written by hand as ``n.``, ``N.``, ``X.`` or ``NNN.``).
 _PLACEHOLDER_NUMBER = rx.compile(r"^(?:[nN]{1,4}|[xX]{1,4}|NUMBER)\.\s+(?=\S)")
-#: ``Architecture Decision Record: Use X``: the kind of document named before every title
-#: of a log, a label like an id (``ADR-0005: Use X``), not part of the title.
+#: ``Architecture Decision Record: Use X``, ``ADR: Use X``: the kind of document named
+#: before every title of a log, a label like an id (``ADR-0005: Use X``), not part of it.
 _KIND_LABEL = rx.compile(
-    r"(?i)^architect(?:ure|ural)\s+decision\s+record\s*(?:[:：]|\s[-–—])\s*(?=\S)"
+    r"(?i)^(?:architect(?:ure|ural)\s+decision\s+record|adr)\s*(?:[:：]|\s[-–—])\s*(?=\S)"
 )
 #: ``Architecture Decision Record 9: Use X``: the kind of document and the record's number,
 #: read as the id ``ADR 9`` is.
