@@ -446,27 +446,24 @@ def contested(new: Record, old: Record, *, self_stated: bool = False) -> Problem
     remove is its own."""
     if old.status != "accepted":
         return None
+    mark = f"mark {old.id} 'Superseded by {new.id}' (mkdocs-adr supersede {old.id} --by {new.id}"
     if self_stated:
-        return Problem(
-            "ADR016",
-            Severity.ERROR,
-            f"{old.id} is accepted, but says accepted {new.id} supersedes it",
-            path=old.path,
-            line=old.parsed.status_line,
-            ids=(old.id, new.id),
-            fix=f"mark {old.id} 'Superseded by {new.id}' (mkdocs-adr supersede {old.id} --by "
-            f"{new.id}), or remove its 'Superseded by {new.id}' if {old.id} is in effect",
+        message = f"{old.id} is accepted, but says accepted {new.id} supersedes it"
+        fix = f"{mark}), or remove its 'Superseded by {new.id}' if {old.id} is in effect"
+    else:
+        message = f"{old.id} is accepted, but accepted {new.id} supersedes it"
+        fix = (
+            f"{mark}; `mkdocs-adr accept` does both sides when it accepts a proposal), or "
+            f"remove the relation from {new.id}"
         )
     return Problem(
         "ADR016",
         Severity.ERROR,
-        f"{old.id} is accepted, but accepted {new.id} supersedes it",
+        message,
         path=old.path,
         line=old.parsed.status_line,
         ids=(old.id, new.id),
-        fix=f"mark {old.id} 'Superseded by {new.id}' (mkdocs-adr supersede {old.id} --by "
-        f"{new.id}; `mkdocs-adr accept` does both sides when it accepts a proposal), or remove "
-        f"the relation from {new.id}",
+        fix=fix,
     )
 
 
