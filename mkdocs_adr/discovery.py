@@ -146,10 +146,16 @@ def _name_reason(name: str, config: Config, mirrors: frozenset[str]) -> str | No
 _INDEX_ENDS = ("index.md", "index.markdown", "readme.md", "readme.markdown")
 #: A template's variant, named from the template (MADR 4 ships ``adr-template-minimal.md``,
 #: ``adr-template-bare.md`` and ``adr-template-bare-minimal.md`` beside ``adr-template.md``):
-#: ``template`` after at most one word and before the variant's words. A numbered name
-#: is a record's (``0005-template-engine.md``), and so is a longer sentence
-#: (``use-a-template-engine.md``).
-_TEMPLATE_VARIANT = rx.compile(r"(?:[a-z]{1,12}[-_])?templates?[-_.][a-z0-9][a-z0-9._-]*")
+#: ``adr-template-*`` (or ``madr-``, ``decision-``, ``record-``), or ``template-`` and a
+#: variant's word (``template-nygard.md``, ``template.v2``). A numbered name is a record's
+#: (``0005-template-engine.md``), and so are ``template-engine.md`` and
+#: ``use-a-template-engine.md``.
+_TEMPLATE_VARIANT = rx.compile(
+    r"(?:(?:adr|madr|decisions?|records?)[-_]templates?[-_.][a-z0-9][a-z0-9._-]*"
+    r"|templates?[-_.](?:bare|minimal|short|long|full|simple|basic|lite|light|lightweight"
+    r"|nygard|madr|y-statement|alexandrian|tyree|planguage|business|example|v\d+)"
+    r"(?:[-_.][a-z0-9][a-z0-9._-]*)?)"
+)
 
 
 def _numbered_index(lower: str) -> str | None:

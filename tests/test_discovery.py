@@ -43,6 +43,8 @@ def test_every_exclusion_reason(tmp_path: Path) -> None:
         "adr/adr-template-minimal.md",
         "adr/adr-template-bare-minimal.md",
         "adr/use-a-template-engine.md",
+        "adr/template-engine.md",
+        "adr/template-nygard.md",
         "adr/0002-b.draft.md",
         "adr/_idea.md",
         "adr/.hidden.md",
@@ -85,6 +87,7 @@ def test_every_exclusion_reason(tmp_path: Path) -> None:
         "docs/adr/adr.template.md": "template",
         "docs/adr/adr-template-minimal.md": "template",
         "docs/adr/adr-template-bare-minimal.md": "template",
+        "docs/adr/template-nygard.md": "template",
         "docs/adr/adr_template.md": "template",
         "docs/adr/0000-template.md": "template",
         "docs/adr/0002-b.draft.md": "draft",
@@ -99,6 +102,7 @@ def test_every_exclusion_reason(tmp_path: Path) -> None:
     assert paths == [
         "docs/adr/0000-use-madr.md",
         "docs/adr/0001-a.md",
+        "docs/adr/template-engine.md",
         "docs/adr/use-a-template-engine.md",
         "docs/adr/services/adr/0001-s.md",
     ]
