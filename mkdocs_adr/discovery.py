@@ -133,7 +133,10 @@ def _name_reason(name: str, config: Config, mirrors: frozenset[str]) -> str | No
         return "draft"
     if (
         lower in ("template.md", "template.markdown")
-        or stem.lower().endswith(("-template", "_template", ".template"))
+        or (
+            stem.lower().endswith(("-template", "_template", ".template"))
+            and not _RECORD_SLUG.match(name)  # ``20260515-remove-the-item-template.md``
+        )
         or ("emplate" in lower and _TEMPLATE_VARIANT.fullmatch(stem.lower()))
     ):
         return "template"  # adr-template.md, adr_template.md, adr.template.md
@@ -144,6 +147,9 @@ def _name_reason(name: str, config: Config, mirrors: frozenset[str]) -> str | No
 
 
 _INDEX_ENDS = ("index.md", "index.markdown", "readme.md", "readme.markdown")
+#: A record's name by number or date and words (``0012-x``, ``20260515-x``): a name ending in
+#: ``-template`` is then a record's about one (a numbered template is told by its text).
+_RECORD_SLUG = rx.compile(r"(?:\d{3,8}|\d{4}-\d{2}-\d{2})[-_][a-z0-9]", re.IGNORECASE)
 #: A template's variant, named from the template (MADR 4 ships ``adr-template-minimal.md``,
 #: ``adr-template-bare.md`` and ``adr-template-bare-minimal.md`` beside ``adr-template.md``):
 #: ``adr-template-*`` (or ``madr-``, ``decision-``, ``record-``), or ``template-`` and a

@@ -45,6 +45,8 @@ def test_every_exclusion_reason(tmp_path: Path) -> None:
         "adr/use-a-template-engine.md",
         "adr/template-engine.md",
         "adr/template-nygard.md",
+        # a record about a template, named by its date
+        "adr/20260515-remove-the-item-template.md",
         "adr/0002-b.draft.md",
         "adr/_idea.md",
         "adr/.hidden.md",
@@ -102,6 +104,7 @@ def test_every_exclusion_reason(tmp_path: Path) -> None:
     assert paths == [
         "docs/adr/0000-use-madr.md",
         "docs/adr/0001-a.md",
+        "docs/adr/20260515-remove-the-item-template.md",
         "docs/adr/template-engine.md",
         "docs/adr/use-a-template-engine.md",
         "docs/adr/services/adr/0001-s.md",

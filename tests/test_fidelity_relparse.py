@@ -920,6 +920,45 @@ def test_partial_supersession_round_trips_through_link(tmp_path: Path) -> None:
     assert "ADR016" not in {p.code for p in log.problems}
 
 
+def test_madr_template_comments_neither_hide_a_links_section_nor_name_records() -> None:
+    """``## Links <!-- optional -->``, MADR's template heading kept as written, is a
+    Links section; the template's example inside a comment names no record."""
+    p = parse(
+        "# Make the revision required\n\n- Status: accepted\n\n## Links <!-- optional -->\n\n"
+        "- [Link type](link to adr) <!-- example: Refined by [xxx](yyyymmdd-xxx.md) -->\n"
+        "- Supersedes [20230125-versioning](20230125-versioning.md)\n"
+        "<!-- more:\n- Refines [zzz](zzz.md)\n-->\n"
+        "- [Discussion](#why-now)\n"
+    )
+    assert [(r.kind, r.target) for r in p.relations if r.kind != "mentions"] == [
+        ("supersedes", "20230125-versioning.md")
+    ]
+
+
+def test_a_related_decision_records_section_reads_its_sentences() -> None:
+    p = parse(
+        "# 8. Controller lifecycle\n\n## Status\n\nAccepted\n\n"
+        "## Related Decision Records\n\nPartially supersedes [004 Resource states](004-x.md)\n"
+    )
+    assert [(r.kind, r.target) for r in p.relations if r.kind != "mentions"] == [
+        ("partially-supersedes", "004-x.md")
+    ]
+
+
+def test_a_link_line_reads_no_ids_from_the_prose_after_its_references() -> None:
+    """``Supersedes the "option 3" portion of [ADR 0016](..) ... option 2 ...`` and
+    ``... (renumbered to 0039)``: 'option 2' and 'to 0039' are words, not ids (they were
+    ADR003 warnings on a real log of 44); the link still counts."""
+    p = parse(
+        "# 33. Scope-based access\n\n## Status\n\nAccepted\n\n"
+        'Supersedes the "option 3" portion of [ADR 0016](0016-mvp.md) for maintainers. '
+        "ADR 0016 named option 2 as the way on.\n\n"
+        "Amends the stance of [ADR-0028](./0028-due-rules.md) (renumbered to 0039; see below)\n"
+    )
+    targets = sorted(r.target for r in p.relations if r.kind != "mentions")
+    assert targets == ["./0028-due-rules.md", "0016-mvp.md"]
+
+
 def test_augmented_by_in_a_status_line_is_an_extension() -> None:
     p = parse("# Use MADR\n\n* Status: augmented by [ADR-0004](0004-decide.md)]\n")
     assert [(r.kind, r.target) for r in p.relations] == [("extended-by", "0004-decide.md")]

@@ -9,6 +9,7 @@ here; the reader calls the three readers for every record.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from .. import rx
 from ..model import RELATED_MENTION, Relation
@@ -92,6 +93,7 @@ LINKS_HEADINGS = (
     "related adr",
     "related adr(s)",
     "related records",
+    "related decision records",
 )
 #: A line that opens with a label naming the records a record relates to, wherever it
 #: is (``- Related ADRs: [ADR 0049](0049-x.md)``, ``**Related ADR**: [..](..)``, ``Related:``
@@ -184,7 +186,7 @@ def links_section(doc: Document) -> list[Relation]:
     """The relations listed under a ``## Links`` (or ``Related``) heading."""
     out: list[Relation] = []
     for sec, _key in doc.keyed_sections(LINKS_HEADINGS):
-        for lineno, text in doc.body(sec):
+        for lineno, text in _uncommented(doc.body(sec)):
             if not text.strip() or text.lstrip().startswith("#"):
                 continue
             declared, _taken = declaration([(lineno, text)], 0)
@@ -204,6 +206,33 @@ def links_section(doc: Document) -> list[Relation]:
             if lead is not None:  # ``- ADR-0070: Hybrid orchestration``
                 out.extend(related_ids(lead.group(), lineno))
     return out
+
+
+def _uncommented(lines: list[tuple[int, str]]) -> Iterator[tuple[int, str]]:
+    """``lines`` with their HTML comments taken out, across lines too: MADR's template
+    writes its examples there (``- [Link type](link to adr) <!-- example: Refined by
+    [xxx](yyyymmdd-xxx.md) -->``), and a record that kept them names no such record."""
+    inside = False
+    for lineno, text in lines:
+        if not inside and "<!--" not in text:
+            yield lineno, text
+            continue
+        kept: list[str] = []
+        pos = 0
+        while pos <= len(text):
+            if inside:
+                end = text.find("-->", pos)
+                if end < 0:
+                    break
+                inside, pos = False, end + 3
+            else:
+                start = text.find("<!--", pos)
+                if start < 0:
+                    kept.append(text[pos:])
+                    break
+                kept.append(text[pos:start])
+                inside, pos = True, start + 4
+        yield lineno, "".join(kept)
 
 
 def related_labels(doc: Document) -> list[Relation]:

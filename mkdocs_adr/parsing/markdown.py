@@ -420,7 +420,12 @@ def heading_key(text: str) -> str:
 
     Remembered per text: a log's section names and field keys ("Status", "Context",
     "Date") repeat in every record."""
+    if "<!--" in text:  # MADR's template marks a heading ``## Links <!-- optional -->``
+        text = _COMMENT.sub("", text)
     return text.strip().rstrip(":：").strip().lower()
+
+
+_COMMENT = re.compile(r"<!--.*?(?:-->|$)")
 
 
 #: The line that closes frontmatter: ``---`` or ``...`` and trailing whitespace.

@@ -555,7 +555,14 @@ def link_line(text: str, origin: str, line: int | None) -> Iterator[Relation]:
         if wrapped:
             yield from wrapped
             return
-    named = _refs(refs, kind or "relates-to", origin, line, verb)
+    # its bare ids in the references that open it, as a list item's: the words after them
+    # are prose ("... the portion that option 2 named", "renumbered to 0039")
+    lead = _REFS_AT.match(refs)
+    end = lead.end() if lead else len(refs)
+    named: Iterator[Relation] = itertools.chain(
+        _refs(refs[:end], kind or "relates-to", origin, line, verb),
+        _refs(refs[end:], kind or "relates-to", origin, line, verb, ids=False),
+    )
     yield from _off_the_web(named) if kind is None and origin == "links-section" else named
 
 
@@ -565,8 +572,9 @@ def _off_the_web(relations: Iterable[Relation]) -> Iterator[Relation]:
     at a tool, a discussion or a paper, not at a decision (docs/adr/0070); a record
     is a file of the log or its id."""
     for rel in relations:
-        if "://" not in rel.target and not rel.target.lower().startswith("mailto:"):
-            yield rel
+        target = rel.target
+        if "://" not in target and not target.lower().startswith("mailto:") and target[:1] != "#":
+            yield rel  # (``#impact``: a place on this page)
 
 
 def relation_line(text: str, origin: str, line: int | None) -> list[Relation]:
