@@ -148,8 +148,8 @@ def _name_reason(name: str, config: Config, mirrors: frozenset[str]) -> str | No
 
 _INDEX_ENDS = ("index.md", "index.markdown", "readme.md", "readme.markdown")
 #: A record's name by number or date and words (``0012-x``, ``20260515-x``): a name ending in
-#: ``-template`` is then a record's about one (a numbered template is told by its text).
-_RECORD_SLUG = rx.compile(r"(?:\d{3,8}|\d{4}-\d{2}-\d{2})[-_][a-z0-9]", re.IGNORECASE)
+#: ``-template`` is then a record's about one. ``0000-template.md`` is the template's own.
+_RECORD_SLUG = rx.compile(r"(?!0+[-_])(?:\d{3,8}|\d{4}-\d{2}-\d{2})[-_][a-z0-9]", re.IGNORECASE)
 #: A template's variant, named from the template (MADR 4 ships ``adr-template-minimal.md``,
 #: ``adr-template-bare.md`` and ``adr-template-bare-minimal.md`` beside ``adr-template.md``):
 #: ``adr-template-*`` (or ``madr-``, ``decision-``, ``record-``), or ``template-`` and a
