@@ -236,6 +236,8 @@ def refused_files(adr_log: Log) -> dict[str, Problem]:
     - a record file with an ADR013 problem (not valid UTF-8: the log reads it with
       replacement characters, the host would fail on it; over ``max_file_bytes`` or
       binary: not parsed), so that no page shows what the log did not read;
+    - a record whose frontmatter nests deeper than the reader's bound (ADR014), which
+      the host's own YAML reader would crash on (:data:`_NESTED`);
     - a file or folder that discovery skipped with ADR013 or ADR015 (a symlink that
       loops, is broken or points outside the project, a folder already visited
       through a symlink loop, a folder that cannot be listed).
@@ -256,10 +258,19 @@ def refused_files(adr_log: Log) -> dict[str, Problem]:
             refuse(problem.path, problem)
     for rec in adr_log.records:
         for problem in rec.parsed.problems:
-            if problem.code == "ADR013":
+            if problem.code == "ADR013" or (
+                problem.code == "ADR014" and _NESTED in problem.message
+            ):
                 refuse(rec.path, problem)
                 break
     return out
+
+
+#: Frontmatter nested deeper than the reader's bound: the host reads every page's
+#: frontmatter itself, and MkDocs' YAML crashes the process on 30,000 brackets (a
+#: segmentation fault in libyaml's recursion, found by the fuzz run), so the page is
+#: left out as an unreadable one is.
+_NESTED = "collections nested deeper than"
 
 
 def names_in(files: Iterable[SiteFile], folder: str) -> set[str]:

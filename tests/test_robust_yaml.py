@@ -645,3 +645,27 @@ def test_a_key_glued_to_its_value_names_the_key_and_the_fix() -> None:
     # a URL or words are no glued key
     for raw in ("http://example.org\n", "just words\n"):
         assert load_frontmatter(raw)[1] == ("frontmatter is a str, not a mapping of keys", 2)
+
+
+def test_frontmatter_nested_beyond_the_bound_keeps_the_page_out_of_the_build(
+    tmp_path: Path,
+) -> None:
+    """``date: [[[[...`` 30,000 deep (a fuzz run's record): MkDocs' own YAML reader
+    crashes the process on it (a segmentation fault, no plugin needed), so the site leaves
+    the page out, as it does an unreadable file, and says why; the build goes on."""
+    project = tmp_path / "p"
+    adr = project / "docs" / "adr"
+    adr.mkdir(parents=True)
+    (project / "mkdocs.yml").write_text("site_name: t\nplugins:\n  - adr\n", encoding="utf-8")
+    (project / "docs" / "index.md").write_text("# Home\n", encoding="utf-8")
+    (adr / "0001-keep-it.md").write_text(
+        "# 1. Keep it\n\n## Status\n\nAccepted\n", encoding="utf-8"
+    )
+    deep = "---\nstatus: accepted\ndate: " + "[" * 30000 + "\n---\n# 2. Deep\n"
+    (adr / "0002-deep.md").write_text(deep, encoding="utf-8")
+    proc = run_mkdocs("build", "-d", str(tmp_path / "site"), cwd=project)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "docs/adr/0002-deep.md" in proc.stderr and "nested deeper than 64" in proc.stderr
+    assert "left out of the site" in proc.stderr
+    assert (tmp_path / "site" / "adr" / "0001-keep-it" / "index.html").exists()
+    assert not (tmp_path / "site" / "adr" / "0002-deep").exists()
