@@ -118,6 +118,8 @@ def _name_reason(name: str, config: Config, mirrors: frozenset[str]) -> str | No
     stem = name.rsplit(".", 1)[0]
     if lower in ("readme.md", "readme.markdown"):
         return "readme"
+    if lower in _AGENT_FILES:
+        return "agent-instructions"  # AGENTS.md, CLAUDE.md: what a coding agent is told
     if lower[:1] == "0" and lower.endswith(_INDEX_ENDS):
         numbered = _numbered_index(lower)
         if numbered is not None:
@@ -147,6 +149,8 @@ def _name_reason(name: str, config: Config, mirrors: frozenset[str]) -> str | No
 
 
 _INDEX_ENDS = ("index.md", "index.markdown", "readme.md", "readme.markdown")
+#: Instruction files for coding agents kept beside a log: never records.
+_AGENT_FILES = frozenset({"agents.md", "claude.md", "gemini.md", "copilot-instructions.md"})
 #: A record's name by number or date and words (``0012-x``, ``20260515-x``): a name ending in
 #: ``-template`` is then a record's about one. ``0000-template.md`` is the template's own.
 _RECORD_SLUG = rx.compile(r"(?!0+[-_])(?:\d{3,8}|\d{4}-\d{2}-\d{2})[-_][a-z0-9]", re.IGNORECASE)
@@ -201,8 +205,16 @@ TEMPLATE_HEAD = 8192
 
 
 def looks_like_template(data: bytes) -> bool:
-    """Whether a file named like ``0000-x.md`` holds a template's placeholders."""
-    return bool(_TEMPLATE_HINT.search(data[:TEMPLATE_HEAD].decode("utf-8", "replace")))
+    """Whether a file named like ``0000-x.md`` holds a template's placeholders, outside
+    its fenced code: MADR's own first record may quote the template in a fence."""
+    text = data[:TEMPLATE_HEAD].decode("utf-8", "replace")
+    if "```" in text or "~~~" in text:
+        text = _FENCED.sub("", text)
+    return bool(_TEMPLATE_HINT.search(text))
+
+
+#: A fenced block, to its closing fence or the end of the text read.
+_FENCED = rx.compile(r"(?ms)^[ ]{0,3}(`{3,}|~{3,})[^\n]*\n.*?(?:^[ ]{0,3}\1[ \t]*$|\Z)")
 
 
 def content_reason(

@@ -47,6 +47,7 @@ def test_every_exclusion_reason(tmp_path: Path) -> None:
         "adr/template-nygard.md",
         # a record about a template, named by its date
         "adr/20260515-remove-the-item-template.md",
+        "adr/AGENTS.md",
         "adr/0002-b.draft.md",
         "adr/_idea.md",
         "adr/.hidden.md",
@@ -59,6 +60,13 @@ def test_every_exclusion_reason(tmp_path: Path) -> None:
         write(docs, rel)
     write(docs, "adr/0000-template.md", "# {short title of solved problem}\n\n## Status\n\n{x}\n")
     write(docs, "adr/0000-use-madr.md", "# Use MADR\n\n## Status\n\nAccepted\n")
+    # MADR's own first record quoting the template in a fence is still a record
+    write(
+        docs,
+        "adr/0000-use-madr-4.md",
+        "# Use MADR 4\n\n## Status\n\nAccepted\n\n## More Information\n\n"
+        "```markdown\n# {short title of solved problem}\n\n{proposed | accepted}\n```\n",
+    )
     # a log's own index page numbered first, its template in a code block
     write(
         docs,
@@ -90,6 +98,7 @@ def test_every_exclusion_reason(tmp_path: Path) -> None:
         "docs/adr/adr-template-minimal.md": "template",
         "docs/adr/adr-template-bare-minimal.md": "template",
         "docs/adr/template-nygard.md": "template",
+        "docs/adr/AGENTS.md": "agent-instructions",
         "docs/adr/adr_template.md": "template",
         "docs/adr/0000-template.md": "template",
         "docs/adr/0002-b.draft.md": "draft",
@@ -102,6 +111,7 @@ def test_every_exclusion_reason(tmp_path: Path) -> None:
     }
     paths = [f.path for f in found.found]
     assert paths == [
+        "docs/adr/0000-use-madr-4.md",
         "docs/adr/0000-use-madr.md",
         "docs/adr/0001-a.md",
         "docs/adr/20260515-remove-the-item-template.md",

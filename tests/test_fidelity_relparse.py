@@ -920,6 +920,22 @@ def test_partial_supersession_round_trips_through_link(tmp_path: Path) -> None:
     assert "ADR016" not in {p.code for p in log.problems}
 
 
+def test_a_frontmatter_relations_list_of_typed_entries() -> None:
+    """``relations: [{type: supersedes, target: ADR-0021}, ...]`` (every relation of a real
+    log of 86 records; false ADR005 warnings on the records it superseded)."""
+    p = parse(
+        "---\nstatus: accepted\nrelations:\n  - type: supersedes\n    target: ADR-0021\n"
+        '  - type: partially-supersedes\n    target: ADR-0029\n    scope: "the URI value"\n'
+        "  - type: see-also\n    target: ADR-0030\n  - type: invents\n    target: ADR-0031\n"
+        "  - just text\n---\n# Use acquired domains\n"
+    )
+    assert [(r.kind, r.target, r.origin, r.line) for r in p.relations] == [
+        ("supersedes", "ADR-0021", "frontmatter", 3),
+        ("partially-supersedes", "ADR-0029", "frontmatter", 3),
+        ("relates-to", "ADR-0030", "frontmatter", 3),
+    ]
+
+
 def test_madr_template_comments_neither_hide_a_links_section_nor_name_records() -> None:
     """``## Links <!-- optional -->``, MADR's template heading kept as written, is a
     Links section; the template's example inside a comment names no record."""

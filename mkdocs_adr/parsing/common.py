@@ -139,9 +139,12 @@ def fm_line(doc: Document, key: str) -> int | None:
 
 
 def frontmatter_relations(doc: Document) -> list[Relation]:
-    """Relations under the frontmatter relation keys (``supersedes:``, ``amends:``)."""
+    """Relations under the frontmatter relation keys (``supersedes:``, ``amends:``), and
+    in a ``relations:`` list of ``{type, target}`` entries (:func:`_relation_entries`)."""
     fm = doc.frontmatter
     out: list[Relation] = []
+    if fm and isinstance(fm.get("relations"), list):
+        out.extend(_relation_entries(doc, fm["relations"]))
     if not fm or not FRONTMATTER_KEYS.keys() & fm.keys():
         return out
     for key, kind in FRONTMATTER_KEYS.items():
@@ -154,6 +157,33 @@ def frontmatter_relations(doc: Document) -> list[Relation]:
                 out.extend(found)
             else:
                 out.append(Relation(kind, ref, "frontmatter", line, verb=key))
+    return out
+
+
+#: Kinds of a ``relations:`` entry beside the frontmatter keys' (:data:`FRONTMATTER_KEYS`).
+_ENTRY_KINDS = {"see-also": "relates-to", "see_also": "relates-to", "related": "relates-to"}
+
+
+def _relation_entries(doc: Document, entries: list[object]) -> list[Relation]:
+    """``relations: [{type: supersedes, target: ADR-0021}, ...]``, one entry a mapping
+    with a ``type`` (or ``kind``) that names a relation and a ``target`` (or ``id``); a
+    ``scope`` note beside them is not read. Entries of any other shape are passed over.
+    A real MADR log of 86 records writes every relation so."""
+    line = fm_line(doc, "relations")
+    out: list[Relation] = []
+    for entry in entries:
+        if not isinstance(entry, dict):
+            continue
+        kind_text = entry.get("type", entry.get("kind"))
+        target = entry.get("target", entry.get("id"))
+        if not isinstance(kind_text, str) or not isinstance(target, (str, int)):
+            continue
+        key = kind_text.strip().lower().replace(" ", "-")
+        kind = FRONTMATTER_KEYS.get(key) or _ENTRY_KINDS.get(key)
+        ref = str(target).strip()
+        if kind is None or not ref:
+            continue
+        out.append(Relation(kind, ref, "frontmatter", line, verb=kind_text.strip()))
     return out
 
 
