@@ -181,8 +181,8 @@ def _relation_entries(doc: Document, entries: list[object]) -> list[Relation]:
         key = kind_text.strip().lower().replace(" ", "-")
         kind = FRONTMATTER_KEYS.get(key) or _ENTRY_KINDS.get(key)
         ref = str(target).strip()
-        if kind is None or not ref:
-            continue
+        if kind is None or not ref or len(ref) > bounds.FIELD:
+            continue  # (a target longer than any field read names no record)
         out.append(Relation(kind, ref, "frontmatter", line, verb=kind_text.strip()))
     return out
 
