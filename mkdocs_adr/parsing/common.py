@@ -279,24 +279,19 @@ def related_labels(doc: Document) -> list[Relation]:
     out: list[Relation] = []
     text = doc.body_text if doc.body_text is not None else "\n".join(doc.lines)
     if ("**" in text or "__" in text) and "](" in text:
-        out.extend(_verb_labels(doc, text))
+        out.extend(_verb_labels(doc))
     if "elated" not in text:
         return out  # (one look: most records name no related records)
-    padded = "\n" + text
     base, lines, fenced = doc.offset + 1, doc.lines, doc.fenced
-    index = pos = 0
-    for m in _RELATED_LABEL.finditer(padded):
-        start = m.start()
-        index += padded.count("\n", pos, start)
-        pos = start
-        if fenced[index]:
-            continue
+    for lineno, line in doc.lines_matching(_RELATED_LABEL):
+        m = _RELATED_LABEL.match("\n" + line)
+        assert m is not None  # (the line lines_matching found)
         value = m.group(3).strip()
         if value:
-            out.extend(_related_refs(value, index + base))
+            out.extend(_related_refs(value, lineno))
             continue
         indent, nested = len(m.group(1)), m.group(2) is not None
-        for i in range(index + 1, len(lines)):
+        for i in range(lineno - base + 1, len(lines)):
             item = _ITEM.fullmatch(lines[i])
             if item is None or fenced[i] or (nested and len(item.group(1)) <= indent):
                 break  # the list under the label ends (a blank line, the next item)
@@ -304,21 +299,16 @@ def related_labels(doc: Document) -> list[Relation]:
     return out
 
 
-def _verb_labels(doc: Document, text: str) -> list[Relation]:
+def _verb_labels(doc: Document) -> list[Relation]:
     """The relations of bold labels that are relation verbs (``**Extends**: [..](..)``),
     wherever they open a line: metadata set apart, not a sentence."""
     out: list[Relation] = []
-    padded, base, fenced = "\n" + text, doc.offset + 1, doc.fenced
-    index = pos = 0
-    for m in _VERB_LABEL.finditer(padded):
+    for lineno, line in doc.lines_matching(_VERB_LABEL):
+        m = _VERB_LABEL.match("\n" + line)
+        assert m is not None  # (the line lines_matching found)
         verb = m.group(1)
-        kind = VERBS.get(verb.lower())
-        start = m.start()
-        index += padded.count("\n", pos, start)
-        pos = start
-        if kind is None or fenced[index]:
-            continue
-        out.extend(link_line(f"{verb} {m.group(2)}", "links-section", index + base))
+        if VERBS.get(verb.lower()) is not None:
+            out.extend(link_line(f"{verb} {m.group(2)}", "links-section", lineno))
     return out
 
 
