@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -184,9 +183,8 @@ REF = rx.compile(rf"({_LINK})|({_URL})|({_ID})")
 #: names no reference, so no phrase of references either: a cheap test first.
 _MAY_REF = rx.compile(r"\d|\]\(|://")
 _REF_LIST = rf"(?:{_LINK}|{_URL}|{_ID})(?:\s*+(?:,|、|，|&|and|;)?\s*+(?:{_LINK}|{_URL}|{_ID}))*"
-_REFS_AT = rx.compile(_REF_LIST)
 #: A run of references, one after another (what opens a links list item).
-REFS_AT = _REFS_AT
+REFS_AT = rx.compile(_REF_LIST)
 #: A wrapped phrase (below) names at most 16 references: it may start at any
 #: reference, and each start reads its list to the end.
 _WRAPPED_LIST = (
@@ -538,12 +536,7 @@ def link_line(text: str, origin: str, line: int | None) -> Iterator[Relation]:
         # its bullet is no verb. Its bare ids count in the references that open it: the
         # words after them describe the link, and in ``- [Gartner](https://...) report,
         # Published 9 October 2019`` neither "Published 9" nor "October 2019" is an id
-        lead = _REFS_AT.match(refs)
-        end = lead.end() if lead else len(refs)
-        found: Iterator[Relation] = itertools.chain(
-            _refs(refs[:end], "relates-to", origin, line, ""),
-            _refs(refs[end:], "relates-to", origin, line, "", ids=False),
-        )
+        found = _opening_refs(refs, "relates-to", origin, line, "")
         yield from _off_the_web(found) if origin == "links-section" else found
         return
     verb = verb.strip("*_").strip()  # ``**Superseded by** [...](...)``
@@ -555,15 +548,20 @@ def link_line(text: str, origin: str, line: int | None) -> Iterator[Relation]:
         if wrapped:
             yield from wrapped
             return
-    # its bare ids in the references that open it, as a list item's: the words after them
-    # are prose ("... the portion that option 2 named", "renumbered to 0039")
-    lead = _REFS_AT.match(refs)
-    end = lead.end() if lead else len(refs)
-    named: Iterator[Relation] = itertools.chain(
-        _refs(refs[:end], kind or "relates-to", origin, line, verb),
-        _refs(refs[end:], kind or "relates-to", origin, line, verb, ids=False),
-    )
+    named = _opening_refs(refs, kind or "relates-to", origin, line, verb)
     yield from _off_the_web(named) if kind is None and origin == "links-section" else named
+
+
+def _opening_refs(
+    refs: str, kind: str, origin: str, line: int | None, verb: str
+) -> Iterator[Relation]:
+    """:func:`_refs` of a link line's references: its links and URLs anywhere, its bare
+    ids only in the run of references that opens it. The words after that run are prose
+    ("Published 9 October 2019", "the portion option 2 named", "renumbered to 0039")."""
+    lead = REFS_AT.match(refs)
+    end = lead.end() if lead else len(refs)
+    yield from _refs(refs[:end], kind, origin, line, verb)
+    yield from _refs(refs[end:], kind, origin, line, verb, ids=False)
 
 
 def _off_the_web(relations: Iterable[Relation]) -> Iterator[Relation]:
@@ -618,13 +616,13 @@ def declaration(lines: Sequence[tuple[int, str]], start: int) -> tuple[list[Rela
     kind = VERBS[verb.lower()]
     rest = text[m.end() :]
     out: list[Relation] = []
-    refs = _REFS_AT.match(rest)
+    refs = REFS_AT.match(rest)
     if refs is not None:
         out.extend(_refs(refs.group(0), kind, "declaration", lineno, verb))
         # a sentence wrapped inside its list: "... [ADR-1](..) and\n[ADR-2](..)."
         i, tail = start + 1, rest[refs.end() :]
         while i < len(lines) and _CONTINUES.match(tail):
-            more = _REFS_AT.match(bounds.line(lines[i][1]).lstrip())
+            more = REFS_AT.match(bounds.line(lines[i][1]).lstrip())
             if more is None:
                 break
             out.extend(_refs(more.group(0), kind, "declaration", lines[i][0], verb))
@@ -641,7 +639,7 @@ def declaration(lines: Sequence[tuple[int, str]], start: int) -> tuple[list[Rela
         bullet = _LIST_ITEM.match(item)
         if bullet is None:
             break
-        item_refs = _REFS_AT.match(item, bullet.end())
+        item_refs = REFS_AT.match(item, bullet.end())
         if item_refs is not None:
             out.extend(_refs(item_refs.group(0), kind, "declaration", item_line, verb))
         i += 1
