@@ -137,7 +137,9 @@ def _name_reason(name: str, config: Config, mirrors: frozenset[str]) -> str | No
         lower in ("template.md", "template.markdown")
         or (
             stem.lower().endswith(("-template", "_template", ".template"))
-            and not _RECORD_SLUG.match(name)  # ``20260515-remove-the-item-template.md``
+            # a record's numbered name (``20260515-remove-the-item-template.md``), not the
+            # template's own ``0000-template.md``
+            and not (_NUMBERED_NAME.match(name) and not _ZERO_NAME.match(name))
         )
         or ("emplate" in lower and _TEMPLATE_VARIANT.fullmatch(stem.lower()))
     ):
@@ -151,9 +153,6 @@ def _name_reason(name: str, config: Config, mirrors: frozenset[str]) -> str | No
 _INDEX_ENDS = ("index.md", "index.markdown", "readme.md", "readme.markdown")
 #: Instruction files for coding agents kept beside a log: never records.
 _AGENT_FILES = frozenset({"agents.md", "claude.md", "gemini.md", "copilot-instructions.md"})
-#: A record's name by number or date and words (``0012-x``, ``20260515-x``): a name ending in
-#: ``-template`` is then a record's about one. ``0000-template.md`` is the template's own.
-_RECORD_SLUG = rx.compile(r"(?!0+[-_])(?:\d{3,8}|\d{4}-\d{2}-\d{2})[-_][a-z0-9]", re.IGNORECASE)
 #: A template's variant, named from the template (MADR 4 ships ``adr-template-minimal.md``,
 #: ``adr-template-bare.md`` and ``adr-template-bare-minimal.md`` beside ``adr-template.md``):
 #: ``adr-template-*`` (or ``madr-``, ``decision-``, ``record-``), or ``template-`` and a

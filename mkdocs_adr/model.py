@@ -118,6 +118,10 @@ ORIGINS: tuple[str, ...] = (*sorted(AUTHORITATIVE_ORIGINS), "declaration", "link
 #: does; naming none, it is dropped as any mention is. (A log whose ids are file stems
 #: writes "ADR 0006" there too, which no id names: no false ADR003.)
 RELATED_MENTION = "related"
+#: How the reader's refusal of frontmatter nested past its bound begins (an ADR014
+#: message): the site leaves such a page out, as the host's own YAML reader would crash
+#: on it (:func:`mkdocs_adr.site.refused_files`).
+TOO_DEEP = "collections nested deeper than"
 
 
 class Severity(enum.IntEnum):

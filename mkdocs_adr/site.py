@@ -65,7 +65,7 @@ from . import cache as disk_cache
 from . import freshness, lazy
 from .config import Config
 from .log import Log, ParseCache, load, walk_rows
-from .model import Problem, Record, RootInfo, Severity
+from .model import TOO_DEEP, Problem, Record, RootInfo, Severity
 from .paths import project_relative, receipts_dir, within
 from .views import assets, home, i18n, indexjson, llms, mirrors, redirects, search
 from .views import page as page_view
@@ -236,8 +236,10 @@ def refused_files(adr_log: Log) -> dict[str, Problem]:
     - a record file with an ADR013 problem (not valid UTF-8: the log reads it with
       replacement characters, the host would fail on it; over ``max_file_bytes`` or
       binary: not parsed), so that no page shows what the log did not read;
-    - a record whose frontmatter nests deeper than the reader's bound (ADR014), which
-      the host's own YAML reader would crash on (:data:`_NESTED`);
+    - a record whose frontmatter nests deeper than the reader's bound (ADR014,
+      :data:`~.model.TOO_DEEP`): the host reads every page's frontmatter
+      itself, and MkDocs' YAML crashes the process on 30,000 brackets (a segmentation
+      fault in libyaml's recursion, found by a fuzz run);
     - a file or folder that discovery skipped with ADR013 or ADR015 (a symlink that
       loops, is broken or points outside the project, a folder already visited
       through a symlink loop, a folder that cannot be listed).
@@ -259,18 +261,11 @@ def refused_files(adr_log: Log) -> dict[str, Problem]:
     for rec in adr_log.records:
         for problem in rec.parsed.problems:
             if problem.code == "ADR013" or (
-                problem.code == "ADR014" and _NESTED in problem.message
+                problem.code == "ADR014" and TOO_DEEP in problem.message
             ):
                 refuse(rec.path, problem)
                 break
     return out
-
-
-#: Frontmatter nested deeper than the reader's bound: the host reads every page's
-#: frontmatter itself, and MkDocs' YAML crashes the process on 30,000 brackets (a
-#: segmentation fault in libyaml's recursion, found by the fuzz run), so the page is
-#: left out as an unreadable one is.
-_NESTED = "collections nested deeper than"
 
 
 def names_in(files: Iterable[SiteFile], folder: str) -> set[str]:

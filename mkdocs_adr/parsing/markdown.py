@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 import yaml
 
 from .. import rx
+from ..model import TOO_DEEP
 
 try:  # the C loader is several times faster on large logs
     _YamlLoader: Any = yaml.CSafeLoader
@@ -745,7 +746,7 @@ def _compose(loader: Any, budget: int) -> yaml.Node | None:
             sizes[id(node)] = size
         elif isinstance(event, (ev.SequenceStartEvent, ev.MappingStartEvent)):
             if len(stack) >= MAX_DEPTH:
-                raise _refuse(f"collections nested deeper than {MAX_DEPTH}", event.start_mark)
+                raise _refuse(f"{TOO_DEEP} {MAX_DEPTH}", event.start_mark)
             is_seq = isinstance(event, ev.SequenceStartEvent)
             kind = yaml.SequenceNode if is_seq else yaml.MappingNode
             tag = event.tag

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .. import rx
-from ..model import Parsed, Problem, Relation, Severity
+from ..model import TOO_DEEP, Parsed, Problem, Relation, Severity
 from . import bounds, titles
 from .common import (
     declarations,
@@ -167,7 +167,7 @@ def _yaml_fix(message: str) -> str:
     """The fix for frontmatter that does not parse, by why it does not."""
     if message.startswith(("aliases expand", "alias ")):
         return "write the values out instead of repeating anchors through aliases"
-    if message.startswith("collections nested"):
+    if message.startswith(TOO_DEEP):
         return "flatten the frontmatter: keys hold values or short lists"
     if message.endswith("has no space after its colon"):
         key = message.rsplit(": ", 1)[-1].split("'")[1]
