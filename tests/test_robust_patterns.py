@@ -252,7 +252,7 @@ def test_inline_code_spans_are_those_of_the_backtracking_pattern() -> None:
 
 def test_reference_lists_and_fields_read_as_before() -> None:
     for text in generated(4, 20000, 12):
-        old, new = OLD_REFS_AT.match(text), status._REFS_AT.match(text)
+        old, new = OLD_REFS_AT.match(text), status.REFS_AT.match(text)
         assert (old and old.span()) == (new and new.span()), text
         old_f, new_f = OLD_INLINE_FIELD.match(text), status_field(text)
         assert (old_f and old_f.groups()) == (new_f and new_f.groups()), text
