@@ -175,6 +175,22 @@ def _yaml_fix(message: str) -> str:
     return "fix the YAML between the '---' lines (quote values that contain ': ')"
 
 
+#: What :func:`_frontmatter_lists` gives for a record without frontmatter.
+_NO_LISTS: tuple[tuple[str, ...], ...] = ((), (), (), (), ())
+
+
+def _frontmatter_lists(fm: dict[str, Any]) -> tuple[tuple[str, ...], ...]:
+    """The frontmatter's deciders, tags, affected paths, affected components and old
+    locations (``redirect-from``), each as a list of strings."""
+    return (
+        _as_list(fm.get("decision-makers") or fm.get("deciders")),
+        _as_list(fm.get("tags")),
+        _as_list(fm.get("affected-paths") or fm.get("affected_paths")),
+        _as_list(fm.get("affected-components") or fm.get("affected_components")),
+        _as_list(fm.get("redirect-from") or fm.get("redirect_from")),
+    )
+
+
 def _as_list(value: object) -> tuple[str, ...]:
     if value is None or isinstance(value, bool):
         return ()
@@ -291,11 +307,12 @@ def _parse(text: str, path: str, options: ParseOptions) -> tuple[Parsed, Documen
     if date is None and raw_date_text is not None and _DATE_SLOT.search(raw_date_text):
         raw_date_text = None  # the template's "[YYYY-MM-DD when ...]": no date was written
 
-    deciders = _as_list(fm.get("decision-makers") or fm.get("deciders"))
+    listed = _frontmatter_lists(fm) if fm else _NO_LISTS
+    deciders = listed[0]
     if not deciders and "deciders" in fields:
         deciders = _as_list(fields["deciders"][0])
-    tags = _as_list(fm.get("tags")) or (_as_list(fields["tags"][0]) if "tags" in fields else ())
-    review = fm.get("review-by") or fm.get("review_by")
+    tags = listed[1] or (_as_list(fields["tags"][0]) if "tags" in fields else ())
+    review = (fm.get("review-by") or fm.get("review_by")) if fm else None
     if review is None:
         for key in ("review by", "review-by"):
             if key in fields:
@@ -375,13 +392,11 @@ def _parse(text: str, path: str, options: ParseOptions) -> tuple[Parsed, Documen
         domain=str(domain) if isinstance(domain, (str, int)) and str(domain) else None,
         deciders=deciders,
         tags=tags,
-        affected_paths=_as_list(fm.get("affected-paths") or fm.get("affected_paths")),
-        affected_components=_as_list(
-            fm.get("affected-components") or fm.get("affected_components")
-        ),
+        affected_paths=listed[2],
+        affected_components=listed[3],
         iteration=str(fm["iteration"]) if fm.get("iteration") not in (None, "") else None,
-        review_by=parse_date(review) or (str(review) if review else None),
-        redirect_from=_as_list(fm.get("redirect-from") or fm.get("redirect_from")),
+        review_by=(parse_date(review) or str(review)) if review else None,
+        redirect_from=listed[4],
         relations=tuple(_dedupe(_bounded(relations, path, problems))),
         units=tuple(units),
         body_start=doc.offset + 1,
@@ -510,7 +525,10 @@ def _mentions(
     """
     text = doc.unfenced_text()
     has_link = "]" in text and "](" in text  # (one character first: a fraction of the cost)
-    if not has_link and not any(p in text for p in options.prefixes):
+    prefixes = options.prefixes
+    if not has_link and not (
+        prefixes[0] in text if len(prefixes) == 1 else any(p in text for p in prefixes)
+    ):
         return []  # a prose reference starts with a prefix
     out: list[Relation] = []
     base = doc.offset + 1
@@ -552,7 +570,8 @@ def _mentions(
         n = line + base
         if n in skip:
             continue
-        ident = f"{m.group(1)}-{int(m.group(2) or m.group(3)):04d}{m.group(4) or ''}"
+        prefix, spaced, joined, decision = m.groups()
+        ident = f"{prefix}-{int(spaced or joined):04d}{decision or ''}"
         out.append(Relation("mentions", ident, "prose", n))
     return out
 

@@ -162,18 +162,22 @@ def frontmatter_title(text: str, file_name: str, prefixes: Iterable[str]) -> str
 
 
 def _without_id(raw: str, file_name: str, prefixes: Iterable[str]) -> tuple[str, int | None]:
-    known = tuple(prefixes)
+    known = prefixes if type(prefixes) is tuple else tuple(prefixes)
     named = read_file_name(file_name, known)
     own = _own_prefixes(known)
     if named.prefix and named.prefix not in own:
         own = own | {named.prefix}
     candidate = raw
-    numbered = _KIND_NUMBERED.match(raw)
-    if numbered:
-        candidate = f"ADR {raw[numbered.end() :]}"
-    bracketed = _BRACKETED_ID.match(raw)
-    if bracketed and _HEADING_ID.match(bracketed["id"].strip()):
-        candidate = f"{bracketed['id'].strip()}: {bracketed['title']}"
+    # (each pattern below needs its first character: one look at it before the pattern)
+    first = raw[:1]
+    if first in _KIND_FIRST:
+        numbered = _KIND_NUMBERED.match(raw)
+        if numbered:
+            candidate = f"ADR {raw[numbered.end() :]}"
+    if first == "[":
+        bracketed = _BRACKETED_ID.match(raw)
+        if bracketed and _HEADING_ID.match(bracketed["id"].strip()):
+            candidate = f"{bracketed['id'].strip()}: {bracketed['title']}"
     title, number = raw, None
     m = _HEADING_ID.match(candidate)
     if m is not None and _counts(m, own, named.number):
@@ -181,13 +185,20 @@ def _without_id(raw: str, file_name: str, prefixes: Iterable[str]) -> tuple[str,
         title = m["title"].strip() or raw
     elif named.number is not None and (unfilled := _PLACEHOLDER_NUMBER.match(raw)):
         title = raw[unfilled.end() :]  # the file's number is the record's (no heading number)
-    inner = _BRACKETED.match(title)
-    if inner:
-        title = inner["inner"].strip() or title
-    label = _KIND_LABEL.match(title)
-    if label:
-        title = title[label.end() :]
+    if title[:1] == "[":
+        inner = _BRACKETED.match(title)
+        if inner:
+            title = inner["inner"].strip() or title
+    if title[:1] in _KIND_FIRST:
+        label = _KIND_LABEL.match(title)
+        if label:
+            title = title[label.end() :]
     return title, number
+
+
+#: What :data:`_KIND_NUMBERED` and :data:`_KIND_LABEL` match starts with (``architect...``,
+#: ``adr``, in any case).
+_KIND_FIRST = frozenset("aA")
 
 
 @functools.lru_cache(maxsize=64)
