@@ -111,18 +111,28 @@ class ParseCache:
             if group is None:
                 group = wanted[id(options)] = (options, set())
             group[1].add((digest, path))
-        if len(wanted) == len(self._by_options) == 1:
-            options, pairs = next(iter(wanted.values()))
+        self._retain({options: pairs for options, pairs in wanted.values()})
+
+    def retain_for(self, options: ParseOptions, pairs: set[tuple[str, str]]) -> None:
+        """:meth:`retain` of the keys ``(digest, path, options)`` of ``pairs``: one load's,
+        whose files all share its options (made in one set, not grouped key by key)."""
+        self._retain({options: pairs})
+
+    def _retain(self, wanted: dict[ParseOptions, set[tuple[str, str]]]) -> None:
+        # in place: a serve rebuild after one edit drops one entry of a thousand, and
+        # making the tables again cost a rebuild more than the rest of this
+        for options in [o for o in self._by_options if o not in wanted]:
+            del self._by_options[options]
+        for options, pairs in wanted.items():
             table = self._by_options.get(options)
-            if table is not None and len(table) == len(pairs) and all(k in table for k in pairs):
-                return  # (the usual rebuild: nothing to drop)
-        kept: dict[ParseOptions, dict[tuple[str, str], Parsed]] = {}
-        for options, pairs in wanted.values():
-            table = self._by_options.get(options)
-            if table:
-                into = kept.setdefault(options, {})
-                into.update((k, v) for k, v in table.items() if k in pairs)
-        self._by_options, self._last = kept, None
+            if not table:
+                self._by_options.pop(options, None)
+                continue
+            keys = table.keys()
+            if keys != pairs:  # (compared in C: the usual rebuild drops nothing)
+                for gone in keys - pairs:
+                    del table[gone]
+        self._last = None
 
     def __len__(self) -> int:
         return sum(len(table) for table in self._by_options.values())
@@ -251,7 +261,7 @@ def _load(config: Config, cache: ParseCache | None, today: dt.date | None) -> Lo
         records = _identify_all(read, parsed_by_key, prefixes, cache)
     shape: tuple[Any, ...] = ()
     if cache is not None:
-        cache.retain((digest, item.path, options) for item, digest, _data in read)
+        cache.retain_for(options, {(digest, item.path) for item, digest, _data in read})
         shape = _shape(config, records, found, intake, today)
     if cache is not None and cache.analysed is not None and cache.analysed[0] == shape:
         log = _with_prose(cache.analysed[1], records, config)

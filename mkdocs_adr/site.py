@@ -1168,9 +1168,11 @@ class SiteBuild:
         if current and files.get(current) is not None:
             pages.current_src = current
             self.view_at[current] = ("current", key)
+        folder = (engine.src_uri(rv.root.path) or key).rstrip("/")
+        # the names beside the graph page and the timeline, listed once for both (a
+        # pass over every file of the site); the graph page joins them once added
+        taken = names_in(files, folder)
         if engine.graph:
-            folder = (engine.src_uri(rv.root.path) or key).rstrip("/")
-            taken = names_in(files, folder)
             name = GRAPH_PAGE if GRAPH_PAGE not in taken else free_name(taken, GRAPH_PAGE)
             graph_src = f"{folder}/{name}" if folder else name
             graph = self.ctx.graph
@@ -1187,17 +1189,18 @@ class SiteBuild:
                 ),
             )
             files.add(graph_src, pages.graph.markdown)
+            taken.add(name)
             pages.graph_src = graph_src
             self.view_at[graph_src] = ("graph", key)
-        self._timeline(pages, rv, files)
+        self._timeline(pages, rv, files, folder, taken)
         return pages
 
-    def _timeline(self, pages: RootPages, rv: RootViews, files: FileHost) -> None:
-        """The root's timeline page (``TIMELINE.md``, or a free name beside a user's)."""
+    def _timeline(
+        self, pages: RootPages, rv: RootViews, files: FileHost, folder: str, taken: set[str]
+    ) -> None:
+        """The root's timeline page (``TIMELINE.md``, or a free name beside a user's):
+        ``taken`` is every name in its ``folder``."""
         assert self.log is not None
-        engine = self.engine
-        folder = (engine.src_uri(rv.root.path) or pages.key).rstrip("/")
-        taken = names_in(files, folder)
         name = TIMELINE_PAGE if TIMELINE_PAGE not in taken else free_name(taken, TIMELINE_PAGE)
         src = f"{folder}/{name}" if folder else name
         adr_log = self.log
