@@ -952,11 +952,25 @@ def _url_made_from(f: SiteFile) -> tuple[Any, ...] | None:
     yet (MkDocs' ``File.url``, a cached property: its function of the file's ``dest_uri``
     and ``use_directory_urls``); None when the URL is already there (set by a plugin,
     or made) or is made otherwise."""
-    made = getattr(type(f), "url", None)
-    known = getattr(f, "__dict__", None)
-    if not isinstance(made, functools.cached_property) or known is None or "url" in known:
-        return None
-    return (made.func, f.dest_uri, getattr(f, "use_directory_urls", None))
+    return _url_maker(type(f))(f)
+
+
+@functools.lru_cache(maxsize=64)
+def _url_maker(kind: type) -> Callable[[SiteFile], tuple[Any, ...] | None]:
+    """:func:`_url_made_from` for the files of one class: whether the class makes its
+    URL on first use is asked once, not once a file (a thousand files a rebuild)."""
+    made = getattr(kind, "url", None)
+    if not isinstance(made, functools.cached_property):
+        return lambda f: None
+    func = made.func
+
+    def made_from(f: SiteFile) -> tuple[Any, ...] | None:
+        known = getattr(f, "__dict__", None)
+        if known is None or "url" in known:
+            return None
+        return (func, f.dest_uri, getattr(f, "use_directory_urls", None))
+
+    return made_from
 
 
 class SiteBuild:
@@ -1271,7 +1285,9 @@ class SiteBuild:
     def _redirects(self, files: FileHost) -> list[str]:
         assert self.log is not None
         notes = []
-        dests = {f.dest_uri for f in files}
+        # every file's output path, listed only when a redirect is to be written (most
+        # builds have none to write: a pass over every file saved)
+        dests: set[str] | None = None
         work = self.log.config.work_path
         moves = []
         if receipts_dir(work).is_dir():  # (the journal, its plans and file operations: on use)
@@ -1284,6 +1300,8 @@ class SiteBuild:
             if target is None or old.src == target.src_uri:
                 continue
             probe = files.probe(old.src)
+            if dests is None:
+                dests = {f.dest_uri for f in files}
             if files.get(old.src) is not None or probe.dest_uri in dests:
                 notes.append(
                     f"{old.src}: a page exists at this old location of {old.record.id}; "
@@ -1507,8 +1525,13 @@ class SiteBuild:
             urls, out = memory.url_of, []
             if len(urls) > URLS_KEPT:
                 urls.clear()
+            kind: type | None = None
+            maker = _url_made_from
             for path, f in self.file_at_path.items():
-                made = _url_made_from(f)
+                if type(f) is not kind:  # (the files are of one class: asked once)
+                    kind = type(f)
+                    maker = _url_maker(kind)
+                made = maker(f)
                 if made is None:
                     out.append((path, f.url))
                     continue
