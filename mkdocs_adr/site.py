@@ -1964,7 +1964,9 @@ class SiteBuild:
     ) -> str | None:
         """:meth:`page_markdown` under serve: the page's :class:`PageMemo`, which the
         page's later steps of this build take from :attr:`page_at` without a look-up."""
-        entry = memory.page_memo(src)
+        entry = memory.page_of.get(src)  # (Memory.page_memo, inlined: once a page)
+        if entry is None:
+            entry = memory.page_of[src] = PageMemo()
         rec = entry.rec_now if entry.now is self.token else self.record_at.get(src)
         self.page_at = (src, entry, rec)
         if entry.md_in == markdown and entry.md_given == meta:
