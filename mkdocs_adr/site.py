@@ -1134,6 +1134,8 @@ class SiteBuild:
         self.ctx = page_view.PageContext.build(
             adr_log, self.words, drawn, kept=self.kept("page order")
         )
+        # the agent files' order by root is the page context's: not sorted twice a build
+        llms.by_root(adr_log, order=self.ctx.order)
         notes = refused_notes(left_out, refused)
         if self.language_note:
             notes.append(self.language_note)

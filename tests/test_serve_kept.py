@@ -232,3 +232,38 @@ def test_the_pages_order_through_a_kept_arrangement_matches_a_fresh_one(tmp_path
     assert second.records[0].id == "ADR-0009"
     assert order(second, True) == order(second, False)
     assert order(second, False)[-1] == "ADR-0009"
+
+
+def test_the_agent_files_order_taken_from_the_page_context_matches_a_sort(tmp_path: Any) -> None:
+    """``llms.by_root`` given the page context's order (the site seeds it, so the agent
+    files sort nothing again) equals the order it sorts itself, for two roots, a record
+    renumbered through a kept arrangement, and an empty root."""
+    from mkdocs_adr.config import from_options
+    from mkdocs_adr.log import ParseCache, load
+    from mkdocs_adr.views import llms
+    from mkdocs_adr.views import page as page_view
+
+    docs = tmp_path / "docs"
+    for folder in ("adr", "rfc", "empty"):
+        (docs / folder).mkdir(parents=True)
+    for n in (3, 1, 2):
+        _write(docs / "adr", f"000{n}-rec-{n}.md", n, f"Record {n}")
+    _write(docs / "rfc", "0002-b.md", 2, "B")
+    _write(docs / "rfc", "0001-a.md", 1, "A")
+    roots = [{"path": "adr"}, {"path": "rfc", "prefix": "RFC"}, {"path": "empty", "prefix": "E"}]
+    config = from_options({"roots": roots}, project_dir=tmp_path, docs_dir=docs, config_file=None)
+    cache, kept = ParseCache(), Kept()
+
+    def both(log: Any) -> tuple[Any, Any]:
+        kept.begin(log, "ctx", lambda before: None)
+        ctx = page_view.PageContext.build(log, kept=kept)
+        return llms._by_root(log, ctx.order), llms._by_root(log)
+
+    seeded, sorted_ = both(load(config, cache=cache))
+    assert seeded == sorted_ and list(seeded) == list(sorted_)
+    assert [len(v) for v in seeded.values()] == [3, 2, 0]
+    (docs / "adr" / "0001-rec-1.md").unlink()
+    _write(docs / "adr", "0009-rec-1.md", 9, "Record 1")
+    seeded, sorted_ = both(load(config, cache=cache))
+    assert seeded == sorted_ and list(seeded) == list(sorted_)
+    assert seeded[next(iter(seeded))][-1].id == "ADR-0009"

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -326,23 +326,42 @@ def in_index_order(records: list[Record]) -> list[Record]:
     return sorted(records, key=lambda r: (r.number is None, r.number or 0, r.id, r.path))
 
 
-def by_root(log: Log) -> dict[str, list[Record]]:
+def by_root(
+    log: Log, order: Mapping[str, Sequence[Record]] | None = None
+) -> dict[str, list[Record]]:
     """Each root's records (by the root's project-relative path, in configuration order),
     in INDEX order: what :func:`~mkdocs_adr.views.index.root_records` gives, in one pass;
-    worked out once per ``Log`` value (kept with it, as :func:`summaries` are)."""
+    worked out once per ``Log`` value (kept with it, as :func:`summaries` are).
+
+    ``order``: each root's records (by the configuration's root path) already in INDEX
+    order, the site's page context's (:attr:`~mkdocs_adr.views.page.PageContext.order`,
+    which a serve rebuild takes from the last build's places): not sorted again."""
     memo = vars(log)
     found: dict[str, list[Record]] | None = memo.get(_BY_ROOT)
     if found is None:
-        found = memo[_BY_ROOT] = _by_root(log)
+        found = memo[_BY_ROOT] = _by_root(log, order)
     return {path: list(records) for path, records in found.items()}
 
 
 _BY_ROOT = "_llms_by_root"
 
 
-def _by_root(log: Log) -> dict[str, list[Record]]:
+def _by_root(
+    log: Log, order: Mapping[str, Sequence[Record]] | None = None
+) -> dict[str, list[Record]]:
     info_of = {cfg.path: info.path for cfg, info in zip(log.config.roots, log.roots, strict=True)}
     out: dict[str, list[Record]] = {info.path: [] for info in log.roots}
+    # the given order is the one sort would give when each root is its own and known
+    # (records of roots sharing a path, or of no root configured, are sorted here)
+    if (
+        order is not None
+        and len(set(info_of.values())) == len(info_of)
+        and all(root in info_of for root in order)
+        and sum(map(len, order.values())) == len(log.records)
+    ):
+        for root, records in order.items():
+            out[info_of[root]] = list(records)
+        return out
     for rec in log.records:
         out.setdefault(info_of.get(rec.root, rec.root), []).append(rec)
     return {path: in_index_order(records) for path, records in out.items()}
