@@ -1528,7 +1528,7 @@ class SiteBuild:
             if len(urls) > URLS_KEPT:
                 urls.clear()
             kind: type | None = None
-            maker = _url_made_from
+            maker: Callable[[SiteFile], tuple[Any, ...] | None] = _url_made_from
             for path, f in self.file_at_path.items():
                 if type(f) is not kind:  # (the files are of one class: asked once)
                     kind = type(f)
