@@ -264,7 +264,7 @@ def _load(config: Config, cache: ParseCache | None, today: dt.date | None) -> Lo
         cache.retain_for(options, {(digest, item.path) for item, digest, _data in read})
         shape = _shape(config, records, found, intake, today)
     if cache is not None and cache.analysed is not None and cache.analysed[0] == shape:
-        log = _with_prose(cache.analysed[1], records, config)
+        log = _with_prose(cache.analysed[1], records, config, cache.resolved)
     else:
         log = analyse(
             config,
@@ -429,7 +429,9 @@ def _shape(
     )
 
 
-def _with_prose(log: Log, records: list[Record], config: Config) -> Log:
+def _with_prose(
+    log: Log, records: list[Record], config: Config, kept: Resolved | None = None
+) -> Log:
     """``log`` (analysed from records of the same :func:`_shape`) with the prose and hashes
     of ``records``: the relations, graph and problems stay those the analysis found."""
     new = [
@@ -442,7 +444,7 @@ def _with_prose(log: Log, records: list[Record], config: Config) -> Log:
         log,
         config=config,
         records=tuple(new),
-        fingerprint=_fingerprint(config, new),
+        fingerprint=_fingerprint(config, new, kept),
         by_id=_index_by_id(new),
         by_path={r.path: r for r in new},
     )
@@ -625,23 +627,59 @@ def _without_explicit_id(parsed: Parsed, path: str, fault: str) -> Parsed:
     return dataclasses.replace(parsed, explicit_id=None, problems=(*parsed.problems, problem))
 
 
-def _fingerprint(config: Config, records: list[Record]) -> str:
-    # (pairs as tuples, made and sorted in C: the same JSON arrays; paths are unique)
-    payload = {
-        "roots": [[r.path, r.prefix] for r in config.roots],
-        "records": sorted(zip(map(_PATH, records), map(_SHA256, records), strict=True)),
-    }
-    text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
+def _fingerprint(config: Config, records: list[Record], kept: Resolved | None = None) -> str:
+    """The hash of the JSON of the roots and of each record's (path, hash), sorted:
+    ``json.dumps(..., sort_keys=True, separators=(",", ":"))``'s
+    text, made one pair at a time so that, with ``kept`` (a host that loads again and
+    again), only the pairs of records that are not the last fingerprint's objects are
+    made again (a status edit: one of a thousand)."""
+    roots = [[r.path, r.prefix] for r in config.roots]
+    last = kept.printed if kept is not None else None
+    rows: list[str] | None = None
+    if last is not None and last[0] == roots and len(last[1]) == len(records) == len(last[3]):
+        rows = last[2]
+        for rec, old in zip(records, last[1], strict=True):
+            if rec is old or (rec.sha256 == old.sha256 and rec.path == old.path):
+                continue
+            if rec.path != old.path:  # (moved: the order may change, made again)
+                rows = None
+                break
+            if rows is last[2]:
+                rows = list(rows)
+            rows[last[3][rec.path]] = _pair_json(rec)
+    at = last[3] if rows is not None and last is not None else {}
+    if rows is None:
+        ordered = sorted(records, key=_PATH_SHA)
+        rows = [_pair_json(r) for r in ordered]
+        at = {r.path: n for n, r in enumerate(ordered)}
+    if kept is not None:
+        kept.printed = (roots, tuple(records), rows, at)
+    shown = json.dumps(roots, separators=(",", ":"))
+    text = f'{{"records":[{",".join(rows)}],"roots":{shown}}}'
     return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
+
+
+#: json.dumps' own string encoder (C), so that a pair reads as json.dumps writes it
+_JSON_STR = json.encoder.encode_basestring_ascii
+
+
+_PATH_SHA = operator.attrgetter("path", "sha256")
+
+
+def _pair_json(rec: Record) -> str:
+    return f"[{_JSON_STR(rec.path)},{_JSON_STR(rec.sha256)}]"
 
 
 @dataclass
 class Resolved:
-    """What one analysis resolved (:func:`analyse`): the key of everything resolution
-    reads, the records it resolved, each relation it added to the graph (the arguments
-    of :meth:`RelationGraph.add`, in order) and the problems it noted, in order."""
+    """What one analysis resolved (:func:`analyse`): what resolution read beside the
+    records (:func:`resolution_frame`), the records it was given and those it resolved,
+    each relation it added to the graph (the arguments of :meth:`RelationGraph.add`, in
+    order) and the problems it noted, in order."""
 
     key: tuple[Any, ...] = ()
+    #: the records it was given (identified), whose :func:`resolution_row` it read
+    inputs: tuple[Record, ...] = ()
     records: tuple[Record, ...] = ()
     adds: list[tuple[tuple[Any, ...], dict[str, Any]]] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
@@ -649,30 +687,44 @@ class Resolved:
     graph: RelationGraph | None = None
     #: what the problem rules found (:func:`mkdocs_adr.checks.check` reuses it, ADR-0065)
     checked: checks.Found | None = None
+    #: the last :func:`_fingerprint`: the roots, the records, each one's JSON pair in
+    #: the order of their paths, and each path's place in that order
+    printed: tuple[list[list[Any]], tuple[Record, ...], list[str], dict[str, int]] | None = None
 
 
-def resolution_key(
-    config: Config, records: list[Record], folders: tuple[str, ...], pages: tuple[str, ...]
+def resolution_frame(
+    config: Config, folders: tuple[str, ...], pages: tuple[str, ...]
 ) -> tuple[Any, ...]:
-    """Everything resolving the records' relations reads (:class:`_Resolution`): the
-    roots' prefixes and folders, the files discovery left out (a link to one is to no
-    record), and each record's id, path, root and number, its relations and its units'
-    keys and relations; not its status, title or prose."""
+    """What resolving the records' relations reads beside the records
+    (:class:`_Resolution`): the roots' prefixes and folders and the files discovery left
+    out (a link to one is to no record); each record's part is its
+    :func:`resolution_row`."""
+    return (tuple((r.path, r.prefix) for r in config.roots), folders, pages)
+
+
+def resolution_row(r: Record) -> tuple[Any, ...]:
+    """What resolution reads of one record: its id, path, root and number, its relations
+    and its units' keys and relations; not its status, title or prose."""
     return (
-        tuple((r.path, r.prefix) for r in config.roots),
-        folders,
-        pages,
-        tuple(
-            (
-                r.id,
-                r.path,
-                r.root,
-                r.number,
-                r.parsed.relations,
-                tuple((u.key, u.relations) for u in r.parsed.units) if r.parsed.units else (),
-            )
-            for r in records
-        ),
+        r.id,
+        r.path,
+        r.root,
+        r.number,
+        r.parsed.relations,
+        tuple((u.key, u.relations) for u in r.parsed.units) if r.parsed.units else (),
+    )
+
+
+def _resolves_as(resolved: Resolved, frame: tuple[Any, ...], records: list[Record]) -> bool:
+    """Whether resolution reads of ``records`` what it read last time (``resolved``):
+    the same frame and, record by record, the same rows. A record the load kept as it
+    was (the same object, ADR-0055) is not asked: only the edited ones make rows."""
+    before = resolved.inputs
+    if resolved.key != frame or len(before) != len(records) or len(resolved.records) != len(before):
+        return False
+    return all(
+        rec is was or resolution_row(rec) == resolution_row(was)
+        for rec, was in zip(records, before, strict=True)
     )
 
 
@@ -727,9 +779,10 @@ def analyse(
     The problem rules are :mod:`mkdocs_adr.checks`'.
 
     ``resolved``: what the last analysis of this host resolved; when nothing resolution
-    reads changed (:func:`resolution_key`; a status or title edit), its relations, graph
-    edges and problems are replayed instead of resolved again, and each record nothing
-    else of changed is the last analysis' object (ADR-0055). It is updated in place.
+    reads changed (:func:`resolution_frame`, :func:`resolution_row`; a status or title
+    edit), its relations, graph edges and problems are replayed instead of resolved
+    again, and each record nothing else of changed is the last analysis' object
+    (ADR-0055). It is updated in place.
     """
     intake = tuple(intake)
     problems: list[Problem] = list(intake)
@@ -739,11 +792,16 @@ def analyse(
     excluded = tuple(excluded)
     folders = tuple(config.rel(config.root_dir(root)) for root in config.roots)
     pages = tuple(e.path for e in excluded)
-    key = resolution_key(config, records, folders, pages) if resolved is not None else ()
+    frame = resolution_frame(config, folders, pages) if resolved is not None else ()
+    given = tuple(records)
     by_id: dict[str, list[Record]] | None = None
     by_path: dict[str, Record] | None = None
-    if resolved is not None and resolved.key == key and len(resolved.records) == len(records):
-        records = [_replay(rec, old) for rec, old in zip(records, resolved.records, strict=True)]
+    if resolved is not None and _resolves_as(resolved, frame, records):
+        # a record given as last time (the same object) resolves to last time's record
+        records = [
+            old if rec is was else _replay(rec, old)
+            for rec, was, old in zip(records, resolved.inputs, resolved.records, strict=True)
+        ]
         found = _restated(config, records, resolved)
         if found is not None:  # the same relations: their edges and indexes shared
             graph, by_id, by_path = found
@@ -764,16 +822,16 @@ def analyse(
         records = [resolving.record(rec) for rec in records]
         problems.extend(noted)
         if resolved is not None:
-            resolved.key, resolved.adds, resolved.problems = key, adds, noted
+            resolved.key, resolved.adds, resolved.problems = frame, adds, noted
     if resolved is not None:
-        resolved.records, resolved.graph = tuple(records), graph
+        resolved.inputs, resolved.records, resolved.graph = given, tuple(records), graph
     draft = Log(
         config=config,
         records=tuple(records),
         excluded=tuple(excluded),
         problems=(),
         roots=tuple(_root_info(config, records, layouts)),
-        fingerprint=_fingerprint(config, records),
+        fingerprint=_fingerprint(config, records, resolved),
         graph=graph,
         by_id=by_id if by_id is not None else _index_by_id(records),
         by_path=by_path if by_path is not None else {r.path: r for r in records},
