@@ -936,6 +936,8 @@ class Memory:
     #: each relative URL by (the target's URL, the page's URL): the views name every
     #: record from the same few pages build after build (:meth:`SiteBuild.relative`)
     urls: dict[tuple[str, str], str] = field(default_factory=dict)
+    #: each record's src by path, for (docs folder, mounts) (:meth:`SiteBuild.record_srcs`)
+    srcs: tuple[tuple[Any, ...], dict[str, str | None]] = ((), {})
     #: each file's URL by what the host makes it from (:func:`_url_made_from`)
     url_of: dict[tuple[Any, ...], str] = field(default_factory=dict)
 
@@ -1086,7 +1088,10 @@ class SiteBuild:
         self.files = files
         docs = engine.docs_dir
         self.refused = refused = refused_files(adr_log)
-        left_out = [f.src_uri for f in files if refusal(f.src_uri, refused) is not None]
+        # (most logs refuse nothing: no pass over every file of the site then)
+        left_out = (
+            [f.src_uri for f in files if refusal(f.src_uri, refused) is not None] if refused else []
+        )
         for gone in left_out:
             files.remove(gone)
         for at, path in mounted_files(engine).items():
@@ -1095,17 +1100,21 @@ class SiteBuild:
                 continue
             files.mount(at, path, Path(os.path.relpath(path, docs)).as_posix())
             self.mounted[at] = engine.rel(path)
-        for rec in adr_log.records:
-            src = redirects.docs_rel(adr_log, rec.path)
-            if src and refusal(src, refused) is not None:
+        get = files.get
+        # (every id names one record when there are as many ids as records)
+        unique = len(adr_log.by_id) == len(adr_log.records)
+        for rec, src in zip(adr_log.records, self.record_srcs(adr_log), strict=True):
+            if not src:
+                continue
+            if refused and refusal(src, refused) is not None:
                 self.unpublished.add(rec.path)
                 continue
-            found = files.get(src) if src else None
+            found = get(src)
             if found is None:
                 continue
             self.record_at[found.src_uri] = rec
             self.file_at_path[rec.path] = found
-            if adr_log.get(rec.id) is rec:
+            if unique or adr_log.get(rec.id) is rec:
                 self.file_of[rec.id] = found
         for mirror in mirrors.match(adr_log):
             src = redirects.docs_rel(adr_log, mirror.path)
@@ -1157,6 +1166,23 @@ class SiteBuild:
             self.out_of_nav.update(self.record_at)
             self.out_of_nav.update(self.mirror_at)
         return notes
+
+    def record_srcs(self, adr_log: Log) -> list[str | None]:
+        """Each record's ``src`` in the site (:func:`redirects.docs_rel`; None: not
+        published), in the log's order. Under serve, kept by path for the same docs
+        folder and mounts, all it is made from: a rebuild looks each one up, in C."""
+        engine, memory = self.engine, self.memory
+        if memory is None:
+            return [redirects.docs_rel(adr_log, r.path) for r in adr_log.records]
+        key = (engine.docs_rel, engine.mounts)
+        if memory.srcs[0] != key or len(memory.srcs[1]) > len(adr_log.records) + 64:
+            memory.srcs = (key, {})
+        known = memory.srcs[1]
+        paths = [r.path for r in adr_log.records]
+        for path in paths:
+            if path not in known:
+                known[path] = redirects.docs_rel(adr_log, path)
+        return list(map(known.__getitem__, paths))
 
     def _root_pages(self, key: str, rv: RootViews, files: FileHost) -> RootPages:
         assert self.log is not None and self.ctx is not None
