@@ -377,32 +377,36 @@ def _read_all(
     rows: dict[str, tuple[tuple[int, int, int, int, int], str]] = {}
     racy = time.time_ns() - RACY_NS
     stat = os.stat
+    # (what every file's row and parse are looked up in, chosen once: a thousand files)
+    kept_rows, kept_parses = (known, table) if known and table else ({}, {})
     for item in found.found:
+        file = item.file
         row: tuple[int, int, int, int, int] | None = None
         if cache is not None:
             try:
-                st = stat(item.file)
+                st = stat(file)
             except OSError:
                 pass  # (reading it says why)
             else:
                 row = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-            kept = known.get(item.file) if known is not None and row is not None else None
-            if kept is not None and kept[0] == row and table:
-                parsed = table.get((kept[1], item.path))
+            kept = kept_rows.get(file)
+            if kept is not None and kept[0] == row:  # (a row, never None, was kept)
+                key = (kept[1], item.path)
+                parsed = kept_parses.get(key)
                 if parsed is not None:
-                    rows[item.file] = kept
+                    rows[file] = kept
                     read.append((item, kept[1], b""))
                     if parses is not None:
-                        parses[(kept[1], item.path)] = parsed
+                        parses[key] = parsed
                     continue
         try:
-            data = _read(item.file)
+            data = _read(file)
         except OSError as exc:
             intake.append(checks.unreadable(item.path, exc))
             continue
         digest = text_hash(data)
         if row is not None and row[3] < racy and row[4] < racy:
-            rows[item.file] = (row, digest)
+            rows[file] = (row, digest)
         read.append((item, digest, data))
     if cache is not None:
         cache.stats = rows
