@@ -1956,8 +1956,24 @@ class SiteBuild:
                 memory.markdown, memory.markdown_options = {}, options
                 for was in memory.page_of.values():
                     was.md_in = None
-        if not self.keep:
-            return self._serve_markdown(src, markdown, meta, markdown_title, memory)
+        if not self.keep:  # serve: the page's entry, its later steps take it from page_at
+            entry = memory.page_of.get(src)  # (Memory.page_memo and the fast path, inlined)
+            if entry is None:
+                entry = memory.page_of[src] = PageMemo()
+            rec = entry.rec_now if entry.now is self.token else self.record_at.get(src)
+            self.page_at = (src, entry, rec)
+            # a record page's reads are its record's card: the same record object, the
+            # same card (ADR-0055), told by identity
+            if (
+                rec is not None
+                and entry.md_rec is rec
+                and entry.md_in == markdown
+                and entry.md_given == meta
+            ):
+                meta.clear()
+                meta.update(entry.md_meta)
+                return entry.md_out
+            return self._serve_markdown(src, markdown, meta, markdown_title, entry, rec)
         # a replayed snapshot was made from the same records and files (ADR-0051)
         replayed = self.keep and self.replay
         found = memory.markdown.get(src)
@@ -1988,15 +2004,11 @@ class SiteBuild:
         markdown: str,
         meta: MutableMapping[str, Any],
         markdown_title: Callable[[str], str | None],
-        memory: Memory,
+        entry: PageMemo,
+        rec: Record | None,
     ) -> str | None:
-        """:meth:`page_markdown` under serve: the page's :class:`PageMemo`, which the
-        page's later steps of this build take from :attr:`page_at` without a look-up."""
-        entry = memory.page_of.get(src)  # (Memory.page_memo, inlined: once a page)
-        if entry is None:
-            entry = memory.page_of[src] = PageMemo()
-        rec = entry.rec_now if entry.now is self.token else self.record_at.get(src)
-        self.page_at = (src, entry, rec)
+        """:meth:`page_markdown` under serve past its fast path: the page's
+        :class:`PageMemo` ``entry`` and record ``rec`` (None: not a record page)."""
         if entry.md_in == markdown and entry.md_given == meta:
             # a record page's reads are its record's card: the same record object, the
             # same card (ADR-0055), told by identity
