@@ -221,9 +221,7 @@ class AdrPlugin(BasePlugin[AdrConfig]):  # type: ignore[no-untyped-call]
     def on_page_markdown(
         self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str | None:
-        # (self.site, not _site(): these three hooks run once a page, a call saved each)
-        site, src, meta = self.site, page.file.src_uri, page.meta
-        assert site is not None, "on_config runs first"
+        site, src, meta = self._site(), page.file.src_uri, page.meta
         if meta and not _THEME_KEYS.isdisjoint(meta):  # (most pages: no call, no lambda)
             for warning in site.theme_meta(src, meta, lambda: config.theme):
                 log.warning(terminal(warning))
@@ -232,9 +230,7 @@ class AdrPlugin(BasePlugin[AdrConfig]):  # type: ignore[no-untyped-call]
     def on_page_content(
         self, html: str, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str | None:
-        site = self.site
-        assert site is not None, "on_config runs first"
-        return site.page_content(html, page.file, page)
+        return self._site().page_content(html, page.file, page)
 
     # After the search plugins (MkDocs' and Material's index page.content here, at the
     # default priority): what names other records would make this page match them.
@@ -242,11 +238,8 @@ class AdrPlugin(BasePlugin[AdrConfig]):  # type: ignore[no-untyped-call]
     def on_page_context(
         self, context: TemplateContext, *, page: Page, config: MkDocsConfig, nav: Navigation
     ) -> TemplateContext | None:
-        site, content = self.site, page.content
-        assert site is not None, "on_config runs first"
-        filled = site.page_context(content, page.file) if content else None
-        if filled is not None:
-            page.content = filled
+        filled = self._site().page_context(page.content, page.file) if page.content else None
+        page.content = filled if filled is not None else page.content
         return None
 
     # After the search plugins (MkDocs' or Material's, default priority) have written
