@@ -38,7 +38,7 @@ from .config import OPTIONS, Option, from_options
 from .errors import AdrError
 from .log import ParseCache
 from .safetext import terminal
-from .site import STYLESHEET, THEME_META, Memory, SiteBuild, endless_walk, watched_folders
+from .site import STYLESHEET, Memory, SiteBuild, endless_walk, watched_folders
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -50,7 +50,6 @@ if TYPE_CHECKING:
 
 log = get_plugin_logger(__name__)
 _LISTED = (InclusionLevel.INCLUDED, InclusionLevel.UNDEFINED)  # (in the nav unless told)
-_THEME_KEYS = frozenset(THEME_META)  # (the meta keys SiteBuild.theme_meta checks)
 
 
 class _Choice(c.Choice):  # type: ignore[type-arg]
@@ -221,11 +220,10 @@ class AdrPlugin(BasePlugin[AdrConfig]):  # type: ignore[no-untyped-call]
     def on_page_markdown(
         self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str | None:
-        site, src, meta = self._site(), page.file.src_uri, page.meta
-        if meta and not _THEME_KEYS.isdisjoint(meta):  # (most pages: no call, no lambda)
-            for warning in site.theme_meta(src, meta, lambda: config.theme):
-                log.warning(terminal(warning))
-        return site.page_markdown(src, markdown, meta, get_markdown_title)
+        site, src = self._site(), page.file.src_uri
+        for warning in site.theme_meta(src, page.meta, lambda: config.theme):
+            log.warning(terminal(warning))
+        return site.page_markdown(src, markdown, page.meta, get_markdown_title)
 
     def on_page_content(
         self, html: str, *, page: Page, config: MkDocsConfig, files: Files
