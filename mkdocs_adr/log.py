@@ -103,35 +103,19 @@ class ParseCache:
         assert table is not None
         table[(key[0], key[1])] = value
 
-    def retain(self, keys: Iterable[tuple[str, str, ParseOptions]]) -> None:
-        """Drop entries not in ``keys`` so the cache never outgrows the log."""
-        wanted: dict[int, tuple[ParseOptions, set[tuple[str, str]]]] = {}
-        for digest, path, options in keys:
-            group = wanted.get(id(options))
-            if group is None:
-                group = wanted[id(options)] = (options, set())
-            group[1].add((digest, path))
-        self._retain({options: pairs for options, pairs in wanted.values()})
-
-    def retain_for(self, options: ParseOptions, pairs: set[tuple[str, str]]) -> None:
-        """:meth:`retain` of the keys ``(digest, path, options)`` of ``pairs``: one load's,
-        whose files all share its options (made in one set, not grouped key by key)."""
-        self._retain({options: pairs})
-
-    def _retain(self, wanted: dict[ParseOptions, set[tuple[str, str]]]) -> None:
-        # in place: a serve rebuild after one edit drops one entry of a thousand, and
-        # making the tables again cost a rebuild more than the rest of this
-        for options in [o for o in self._by_options if o not in wanted]:
-            del self._by_options[options]
-        for options, pairs in wanted.items():
-            table = self._by_options.get(options)
-            if not table:
-                self._by_options.pop(options, None)
-                continue
-            keys = table.keys()
-            if keys != pairs:  # (compared in C: the usual rebuild drops nothing)
-                for gone in keys - pairs:
-                    del table[gone]
+    def retain(self, options: ParseOptions, pairs: set[tuple[str, str]]) -> None:
+        """Drop every entry but those of one load, the keys ``(digest, path, options)``
+        of ``pairs`` (a load's files share its options), so the cache never outgrows the
+        log. In place: a serve rebuild after one edit drops one entry of a thousand, and
+        making the tables again cost a rebuild more than the rest of this."""
+        for other in [o for o in self._by_options if o != options]:
+            del self._by_options[other]
+        table = self._by_options.get(options)
+        if not table:
+            self._by_options.pop(options, None)
+        elif table.keys() != pairs:  # (compared in C: the usual rebuild drops nothing)
+            for gone in table.keys() - pairs:
+                del table[gone]
         self._last = None
 
     def __len__(self) -> int:
@@ -261,7 +245,7 @@ def _load(config: Config, cache: ParseCache | None, today: dt.date | None) -> Lo
         records = _identify_all(read, parsed_by_key, prefixes, cache)
     shape: tuple[Any, ...] = ()
     if cache is not None:
-        cache.retain_for(options, {(digest, item.path) for item, digest, _data in read})
+        cache.retain(options, {(digest, item.path) for item, digest, _data in read})
         shape = _shape(config, records, found, intake, today)
     if cache is not None and cache.analysed is not None and cache.analysed[0] == shape:
         log = _with_prose(cache.analysed[1], records, config, cache.resolved)
