@@ -2007,15 +2007,14 @@ class SiteBuild:
         entry: PageMemo,
         rec: Record | None,
     ) -> str | None:
-        """:meth:`page_markdown` under serve past its fast path: the page's
+        """:meth:`page_markdown` under serve past its fast path (which took a record
+        page given as last time with the same record object): the page's
         :class:`PageMemo` ``entry`` and record ``rec`` (None: not a record page)."""
         if entry.md_in == markdown and entry.md_given == meta:
-            # a record page's reads are its record's card: the same record object, the
-            # same card (ADR-0055), told by identity
-            if rec is None or entry.md_rec is not rec:
-                read = self._markdown_reads(src)
-                if entry.md_read is not read and entry.md_read != read:
-                    return self._remember_markdown(entry, src, markdown, meta, markdown_title)
+            # not the same record object (or no record): what the page reads is compared
+            read = self._markdown_reads(src)
+            if entry.md_read is not read and entry.md_read != read:
+                return self._remember_markdown(entry, src, markdown, meta, markdown_title)
             meta.clear()
             meta.update(entry.md_meta)
             return entry.md_out
