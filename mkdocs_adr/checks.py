@@ -467,6 +467,23 @@ def contested(new: Record, old: Record, *, self_stated: bool = False) -> Problem
     )
 
 
+def retired_by_status_line(old: Record, new: str) -> Problem:
+    """ADR016 as a note: ``old``'s status section says ``Accepted`` above ``Superseded by``
+    ``new``, which took effect; the later line is read as the status (what ``adr link``
+    leaves), so the log is consistent and only the status word is stale."""
+    return Problem(
+        "ADR016",
+        Severity.INFO,
+        f"{old.id} says {old.raw_status!r} above 'Superseded by {new}' in its status "
+        f"section, and {new} took effect: read as superseded",
+        path=old.path,
+        line=old.parsed.status_line,
+        ids=(old.id, new),
+        fix=f"remove {old.raw_status!r} from the status section of {old.id}: the "
+        "'Superseded by' line is its status, as `adr new -s` writes it",
+    )
+
+
 def successor_problems(log: Log, on_cycle: set[str], rec: Record) -> Iterator[Problem]:
     """ADR006 and ADR007 when ``rec`` is marked superseded (a cycle is ADR004's)."""
     if rec.status != "superseded" or rec.id in on_cycle or log.get(rec.id) is None:

@@ -245,6 +245,14 @@ class RelationGraph:
             self._edges[where[id(edge)]] = agreed
             self._follow(agreed)
 
+    def retire(self, rid: str) -> None:
+        """Count record ``rid`` superseded, as if the graph had been made so: only before
+        it is first read (declared supersessions are judged then, from the statuses)."""
+        if rid in self.statuses:
+            self.statuses[rid] = "superseded"
+            if self._counted is not self.statuses:
+                self._counted[rid] = "superseded"
+
     def restated(
         self, statuses: dict[str, str], unit_statuses: dict[str, dict[str, str]]
     ) -> RelationGraph | None:

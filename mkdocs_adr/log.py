@@ -784,7 +784,9 @@ def analyse(
     given = tuple(records)
     by_id: dict[str, list[Record]] | None = None
     by_path: dict[str, Record] | None = None
-    if resolved is not None and _resolves_as(resolved, frame, records):
+    # a record a later status line may retire is read afresh (its successor's status decides)
+    retiring = any(map(_may_retire, records))
+    if resolved is not None and not retiring and _resolves_as(resolved, frame, records):
         # a record given as last time (the same object) resolves to last time's record
         records = [
             old if rec is was else _replay(rec, old)
@@ -813,6 +815,8 @@ def analyse(
             resolved.key, resolved.adds, resolved.problems = frame, adds, noted
     if resolved is not None:
         resolved.inputs, resolved.records, resolved.graph = given, tuple(records), graph
+    if retiring:  # (the graph is not read yet: its statuses may still change)
+        records = _retired(records, graph, problems)
     draft = Log(
         config=config,
         records=tuple(records),
@@ -831,6 +835,52 @@ def analyse(
         resolved.checked = checked
     problems.extend(checked.problems)
     return dataclasses.replace(draft, problems=tuple(sorted(_unique(problems), key=_problem_key)))
+
+
+#: The written statuses that a ``Superseded by`` line later in an adr-tools status section
+#: retires once its successor took effect, and the successors' statuses that took effect.
+_RETIRABLE = frozenset({"accepted", "proposed", "draft"})
+_TOOK_EFFECT = frozenset({"accepted", "superseded", "deprecated"})
+
+
+def _may_retire(rec: Record) -> bool:
+    """Whether ``rec`` is an adr-tools record whose status section has a ``Superseded by
+    [..](..)`` line after its status word (``Accepted`` above it: ``adr link`` appends the
+    line and leaves the word; ADR-0025's pending successor is written so too)."""
+    parsed = rec.parsed
+    if parsed.style != "nygard" or parsed.status not in _RETIRABLE:
+        return False
+    line = parsed.status_line
+    return any(
+        r.kind == "superseded-by" and r.origin == "status-section" and r.line != line
+        for r in parsed.relations
+    )
+
+
+def _retired(records: list[Record], graph: RelationGraph, problems: list[Problem]) -> list[Record]:
+    """``records`` with each one that :func:`_may_retire` read as superseded once a
+    successor its status section names took effect, with a note (ADR016, info); while
+    every such successor is a proposal or a draft the record stays as written and in
+    effect (ADR-0025). ``graph`` (resolved, not read yet) counts them superseded too."""
+    out = []
+    for rec in records:
+        if _may_retire(rec):
+            line = rec.parsed.status_line
+            took = [
+                r.target_id
+                for r in rec.relations
+                if r.kind == "superseded-by"
+                and r.origin == "status-section"
+                and r.line != line
+                and r.target_id is not None
+                and graph.statuses.get(r.target_id) in _TOOK_EFFECT
+            ]
+            if took:
+                rec = dataclasses.replace(rec, retired=True)
+                graph.retire(rec.id)
+                problems.append(checks.retired_by_status_line(rec, took[0]))
+        out.append(rec)
+    return out
 
 
 def _graph(config: Config, records: list[Record], by_id: dict[str, list[Record]]) -> RelationGraph:

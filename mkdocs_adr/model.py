@@ -298,6 +298,10 @@ class Record:
     relations: tuple[Relation, ...] = ()
     units: tuple[Unit, ...] = ()
     symlink: bool = False
+    #: Read as superseded though its status word is not: a ``Superseded by`` line later
+    #: in its adr-tools status section names a successor that took effect (the analysis'
+    #: rule, ``mkdocs_adr.log``); :attr:`parsed` keeps what the file says.
+    retired: bool = False
 
     def resolved(self, relations: tuple[Relation, ...], units: tuple[Unit, ...]) -> Record:
         """This record with its resolved relations and units.
@@ -318,6 +322,7 @@ class Record:
             relations,
             units,
             self.symlink,
+            self.retired,
         )
 
     # Convenience pass-throughs keep call sites short.
@@ -327,7 +332,7 @@ class Record:
 
     @property
     def status(self) -> str:
-        return self.parsed.status
+        return "superseded" if self.retired else self.parsed.status
 
     @property
     def raw_status(self) -> str:

@@ -25,7 +25,7 @@ def record_json(rec: Record, disposition: str | None) -> dict[str, Any]:
         "id": rec.id,
         "path": rec.path,
         "title": parsed.title,
-        "status": parsed.status,
+        "status": rec.status,
         "raw_status": parsed.raw_status,
         "date": parsed.date,
         "raw_date": parsed.raw_date,

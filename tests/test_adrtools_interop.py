@@ -161,3 +161,28 @@ def test_proposed_successor_keeps_adr_tools_graph_and_old_record(tmp_path: Path)
     records = assert_consistent(tmp_path)
     assert records["ADR-0002"]["status"] == "accepted"  # stays in effect
     assert records["ADR-0003"]["status"] == "proposed"
+
+
+def test_a_supersession_added_with_adr_link_retires_the_old_record(tmp_path: Path) -> None:
+    """``adr link 3 Supersedes 2 "Superseded by"`` appends ``Superseded by [3. ..](..)``
+    under record 2's ``Accepted`` and leaves the word (unlike ``adr new -s``). The
+    link line is the status's later step: record 2 is superseded, and the check that
+    a real team's build runs finds no contradiction (it was an ADR016 error, survey 6)."""
+    adr(tmp_path, "init", "doc/adr")
+    adr(tmp_path, "new", "Keep", "sessions", "in", "cookies")
+    adr(tmp_path, "new", "Keep", "sessions", "in", "Redis")
+    adr(tmp_path, "link", "3", "Supersedes", "2", "Superseded by")
+    old = (tmp_path / "doc/adr/0002-keep-sessions-in-cookies.md").read_text("utf-8")
+    assert "\nAccepted\n\nSuperseded by [3. Keep sessions in Redis]" in old  # adr-tools' shape
+    records = assert_consistent(tmp_path)
+    assert records["ADR-0002"]["status"] == "superseded"
+    assert records["ADR-0002"]["raw_status"] == "Accepted"
+    assert records["ADR-0003"]["status"] == "accepted"
+    proc = run_cli("check", "--root", "doc/adr", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "ADR016" not in proc.stdout + proc.stderr
+    # mkdocs-adr's own supersede on top finds the relation there: nothing is added twice
+    ours(tmp_path, "supersede", "2", "--by", "3")
+    again = (tmp_path / "doc/adr/0002-keep-sessions-in-cookies.md").read_text("utf-8")
+    assert again.count("Superseded by [3.") == 1, again
+    assert assert_consistent(tmp_path)["ADR-0002"]["status"] == "superseded"

@@ -22,6 +22,7 @@ from mkdocs_adr.authoring.plan import verify_applied
 from mkdocs_adr.cli import cli
 from mkdocs_adr.config import Config, for_root, load_from_mkdocs_yml
 from mkdocs_adr.log import Log, load
+from mkdocs_adr.model import Severity
 from mkdocs_adr.plans import list_plans
 
 from .conftest import LOGS, run_cli, tree_digest
@@ -149,7 +150,12 @@ def test_supersede_with_proposed_record_keeps_old_in_effect(tmp_path: Path, styl
     new_path.write_text(
         text.replace("Proposed", "Accepted").replace("proposed", "accepted"), encoding="utf-8"
     )
-    assert "ADR016" in codes_for(load(config), ids[1])
+    accepted_by_hand = load(config)
+    assert "ADR016" in codes_for(accepted_by_hand, ids[1])
+    if style == "nygard":  # `Accepted` above `Superseded by`: adr link's shape, superseded now
+        assert rec_of(accepted_by_hand, ids[1])[0] == "superseded"
+        [note] = [p for p in accepted_by_hand.problems if p.code == "ADR016"]
+        assert note.severity == Severity.INFO
     # running the same command again finishes the job: only the status changes
     again = authoring.supersede(config, ids[1], ids[2])
     assert [c.path for c in again.changes] == [old.path]

@@ -97,10 +97,17 @@ def test_each_load_through_the_cache_is_a_fresh_loads(project: Path) -> None:
         (2, "Superseded", "\nSuperseded by [4. R4](0004-r.md)\n"),  # another target
         (4, "Accepted", "\nSupersedes [2. R2](0002-r.md)\n"),
         (2, "Accepted", ""),
+        # `adr link`'s shape: read as superseded while its successor is in effect (survey 6)
+        (2, "Accepted", "\nSuperseded by [3. R3](0003-r.md)\n"),
+        (3, "Proposed", ""),  # the successor a proposal again: record 2 back in effect
+        (3, "Accepted", ""),
     ]
+    retired = []
     for n, status, extra in edits:
         write(project, n, status, extra)
         again = load(config, cache=cache)
         same(again, load(config))
+        retired.append(again.by_path["docs/adr/0002-r.md"].status)
+    assert retired[-3:] == ["superseded", "accepted", "superseded"]
     (project / "docs" / "adr" / "0005-r.md").rename(project / "docs" / "adr" / "0009-r.md")
     same(load(config, cache=cache), load(config))

@@ -229,7 +229,7 @@ def side_of(rec: Record, ed: Editable) -> Side:
         ref=ref_for(rec, ed),
         style=rec.style,
         ed=ed,
-        status=rec.status,
+        status=rec.parsed.status,  # what the file says (a retired record's word is stale)
         relations={(k, t) for k, t in rels if t is not None},
         expect=Expect(rec.path, rec.id, rec.status),
         change=Change(rec.path, rec.id, "updated"),

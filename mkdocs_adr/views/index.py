@@ -264,7 +264,7 @@ def _render(
     records, parts = computed or tables(log, root)
     lines = [MARKER, "", f"# {heading(log, root, 'index', words)}", ""]
     counts: dict[str, int] = {}
-    for status, n in Counter([r.parsed.status for r in records]).items():
+    for status, n in Counter([r.status for r in records]).items():
         label = words.status(status)
         counts[label] = counts.get(label, 0) + n
     summary = words.t("list.sep").join(
