@@ -737,6 +737,40 @@ def test_declaration_with_ids_and_this_supersedes() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Supersedes [ADR-0003](0003-x.md).",
+        "Supersedes ADR-0003.",
+        "**Replaces** [ADR-0003](0003-x.md)",
+        "> Supersedes [ADR-0003](0003-x.md)",
+    ],
+)
+def test_a_verb_first_line_opening_a_section_declares(line: str) -> None:
+    """The subject left out: ``Supersedes [ADR-0003](..).`` as a paragraph of its own right
+    under a heading (27 records of one real log, read as mentions before; survey 6)."""
+    p = parse(f"# 9. X\n\n## Status\n\nAccepted\n\n## Context\n\n{line}\n\nWhy we moved.\n")
+    assert [(r.kind, r.target, r.origin, r.line) for r in p.relations if r.kind != "mentions"] == [
+        ("supersedes", "0003-x.md" if "](" in line else "ADR-0003", "declaration", 9)
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # in the middle of a paragraph: prose, its link a mention
+        "We looked at the old queue.\nSupersedes [ADR-0003](0003-x.md) in part, as we said.",
+        # the line says more than the relation
+        "Supersedes [ADR-0003](0003-x.md) because the queue was slow.",
+        # a partial supersession is no succession of the whole record
+        "Partially supersedes [ADR-0003](0003-x.md).",
+    ],
+)
+def test_a_verb_first_line_that_is_prose_declares_nothing(text: str) -> None:
+    p = parse(f"# 9. X\n\n## Status\n\nAccepted\n\n## Context\n\n{text}\n")
+    assert [r for r in p.relations if r.kind in ("supersedes", "superseded-by")] == []
+
+
 def test_declaration_in_the_status_section() -> None:
     p = parse(
         "# 9. X\n\n## Status\n\nDeprecated\n\nThis ADR is superseded by [ADR-0012](0012-x.md)\n"

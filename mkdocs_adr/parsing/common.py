@@ -21,6 +21,7 @@ from .status import (
     FRONTMATTER_KEYS,
     REF,
     REFS_AT,
+    VERB_PHRASE,
     VERBS,
     declaration,
     frontmatter_refs,
@@ -350,17 +351,38 @@ def declarations(doc: Document, status_headings: frozenset[str]) -> list[Relatio
     """
     out: list[Relation] = []
     text = doc.body_text if doc.body_text is not None else doc.text
-    if "his" not in text and "HIS" not in text:
-        return out  # "This", "THIS", and "this" after a label ("Note: this ADR ...")
+    subject = "his" in text or "HIS" in text  # "This", "THIS", "Note: this ADR ..."
+    bare = "upersede" in text or "eplace" in text or "uperced" in text
+    if not subject and not bare:
+        return out
     if not any(h in text for h in DECLARATION_HINTS):
-        return out  # a declaration starts "This" and names a succession verb
+        return out  # a declaration names a succession verb
     # "This page ...", "This is ..." start lines too: only a declaration's verb counts
-    candidates = [(n, t) for n, t in doc.lines_matching(_DECLARATION_LINE) if DECLARATION.match(t)]
-    if not candidates:
+    candidates = (
+        [(n, t) for n, t in doc.lines_matching(_DECLARATION_LINE) if DECLARATION.match(t)]
+        if subject
+        else []
+    )
+    verb_first = doc.lines_matching(_VERB_FIRST_LINE) if bare else []
+    if not candidates and not verb_first:
         return out
     base = doc.offset + 1
     lines, fenced = doc.lines, doc.fenced
     status = [(sec.start, sec.end) for sec, _key in doc.keyed_sections(status_headings)]
+    for lineno, text in verb_first:
+        # "Supersedes [ADR-0034](0034-x.md)." as a paragraph of its own where a block
+        # opens (the status section's link lines are its own reader's)
+        index = lineno - base
+        if any(a <= index < b for a, b in status) or not _under_heading(lines, fenced, index):
+            continue
+        rest = bounds.line(text).lstrip(" \t>").replace("**", "")  # (a bold verb too)
+        m = VERB_PHRASE.match(rest)
+        if m is None or rest[m.end() :].strip(" \t.;*_"):
+            continue  # the line says more than the relation: prose
+        if ":" in rest[m.end(1) : m.start(2)] or "：" in rest[m.end(1) : m.start(2)]:
+            continue  # "Supersedes: ADR-3" is a field (under the title, the fields' reader's)
+        found = relations_in_text(rest[: m.end()], "declaration", lineno)
+        out.extend(r for r in found if r.kind in _SUCCESSION)
     for lineno, text in candidates:
         index = lineno - base
         if not (
@@ -377,7 +399,30 @@ def declarations(doc: Document, status_headings: frozenset[str]) -> list[Relatio
     return out
 
 
+#: A line that opens with a succession verb, the subject left out: ``Supersedes [ADR-0034]
+#: (0034-x.md).``, ``Replaced by ADR-0009`` (survey 6); its own reader says whether the
+#: line states only relations (:data:`~.status.VERB_PHRASE` and nothing after it).
+_VERB_FIRST_LINE = rx.compile(
+    r"\n[^\S\n]*+(?:>[^\S\n]*+)*+[*_]*+"
+    r"(?i:supersedes|supercedes|replaces|superseded by|superceded by|replaced by)\b"
+)
+#: The kinds a verb-first line may state.
+_SUCCESSION = frozenset({"supersedes", "superseded-by"})
+
 _SETEXT_UNDERLINE = rx.compile(r"^(?:=+|-+)$")
+
+
+def _under_heading(lines: list[str], fenced: list[bool], index: int) -> bool:
+    """Whether the paragraph at ``index`` is the first of the body or comes right under a
+    heading (blank lines between): a status field or any text above it makes it prose,
+    and a decision unit's lines are its unit's (``## D1. ..`` / ``Status: ..`` above)."""
+    j = index - 1
+    while j >= 0 and not lines[j].strip():
+        j -= 1
+    if j < 0:
+        return True
+    stripped = lines[j].lstrip()
+    return not fenced[j] and (stripped.startswith("#") or bool(_SETEXT_UNDERLINE.match(stripped)))
 
 
 def _opens_block(lines: list[str], fenced: list[bool], index: int) -> bool:
