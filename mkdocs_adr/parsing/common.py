@@ -381,8 +381,8 @@ def declarations(doc: Document, status_headings: frozenset[str]) -> list[Relatio
             continue  # the line says more than the relation: prose
         if ":" in rest[m.end(1) : m.start(2)] or "：" in rest[m.end(1) : m.start(2)]:
             continue  # "Supersedes: ADR-3" is a field (under the title, the fields' reader's)
-        found = relations_in_text(rest[: m.end()], "declaration", lineno)
-        out.extend(r for r in found if r.kind in _SUCCESSION)
+        stated = relations_in_text(rest[: m.end()], "declaration", lineno)
+        out.extend(r for r in stated if r.kind in _SUCCESSION)
     for lineno, text in candidates:
         index = lineno - base
         if not (
