@@ -435,6 +435,17 @@ def test_problem_codes_and_inline_code_are_not_references() -> None:
     }
 
 
+def test_another_series_id_is_no_reference_to_ours() -> None:
+    """``KIT-ADR-0007`` names record 7 of another series kept in the same folder, not our
+    ADR-0007 (a real log keeps both; survey 6). A hyphen alone before the prefix is not a
+    word: ``-ADR-0005`` in a list still is ours."""
+    p = parse(
+        "# 9. X\n\n## Status\n\nAccepted\n\n## Context\n\n"
+        "- KIT-ADR-0007: the kit's own record\n- ADR-0003, (ADR-0004) and -ADR-0005\n"
+    )
+    assert [r.target for r in p.relations] == ["ADR-0003", "ADR-0004", "ADR-0005"]
+
+
 def test_setext_headings_and_loose_unit_headings() -> None:
     p = parse("Title\n=\n\nStatus\n-\n\nRejected\n")
     assert (p.title, p.status) == ("Title", "rejected")

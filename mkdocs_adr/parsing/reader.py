@@ -662,10 +662,11 @@ def _prose_pattern(prefixes: tuple[str, ...]) -> re.Pattern[str]:
     "not after a word character".
     """
     alternatives = "|".join(
-        rf"{re.escape(p)}(?<!\w{re.escape(p)})"
+        rf"{re.escape(p)}(?<!\w{re.escape(p)})(?<!\w-{re.escape(p)})"
         if p[:1].isalnum() or p[:1] == "_"
         else rf"\b{re.escape(p)}"
         for p in prefixes
     )
-    # "ADR-12", "ADR 12" or "ADR0012"; not "ADR006" (a problem code) nor "ADR1"
+    # "ADR-12", "ADR 12" or "ADR0012"; not "ADR006" (a problem code) nor "ADR1", nor the
+    # "ADR-7" of another series' "KIT-ADR-7" (a word and a hyphen before the prefix)
     return re.compile(rf"({alternatives})(?:[- ]0*(\d{{1,6}})|0*(\d{{4,6}}))(#D\d+)?\b")
