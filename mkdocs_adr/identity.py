@@ -162,6 +162,24 @@ def id_keys(text: str) -> list[str]:
     return sorted(keys)
 
 
+#: Words a file name's subject shares with any other (``use``, ``the``) and one-letter
+#: placeholders (``0003-x.md``): they say nothing of which record a name means.
+_FILLER = frozenset(
+    "a an and as at be by for from in into is of on or the to use using with adr".split()
+)
+_WORD_SPLIT = rx.compile(r"[^0-9a-z]+")
+
+
+def _subject_words(stem: str) -> set[str]:
+    """The words of a file name's subject: its stem lower-cased, without numbers, fillers
+    and one-letter words."""
+    return {
+        w
+        for w in _WORD_SPLIT.split(stem.lower())
+        if len(w) > 1 and not w.isdigit() and w not in _FILLER
+    }
+
+
 @slot_init
 @dataclass(frozen=True, slots=True)
 class Resolution:
@@ -177,6 +195,10 @@ class Resolution:
     #: A link to a page that is no record by where it is (outside every root) or by what
     #: discovery found (a file it left out): ``external`` too, and no mistake.
     page: bool = False
+    #: Named by the number of a file that does not exist, whose name shares no word with
+    #: the file of the record that has the number (a log numbered again since): a link
+    #: line still names that record, as adr-tools reads it; a mention does not.
+    elsewhere: bool = False
 
     @property
     def id(self) -> str | None:
@@ -290,7 +312,8 @@ class Resolver:
                 if found:
                     # a misspelled name still names its record by number: compared
                     # with the link text like an exact one (ADR022)
-                    return Resolution(found, unit, by_file=True), True
+                    elsewhere = len(found) == 1 and self._other_subject(stem, found[0])
+                    return Resolution(found, unit, by_file=True, elsewhere=elsewhere), True
             number = _label_number(label, prefix) if label else None
             if number is not None:
                 return Resolution(self._number(number, prefix, source.root), unit), True
@@ -312,6 +335,17 @@ class Resolver:
             return Resolution(self._ids(text), unit), False
         # free text ("the payments feature"): not an ADR reference
         return Resolution(external=" " in text or not re.search(r"\d", text)), False
+
+    def _other_subject(self, stem: str, rid: str) -> bool:
+        """Whether a missing file's name ``stem`` and the file of record ``rid`` share no
+        word of their subjects (``0005-wallet-balance`` and ``0005-build-with-tsc``); a
+        renamed record keeps one (``0002-old-name`` and ``0002-new-name``)."""
+        recs = self.by_id.get(rid.upper(), [])
+        if len(recs) != 1:
+            return False
+        linked = _subject_words(stem)
+        found = _subject_words(posixpath.basename(recs[0].path).rsplit(".", 1)[0])
+        return bool(linked) and bool(found) and linked.isdisjoint(found)
 
     def _is_page(self, target: str) -> bool:
         """Whether a linked file that is no record is a page of the docs, not a record

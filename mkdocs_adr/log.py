@@ -1043,7 +1043,7 @@ class _Resolution:
             self.problems.append(checks.link_escapes(rec, rel))
             return None
         rid = res.id
-        if rid is None or rid == rec.id or rid in named:
+        if rid is None or rid == rec.id or rid in named or res.elsewhere:
             return None
         if rel.verb == RELATED_MENTION:  # an id a Related label names: it relates
             named.add(rid)

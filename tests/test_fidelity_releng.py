@@ -367,6 +367,29 @@ def test_misspelled_file_names_fall_back_to_their_number_then_the_text(
     assert not _codes(log, "ADR003")
 
 
+def test_a_body_link_to_a_file_of_another_subject_mentions_no_record(tmp_path: Path) -> None:
+    """A log numbered again leaves links to files that are gone (``0005-wallet-balance.md``)
+    whose number now names another decision (``0005-build-with-tsc.md``): a body link names
+    no record then, where a renamed file that keeps a word of its subject still does; a
+    link line keeps reading the number, as adr-tools does (survey 6)."""
+    adr = tmp_path / "docs" / "adr"
+    adr.mkdir(parents=True)
+    (adr / "0005-build-with-tsc.md").write_text("# 5. Build with tsc\n\n## Status\n\nAccepted\n")
+    (adr / "0002-queue-per-tenant.md").write_text("# 2. Queues\n\n## Status\n\nAccepted\n")
+    (adr / "0001-wallet.md").write_text(
+        "# 1. Wallet\n\n## Status\n\nAccepted\n\n## Context\n\nWe read "
+        "[ADR-0005](0005-wallet-balance.md) and [ADR-0002](0002-queue-per-service.md) first.\n"
+    )
+    (adr / "0003-ledger.md").write_text(
+        "# 3. Ledger\n\n## Status\n\nAccepted\n\nAmends [5. Old](0005-wallet-balance.md)\n"
+    )
+    log = load(Config(project_dir=tmp_path, docs_dir=tmp_path / "docs"))
+    mentioning, linking = log.get("ADR-0001"), log.get("ADR-0003")
+    assert mentioning is not None and linking is not None
+    assert [(r.kind, r.target_id) for r in mentioning.relations] == [("mentions", "ADR-0002")]
+    assert [(r.kind, r.target_id) for r in linking.relations] == [("amends", "ADR-0005")]
+
+
 @pytest.mark.parametrize(
     ("text", "href", "target", "conflict"),
     [
