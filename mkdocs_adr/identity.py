@@ -165,29 +165,8 @@ def id_keys(text: str) -> list[str]:
 #: Words a file name's subject shares with any other (``use``, ``the``) and one-letter
 #: placeholders (``0003-x.md``): they say nothing of which record a name means.
 _FILLER = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "as",
-        "at",
-        "be",
-        "by",
-        "for",
-        "from",
-        "in",
-        "into",
-        "is",
-        "of",
-        "on",
-        "or",
-        "the",
-        "to",
-        "use",
-        "using",
-        "with",
-        "adr",
-    ]
+    {"a", "an", "and", "as", "at", "be", "by", "for", "from", "in", "into", "is", "of"}
+    | {"on", "or", "the", "to", "use", "using", "with", "adr"}
 )
 _WORD_SPLIT = rx.compile(r"[^0-9a-z]+")
 
