@@ -634,6 +634,10 @@ def _aliases(opt: Option, value: Any) -> dict[str, str]:
     return dict(aliases)
 
 
+#: The root used when ``roots`` is not set and ``docs_dir`` has no ``adr`` folder but this
+#: one (MADR's own folder).
+DECISIONS_ROOT = "decisions"
+
 #: Every plugin option, in the order MkDocs validates them. The one declaration.
 OPTIONS: tuple[Option, ...] = (
     Option(
@@ -641,7 +645,8 @@ OPTIONS: tuple[Option, ...] = (
         list,
         ("adr",),
         "ADR roots relative to docs_dir; items are folder names or {path, prefix, title} "
-        "(title also names the root's navigation section; Decisions by default).",
+        "(title also names the root's navigation section; Decisions by default). Left at "
+        "[adr] where docs_dir has no adr folder but a decisions one, the root is decisions.",
         reader=_roots,
     ),
     Option(
@@ -796,6 +801,14 @@ def from_options(
             fix=f"known options: {', '.join(sorted(KNOWN_OPTIONS - {'enabled'}))}",
         )
     values = {opt.name: opt.read(options) for opt in OPTIONS}
+    # the default root (a host passes it as if written): MADR keeps its records in
+    # docs/decisions, and the default finds them there
+    if (
+        values["roots"] == OPTION["roots"].read({})
+        and not (docs_dir / "adr").is_dir()
+        and (docs_dir / DECISIONS_ROOT).is_dir()
+    ):
+        values["roots"] = OPTION["roots"].read({"roots": [DECISIONS_ROOT]})
     values["roots"] = place_roots(values["roots"], project_dir=project_dir, docs_dir=docs_dir)
     work_dir = project_dir / values.pop("work_dir")
     return Config(

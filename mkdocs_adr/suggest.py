@@ -1,8 +1,9 @@
 """Where the records probably are, when a configured ADR root does not exist.
 
 A new user who adds ``plugins: [adr]`` to a project that keeps its records in
-``docs/decisions`` (MADR's folder) or ``doc/adr`` beside ``docs`` (adr-tools')
-gets the default root, ``docs/adr``, and no record. The ADR013 warning for the
+``doc/adr`` beside ``docs`` (adr-tools') or ``docs/architecture/decisions`` gets the
+default root, ``docs/adr``, and no record (MADR's own ``docs/decisions`` the default
+finds: :data:`mkdocs_adr.config.DECISIONS_ROOT`). The ADR013 warning for the
 missing root then names the folder that holds the most files named like records
 (``0012-x.md``, ``adr-045-x.md``, ``20210907-x.md``), as a ``roots:`` entry.
 

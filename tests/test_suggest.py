@@ -58,13 +58,38 @@ def test_record_like_names(name: str, expected: bool) -> None:
     assert looks_like_record(name) is expected
 
 
-def test_madr_folder_is_named(tmp_path: Path) -> None:
+def test_a_nested_madr_folder_is_named(tmp_path: Path) -> None:
     folder = project(
-        tmp_path, {"docs/decisions": ["0001-a.md", "0002-b.md", "adr-template.md", "README.md"]}
+        tmp_path,
+        {"docs/architecture/decisions": ["0001-a.md", "0002-b.md", "adr-template.md", "README.md"]},
     )
     fix = fix_of_missing_root(folder)
-    assert fix.startswith("docs/decisions holds files named like records")
-    assert "roots: [decisions]" in fix
+    assert fix.startswith("docs/architecture/decisions holds files named like records")
+    assert "roots: [architecture/decisions]" in fix
+
+
+def test_madrs_own_folder_is_the_default_root_without_docs_adr(tmp_path: Path) -> None:
+    """``plugins: [adr]`` in a MADR project (records in ``docs/decisions``, MADR's folder):
+    the default root finds them, and the site has its INDEX there (survey 6: two real
+    logs built with the defaults published no record)."""
+    folder = project(tmp_path, {"docs/decisions": ["0001-a.md", "0002-b.md"]})
+    with cache.disabled():
+        log = load(load_from_mkdocs_yml(folder / "mkdocs.yml"))
+    assert [r.path for r in log.records] == [
+        "docs/decisions/0001-a.md",
+        "docs/decisions/0002-b.md",
+    ]
+    assert not [p for p in log.problems if p.code == "ADR013"]
+    build = run_mkdocs("build", "-d", str(tmp_path / "site"), cwd=folder)
+    assert build.returncode == 0, build.stderr
+    assert "ADR013" not in build.stderr
+    assert (tmp_path / "site" / "decisions" / "INDEX" / "index.html").is_file()
+    # a docs/adr folder, or roots set to anything else, keeps what is configured
+    (folder / "docs" / "adr").mkdir()
+    with cache.disabled():
+        assert [r.path for r in load(load_from_mkdocs_yml(folder / "mkdocs.yml")).roots] == [
+            "docs/adr"
+        ]
 
 
 def test_adr_tools_folder_beside_docs_is_named_from_docs_dir(tmp_path: Path) -> None:
@@ -122,13 +147,13 @@ def test_the_folder_found_is_a_root_that_reads_the_records(tmp_path: Path) -> No
 
 
 def test_cli_check_and_mkdocs_build_show_the_folder(tmp_path: Path) -> None:
-    folder = project(tmp_path, {"docs/decisions": ["0001-a.md", "0002-b.md"]})
+    folder = project(tmp_path, {"docs/architecture/decisions": ["0001-a.md", "0002-b.md"]})
     check = run_cli("check", cwd=folder)
     assert check.returncode == 0, check.stderr
-    assert "write roots: [decisions] in the adr plugin's options" in check.stdout
+    assert "write roots: [architecture/decisions] in the adr plugin's options" in check.stdout
     build = run_mkdocs("build", "-d", str(tmp_path / "site"), cwd=folder)
     assert build.returncode == 0, build.stderr
-    assert "ADR013" in build.stderr and "roots: [decisions]" in build.stderr
+    assert "ADR013" in build.stderr and "roots: [architecture/decisions]" in build.stderr
     assert "Traceback" not in build.stderr
 
 
