@@ -254,6 +254,9 @@ def test_status_lines_and_dates_of_the_word_log(words: Log) -> None:
         ("Open", "proposed", "open", False),
         ("Refused", "rejected", "refused", False),
         ("Retired", "deprecated", "retired", False),
+        # a log's documented vocabulary: proposed | active | superseded | retired
+        ("active", "accepted", "active", False),
+        ("Inactive", "unknown", None, False),
         ("已实现", "accepted", "已实现", False),
         ("採用", "accepted", "採用", False),
         ("提案", "proposed", "提案", False),
