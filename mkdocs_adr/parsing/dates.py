@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .. import rx
+from .markdown import unbraced
 
 #: Keys that hold a record's date, the first found wins: the decision date, then the
 #: creation date, then, only when neither is written, the last update.
@@ -96,6 +97,8 @@ def pick_date(
         return None, None
     for key in DATE_KEYS:
         fm_value = frontmatter.get(key)
+        if isinstance(fm_value, dict):
+            fm_value = unbraced(fm_value)  # ``date: { 2024-05-02 }``, the template's braces kept
         found = fields.get(key)
         if fm_value is None and found is None:
             continue

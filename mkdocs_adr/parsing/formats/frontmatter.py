@@ -11,6 +11,7 @@ from __future__ import annotations
 from ... import rx
 from ..common import fm_line
 from ..editable import Editable, UnsafeEdit
+from ..markdown import unbraced
 from ..status import FRONTMATTER_KEYS, relations_in_text
 from .base import Context, Format, Hit, Ref, Writer
 
@@ -38,6 +39,8 @@ def detect(ctx: Context) -> Hit | None:
     if not fm or "status" not in fm or fm["status"] in (None, ""):
         return None
     raw = fm["status"]
+    if isinstance(raw, dict):
+        raw = _filled_in(raw)
     if isinstance(raw, list):
         raw = ", ".join(str(x) for x in raw)
     raw = str(raw)
@@ -45,6 +48,23 @@ def detect(ctx: Context) -> Hit | None:
     hit = Hit("frontmatter", raw, line)
     hit.relations.extend(relations_in_text(raw, "frontmatter", line))
     return hit
+
+
+#: The status a template's braces hold once filled in: a word or a few (``accepted``,
+#: ``in-progress``, ``on hold``), no sentence and no list of choices.
+_FILLED = rx.compile(r"[^\W\d_][\w-]*(?: [\w-]+){0,2}")
+
+
+def _filled_in(value: dict[object, object]) -> object:
+    """``status: { accepted }`` (MADR 3's braces kept, a mapping to YAML) is ``accepted``;
+    any other braced text, a slot that lists its choices (``{proposed | rejected}``) or
+    guidance, stays the braced placeholder it is, written as the record writes it."""
+    word = unbraced(value)
+    if isinstance(word, str) and _FILLED.fullmatch(word.strip()) and word.lower() != "status":
+        return word.strip()  # (``{status}`` names the slot: nothing was filled into it)
+    if word is value:
+        return value  # (a mapping of real values: read as before)
+    return "{" + ", ".join(str(k) for k in value) + "}"
 
 
 class FrontmatterWriter(Writer):
