@@ -36,15 +36,25 @@ _ID_HEADING = rx.compile(r"^[A-Za-z][A-Za-z0-9_]*-\d+\b")
 
 def detect(ctx: Context) -> Hit | None:
     fm = ctx.doc.frontmatter
-    if not fm or "status" not in fm or fm["status"] in (None, ""):
+    if not fm:
         return None
-    raw = fm["status"]
+    if "status" in fm:
+        key = "status"
+    elif ctx.status_headings.isdisjoint(fm):
+        return None  # (the usual record without a status key: one look)
+    else:
+        # a localized status heading as the key: the French MADR template's ``statut:
+        # accepté``; the first such key, as the writer edits it (:func:`status_key`)
+        key = next(k for k in fm if k in ctx.status_headings)
+    if fm[key] in (None, ""):
+        return None
+    raw = fm[key]
     if isinstance(raw, dict):
         raw = _filled_in(raw)
     if isinstance(raw, list):
         raw = ", ".join(str(x) for x in raw)
     raw = str(raw)
-    line = fm_line(ctx.doc, "status")
+    line = fm_line(ctx.doc, key)
     hit = Hit("frontmatter", raw, line)
     hit.relations.extend(relations_in_text(raw, "frontmatter", line))
     return hit
@@ -67,6 +77,16 @@ def _filled_in(value: dict[object, object]) -> object:
     return "{" + ", ".join(str(k) for k in value) + "}"
 
 
+def status_key(ed: Editable) -> str:
+    """The frontmatter key the record keeps its status under, as :func:`detect` reads it:
+    ``status``, else the first localized status heading used as a key (``statut:``),
+    edited in place rather than given a second ``status:`` beside it."""
+    found = ed.fm_key("status")
+    if found is None and ed.status_headings:
+        found = ed.fm_key(*ed.status_headings)
+    return "status" if found is None else found[0]
+
+
 class FrontmatterWriter(Writer):
     """``status``, ``date``, ``review-by``, ``id`` and relation lists in the frontmatter."""
 
@@ -86,13 +106,13 @@ class FrontmatterWriter(Writer):
             ed.fm_set("id", rid)
 
     def set_status(self, ed: Editable, status: str) -> None:
-        ed.fm_set("status", status)
+        ed.fm_set(status_key(ed), status)
 
     def set_date(self, ed: Editable, date: str) -> None:
-        ed.fm_set("date", date, after=("status",), date=True)
+        ed.fm_set("date", date, after=(status_key(ed),), date=True)
 
     def set_review_by(self, ed: Editable, date: str) -> None:
-        ed.fm_set("review-by", date, after=("status", "date"), date=True)
+        ed.fm_set("review-by", date, after=(status_key(ed), "date"), date=True)
 
     def add_relation(self, ed: Editable, kind: str, verb: str, ref: Ref) -> None:
         named = "-".join(verb.lower().split())
@@ -102,11 +122,11 @@ class FrontmatterWriter(Writer):
         ed.fm_add_item(keys, ref.key(ed.path))
 
     def mark_deprecated(self, ed: Editable, ref: Ref, word: str) -> None:
-        ed.fm_set("status", word)
+        ed.fm_set(status_key(ed), word)
         ed.fm_add_item(("deprecated-by",), ref.key(ed.path))
 
     def mark_superseded(self, ed: Editable, ref: Ref, *, linked: bool) -> None:
-        ed.fm_set("status", "superseded")
+        ed.fm_set(status_key(ed), "superseded")
         if not linked:
             ed.fm_add_item(KEYS["superseded-by"], ref.key(ed.path))
 
