@@ -604,6 +604,36 @@ def test_partially_superseded_alone_does_not_retire_the_status() -> None:
     assert rels(p) == [("partially-superseded-by", "0010-y.md", "10. Y", "status-section", 5)]
 
 
+@pytest.mark.parametrize(
+    ("value", "status", "kinds", "codes"),
+    [
+        # a status and a relation joined by a pipe, as with a comma (a real MADR 2 log)
+        ("proposed | partially superseded by [8 Lifecycle](0008-lifecycle.md)", "proposed",
+         ["partially-superseded-by"], []),
+        ("proposed, partially superseded by [8 Lifecycle](0008-lifecycle.md)", "proposed",
+         ["partially-superseded-by"], []),
+        ("accepted | superseded by [8 Lifecycle](0008-lifecycle.md)", "superseded",
+         ["superseded-by"], []),
+        # a template's choices stay the unfilled placeholder
+        ("proposed | accepted", "unknown", [], ["ADR001"]),
+        ("proposed | the platform team", "unknown", [], ["ADR001"]),
+        ("[proposed | superseded by [ADR-0005](0005-example.md)]", "unknown", ["mentions"],
+         ["ADR001"]),
+    ],
+)  # fmt: skip
+def test_a_status_joined_to_a_relation_by_a_pipe(
+    value: str, status: str, kinds: list[str], codes: list[str]
+) -> None:
+    p = parse(
+        f"# 4 Resource states\n\n- Status: {value}\n- Deciders: Ana, Ben\n- Date: 2023-12-18\n\n"
+        "## Context and Problem Statement\n\nEvery resource reports its state.\n",
+        name="adr/0004-resource-states.md",
+    )
+    assert (p.status, p.raw_status) == (status, value)
+    assert [r.kind for r in p.relations] == kinds
+    assert [c for c, _line in problems(p)] == codes
+
+
 def test_a_line_that_states_no_relation_continues_the_status() -> None:
     p = parse("# 9. X\n\n## Status\n\nAccepted\n2024-03-01 by the platform team\n")
     assert (p.raw_status, p.status, p.relations) == (
