@@ -556,6 +556,35 @@ def test_date_rules(text: str, iso: str | None) -> None:
     assert parse_date(text) == iso
 
 
+def test_portuguese_data_is_the_date_only_when_it_holds_one(tmp_path: Path) -> None:
+    """adr-tools translated to Portuguese writes ``Data: 2019-02-22`` under the title (a
+    real log of 7 read no date); an English ``Data:`` label is about data, no raw date."""
+    root = tmp_path / "docs" / "adr"
+    root.mkdir(parents=True)
+    records = {
+        "0001-usar-filas.md": "# 1. Usar filas\n\nData: 2019-02-22\n\n## Status\n\nAceito\n",
+        "0002-keep-uploads.md": (
+            "# 2. Keep uploads\n\nData: we keep it in S3\n\n## Status\n\nAccepted\n"
+        ),
+        "0003-expire-uploads.md": (
+            "# 3. Expire uploads\n\nData: kept for a year\nCreated: 2021-06-07\n\n"
+            "## Status\n\nAccepted\n"
+        ),
+    }
+    for name, body in records.items():
+        (root / name).write_text(body, encoding="utf-8")
+    log = load(Config(project_dir=tmp_path, docs_dir=tmp_path / "docs"))
+    got = by_file(log)
+    assert [(got[n].date, got[n].parsed.raw_date) for n in records] == [
+        ("2019-02-22", "2019-02-22"),
+        (None, None),
+        ("2021-06-07", "2021-06-07"),
+    ]
+    assert [(p.code, p.path.rsplit("/", 1)[-1]) for p in log.problems] == [
+        ("ADR018", "0001-usar-filas.md")  # (Aceito read as accepted)
+    ]
+
+
 # --------------------------------------------------------------------------- no status
 
 NOSTATUS = HERE / "nostatus"

@@ -23,6 +23,7 @@ DATE_KEYS: tuple[str, ...] = (
     "日付",
     "fecha",
     "datum",
+    "data",  # pt; a date only when its value is one (:data:`_DATE_ONLY_KEYS`)
     "decision date",
     "date of decision",
     "decision-date",
@@ -41,6 +42,10 @@ DATE_KEYS: tuple[str, ...] = (
 )
 
 _DATE_KEY_SET = frozenset(DATE_KEYS)
+#: Keys that are a date only when their value reads as one: Portuguese ``Data: 2019-02-22``
+#: is the date, but English records write ``Data:`` labels too (``Data: kept in S3``),
+#: whose text is no raw date.
+_DATE_ONLY_KEYS = frozenset({"data"})
 _ISO = rx.compile(r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})")
 _DMY = rx.compile(r"(\d{1,2})([/.\-])(\d{1,2})\2(\d{4})")
 _MONTHS = {
@@ -108,7 +113,7 @@ def pick_date(
             iso = parse_date(value)
             if iso is not None:
                 return value, iso
-            if first is None:
+            if first is None and key not in _DATE_ONLY_KEYS:
                 first = value
     return first, None
 
