@@ -70,6 +70,8 @@ DEFAULT_ALIASES: dict[str, str] = {
     "implemented": "accepted",
     "valid": "accepted",
     "done": "accepted",
+    # in effect: logs whose lifecycle is "proposed | active | superseded | retired"
+    "active": "accepted",
     # still in effect: a part was replaced (the relation, when named, is partially-superseded-by)
     "partially superseded": "accepted",
     "partly superseded": "accepted",

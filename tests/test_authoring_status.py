@@ -194,6 +194,36 @@ def test_deprecate_by_writes_both_sides(tmp_path: Path, style: str) -> None:
     assert serious(log) == []
 
 
+@pytest.mark.parametrize("key", ["statut", "État"])
+def test_a_localized_status_key_is_read_and_edited_in_place(tmp_path: Path, key: str) -> None:
+    """The French MADR template's ``statut: proposé``: a status heading as the frontmatter
+    key is the record's status (it read 'missing' in a real log), and every change edits
+    that key rather than add a second ``status:`` beside it."""
+
+    def french(n: int, status: str, extra: str = "") -> str:
+        return (
+            f"---\n{key}: {status}\ndate: 2025-03-0{n}\ndécideurs: Léa Martin\n{extra}---\n\n"
+            f"# {TITLES[n]}\n\n## Contexte et problématique\n\nLe paiement attend.\n"
+        )
+
+    old, new = name_of("madr", 1), name_of("madr", 2)
+    config = project(tmp_path, {old: french(1, "accepté"), new: french(2, "proposé")})
+    log = load(config)
+    assert [(r.style, r.status, r.raw_status, r.parsed.status_line) for r in log.records] == [
+        ("madr", "accepted", "accepté", 2),
+        ("madr", "proposed", "proposé", 2),
+    ]
+    apply(config, "accept", "ADR-0002")
+    assert read(tmp_path, new) == french(2, "accepted")
+    apply(config, "deprecate", "ADR-0001", "ADR-0002")
+    assert read(tmp_path, old) == french(1, f'"deprecated by [ADR-0002]({new})"')
+    assert read(tmp_path, new) == french(2, "accepted", "deprecates: [ADR-0001]\n")
+    log = load(config)
+    assert state(log, "ADR-0001") == ("deprecated", False, "ADR-0002")
+    assert state(log, "ADR-0002") == ("accepted", True, None)
+    assert serious(log) == []
+
+
 @pytest.mark.parametrize("old_style", STYLES)
 @pytest.mark.parametrize("new_style", STYLES)
 def test_accepting_a_proposal_supersedes_what_it_names_on_both_sides(

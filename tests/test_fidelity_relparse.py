@@ -558,12 +558,80 @@ def test_partial_frontmatter_keys(key: str) -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("line", "target"),
+    [
+        ('superseded_by: "0002"', "0002"),
+        ('superseded-by: "0002"', "0002"),
+        ("superseded_by: 0002", "2"),  # a YAML integer: its zeros are gone, not its number
+        ("superseded_by: 0002-pick-the-queue.md", "0002-pick-the-queue.md"),
+        ("deprecated-by: [0002]", "2"),
+    ],
+)
+def test_a_frontmatter_successor_named_by_number_or_file(
+    tmp_path: Path, line: str, target: str
+) -> None:
+    """``superseded_by: "0036"`` (a real log of 69 records, 28 of them so): the value is the
+    reference, not "by 0036" cut out of the phrase "superseded by 0036" (a false ADR003 on
+    each); a bare number names the record of that number in the root, a file name its file."""
+    folder = tmp_path / "adr"
+    folder.mkdir()
+    (folder / "0001-poll-the-api.md").write_text(
+        f'---\nid: "0001"\nstatus: superseded\n{line}\ndate: 2024-01-02\n---\n# Poll the API\n',
+        encoding="utf-8",
+    )
+    (folder / "0002-pick-the-queue.md").write_text(
+        '---\nid: "0002"\nstatus: accepted\nsupersedes: "0001"\ndate: 2024-03-04\n---\n'
+        "# Pick the queue\n",
+        encoding="utf-8",
+    )
+    config = from_options(
+        {"roots": ["adr"]}, project_dir=tmp_path, docs_dir=tmp_path, config_file=None
+    )
+    log = load(config)
+    old = next(r for r in log.records if r.path.endswith("0001-poll-the-api.md"))
+    assert [(r.kind, r.target, r.target_id) for r in old.relations] == [
+        ("superseded-by", target, "0002")
+    ]
+    assert [p.code for p in log.problems] == []
+
+
 def test_partially_superseded_alone_does_not_retire_the_status() -> None:
     # "partially superseded by" as the whole status: the record stays in effect (the
     # built-in alias reads it as accepted) and the relation is the partial one
     p = parse("# 9. X\n\n## Status\n\nPartially superseded by [10. Y](0010-y.md)\n")
     assert (p.status, p.alias) == ("accepted", "partially superseded")
     assert rels(p) == [("partially-superseded-by", "0010-y.md", "10. Y", "status-section", 5)]
+
+
+@pytest.mark.parametrize(
+    ("value", "status", "kinds", "codes"),
+    [
+        # a status and a relation joined by a pipe, as with a comma (a real MADR 2 log)
+        ("proposed | partially superseded by [8 Lifecycle](0008-lifecycle.md)", "proposed",
+         ["partially-superseded-by"], []),
+        ("proposed, partially superseded by [8 Lifecycle](0008-lifecycle.md)", "proposed",
+         ["partially-superseded-by"], []),
+        ("accepted | superseded by [8 Lifecycle](0008-lifecycle.md)", "superseded",
+         ["superseded-by"], []),
+        # a template's choices stay the unfilled placeholder
+        ("proposed | accepted", "unknown", [], ["ADR001"]),
+        ("proposed | the platform team", "unknown", [], ["ADR001"]),
+        ("[proposed | superseded by [ADR-0005](0005-example.md)]", "unknown", ["mentions"],
+         ["ADR001"]),
+    ],
+)  # fmt: skip
+def test_a_status_joined_to_a_relation_by_a_pipe(
+    value: str, status: str, kinds: list[str], codes: list[str]
+) -> None:
+    p = parse(
+        f"# 4 Resource states\n\n- Status: {value}\n- Deciders: Ana, Ben\n- Date: 2023-12-18\n\n"
+        "## Context and Problem Statement\n\nEvery resource reports its state.\n",
+        name="adr/0004-resource-states.md",
+    )
+    assert (p.status, p.raw_status) == (status, value)
+    assert [r.kind for r in p.relations] == kinds
+    assert [c for c, _line in problems(p)] == codes
 
 
 def test_a_line_that_states_no_relation_continues_the_status() -> None:

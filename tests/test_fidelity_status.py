@@ -212,6 +212,79 @@ def test_template_guidance_is_the_unfilled_placeholder(words: Log) -> None:
     assert p.message.startswith("status 'Perhaps later' is not a known status")
 
 
+#: MADR 3 frontmatter filled in with the template's braces kept (8 records of a real log of
+#: 77): file -> (frontmatter lines, status, raw status, date, deciders, problems)
+BRACED: dict[str, tuple[str, str, str, str | None, tuple[str, ...], list[tuple[str, str]]]] = {
+    "0001-cache-the-catalogue.md": (
+        "status: { accepted }\ncontact: { Ana Lima }\ndate: { 2024-05-02 }\n"
+        "deciders: { Ana Lima, Ben Okafor }\nconsulted: { Chen Wei }\ninformed: {}\n",
+        "accepted",
+        "accepted",
+        "2024-05-02",
+        ("Ana Lima", "Ben Okafor"),
+        [],
+    ),
+    "0002-page-the-search.md": (
+        "status: {proposed}\ndate: {2023-11-10}\ndeciders: { Ben Okafor }\n",
+        "proposed",
+        "proposed",
+        "2023-11-10",
+        ("Ben Okafor",),
+        [],
+    ),
+    "0003-type-the-replies.md": (
+        "status: { in-progress }\ndate: { 2024-09-10 }\n",
+        "unknown",
+        "in-progress",
+        "2024-09-10",
+        (),
+        [("ADR001", "status 'in-progress' is not a known status")],
+    ),
+    "0004-choose-a-broker.md": (
+        "status: {proposed | rejected | accepted}\n"
+        "date: {YYYY-MM-DD when the decision was last updated}\n",
+        "unknown",
+        "{proposed | rejected | accepted}",
+        None,
+        (),
+        [("ADR001", "status '{proposed | rejected | accepted}' is the template's unfilled")],
+    ),
+    "0005-name-the-queues.md": (
+        "status: {status}\ndate: { 2024-01-03 }\n",
+        "unknown",
+        "{status}",
+        "2024-01-03",
+        (),
+        [("ADR001", "status '{status}' is the template's unfilled placeholder")],
+    ),
+}
+
+
+def test_madr3_values_left_in_the_templates_braces_read_as_filled_in(tmp_path: Path) -> None:
+    """``status: { accepted }`` is, to YAML, a mapping of ``accepted`` to null: the value
+    filled in, not the template's placeholder (nor a lost date); a braced slot that lists
+    its choices, or ``{status}``, stays the placeholder."""
+    root = tmp_path / "docs" / "decisions"
+    root.mkdir(parents=True)
+    for name, (front, *_rest) in BRACED.items():
+        (root / name).write_text(f"---\n{front}---\n# A decision\n", encoding="utf-8")
+    config = from_options(
+        {"roots": ["decisions"]}, project_dir=tmp_path, docs_dir=tmp_path / "docs", config_file=None
+    )
+    log = load(config)
+    got = by_file(log)
+    for name, (_front, status, raw, date, deciders, problems) in BRACED.items():
+        rec = got[name]
+        assert (rec.style, rec.status, rec.raw_status, rec.date) == ("madr", status, raw, date), (
+            name
+        )
+        assert rec.parsed.deciders == deciders, name
+        found = [(p.code, p.message) for p in log.problems if p.path == rec.path]
+        assert len(found) == len(problems), (name, found)
+        for (code, message), (want_code, want) in zip(found, problems, strict=True):
+            assert code == want_code and message.startswith(want), (name, message)
+
+
 def test_page_banner_of_a_placeholder_says_it_is_not_filled_in(words: Log) -> None:
     ctx = page_view.PageContext.build(words)
     got = by_file(words)
@@ -254,6 +327,9 @@ def test_status_lines_and_dates_of_the_word_log(words: Log) -> None:
         ("Open", "proposed", "open", False),
         ("Refused", "rejected", "refused", False),
         ("Retired", "deprecated", "retired", False),
+        # a log's documented vocabulary: proposed | active | superseded | retired
+        ("active", "accepted", "active", False),
+        ("Inactive", "unknown", None, False),
         ("已实现", "accepted", "已实现", False),
         ("採用", "accepted", "採用", False),
         ("提案", "proposed", "提案", False),
@@ -478,6 +554,35 @@ def test_every_date_form_reads_exactly() -> None:
 )
 def test_date_rules(text: str, iso: str | None) -> None:
     assert parse_date(text) == iso
+
+
+def test_portuguese_data_is_the_date_only_when_it_holds_one(tmp_path: Path) -> None:
+    """adr-tools translated to Portuguese writes ``Data: 2019-02-22`` under the title (a
+    real log of 7 read no date); an English ``Data:`` label is about data, no raw date."""
+    root = tmp_path / "docs" / "adr"
+    root.mkdir(parents=True)
+    records = {
+        "0001-usar-filas.md": "# 1. Usar filas\n\nData: 2019-02-22\n\n## Status\n\nAceito\n",
+        "0002-keep-uploads.md": (
+            "# 2. Keep uploads\n\nData: we keep it in S3\n\n## Status\n\nAccepted\n"
+        ),
+        "0003-expire-uploads.md": (
+            "# 3. Expire uploads\n\nData: kept for a year\nCreated: 2021-06-07\n\n"
+            "## Status\n\nAccepted\n"
+        ),
+    }
+    for name, body in records.items():
+        (root / name).write_text(body, encoding="utf-8")
+    log = load(Config(project_dir=tmp_path, docs_dir=tmp_path / "docs"))
+    got = by_file(log)
+    assert [(got[n].date, got[n].parsed.raw_date) for n in records] == [
+        ("2019-02-22", "2019-02-22"),
+        (None, None),
+        ("2021-06-07", "2021-06-07"),
+    ]
+    assert [(p.code, p.path.rsplit("/", 1)[-1]) for p in log.problems] == [
+        ("ADR018", "0001-usar-filas.md")  # (Aceito read as accepted)
+    ]
 
 
 # --------------------------------------------------------------------------- no status

@@ -157,9 +157,17 @@ def frontmatter_relations(doc: Document) -> list[Relation]:
         if key not in fm:
             continue
         line = fm_line(doc, key)
+        phrase = kind.replace("-", " ")
         for ref in frontmatter_refs(fm[key]):
-            found = list(relations_in_text(f"{kind.replace('-', ' ')} {ref}", "frontmatter", line))
-            if found and all(r.kind == kind for r in found):
+            found = list(relations_in_text(f"{phrase} {ref}", "frontmatter", line))
+            # a verb that is only the start of the phrase took the phrase's last word
+            # into an id: "superseded by 0036" read as "superseded" + "by 0036". The
+            # value is then the reference itself, a bare number (``"0036"``, YAML's
+            # ``0036``) or a file name (``0036-x.md``), resolved as such.
+            if found and all(
+                r.kind == kind and (r.verb == phrase or not phrase.startswith(r.verb))
+                for r in found
+            ):
                 out.extend(found)
             else:
                 out.append(Relation(kind, ref, "frontmatter", line, verb=key))

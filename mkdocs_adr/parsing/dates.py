@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .. import rx
+from .markdown import unbraced
 
 #: Keys that hold a record's date, the first found wins: the decision date, then the
 #: creation date, then, only when neither is written, the last update.
@@ -22,6 +23,7 @@ DATE_KEYS: tuple[str, ...] = (
     "日付",
     "fecha",
     "datum",
+    "data",  # pt; a date only when its value is one (:data:`_DATE_ONLY_KEYS`)
     "decision date",
     "date of decision",
     "decision-date",
@@ -40,6 +42,10 @@ DATE_KEYS: tuple[str, ...] = (
 )
 
 _DATE_KEY_SET = frozenset(DATE_KEYS)
+#: Keys that are a date only when their value reads as one: Portuguese ``Data: 2019-02-22``
+#: is the date, but English records write ``Data:`` labels too (``Data: kept in S3``),
+#: whose text is no raw date.
+_DATE_ONLY_KEYS = frozenset({"data"})
 _ISO = rx.compile(r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})")
 _DMY = rx.compile(r"(\d{1,2})([/.\-])(\d{1,2})\2(\d{4})")
 _MONTHS = {
@@ -96,6 +102,8 @@ def pick_date(
         return None, None
     for key in DATE_KEYS:
         fm_value = frontmatter.get(key)
+        if isinstance(fm_value, dict):
+            fm_value = unbraced(fm_value)  # ``date: { 2024-05-02 }``, the template's braces kept
         found = fields.get(key)
         if fm_value is None and found is None:
             continue
@@ -105,7 +113,7 @@ def pick_date(
             iso = parse_date(value)
             if iso is not None:
                 return value, iso
-            if first is None:
+            if first is None and key not in _DATE_ONLY_KEYS:
                 first = value
     return first, None
 

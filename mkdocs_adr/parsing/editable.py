@@ -278,7 +278,8 @@ class Editable:
             raise UnsafeEdit(f"{self.path}: the frontmatter would not parse after the edit")
 
 
-_FM_KEY = rx.compile(r"^([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]|$)")
+#: A top-level key: a letter of any script first (``statut``, ``état``, ``状态``) or ``_``.
+_FM_KEY = rx.compile(r"^([^\W\d][\w-]*)[ \t]*:(?:[ \t]|$)")
 _BLOCK_ITEM = rx.compile(r"^(\s*)-(?:\s|$)")
 _ISO_DATE = rx.compile(r"^\d{4}-\d{2}-\d{2}$")
 _PLAIN_SAFE = rx.compile(r"^[A-Za-z0-9][A-Za-z0-9 ._/#-]*$")

@@ -591,6 +591,21 @@ def load_frontmatter(raw: str) -> tuple[dict[str, Any] | None, tuple[str, int] |
     return {str(k).lower(): v for k, v in data.items()}, None
 
 
+def unbraced(value: object) -> object:
+    """A frontmatter value still inside its template's braces, as it was filled in.
+
+    MADR 3's template writes ``status: {proposed | rejected | ...}`` and ``date:
+    {YYYY-MM-DD ...}``; a record filled in as ``status: { accepted }``, ``date: {
+    2024-05-02 }`` or ``deciders: { Ana, Ben }`` is, to YAML, a mapping whose keys have
+    null values. Such a mapping is the list of its keys (as YAML's ``!!set`` is), one key
+    that key; any other value is returned as it is.
+    """
+    if isinstance(value, dict) and value and all(v is None for v in value.values()):
+        keys = list(value)
+        return keys[0] if len(keys) == 1 else keys
+    return value
+
+
 #: A first frontmatter line ``key:value``, the space after the colon left out.
 _GLUED_KEY = rx.compile(r"([^\W\d][\w-]{0,40}):(?=[^\s:/])")
 

@@ -30,7 +30,7 @@ from .common import (
 from .dates import parse_date, pick_date
 from .decoding import decode
 from .formats import DATE_FROM_STATUS, DETECTORS, FORCED, VARIANTS, Context, Hit, container
-from .markdown import Document, Heading, links, matches_except, scan
+from .markdown import Document, Heading, links, matches_except, scan, unbraced
 from .options import ParseOptions
 from .status import FRONTMATTER_KEYS, relation_line
 
@@ -194,6 +194,8 @@ def _frontmatter_lists(fm: dict[str, Any]) -> tuple[tuple[str, ...], ...]:
 def _as_list(value: object) -> tuple[str, ...]:
     if value is None or isinstance(value, bool):
         return ()
+    if isinstance(value, dict):
+        value = unbraced(value)  # ``deciders: { Ana, Ben }``, the template's braces kept
     if isinstance(value, (set, frozenset)):  # YAML's !!set: its order is the hash seed's
         value = sorted(value, key=str)
     if isinstance(value, (list, tuple)):

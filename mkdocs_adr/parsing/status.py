@@ -333,6 +333,23 @@ def _history(text: str) -> list[str]:
     return [word for _date, _k, word in sorted(steps, reverse=True)] if len(steps) >= 2 else []
 
 
+#: What may stand before the pipe of a joined status line: words, no slot's brackets.
+_JOINED_HEAD = rx.compile(r"[^\W\d_][\w -]*")
+
+
+def _joined(text: str) -> str:
+    """A status and a relation joined by one pipe, ``proposed | partially superseded by
+    [008 X](008-x.md)``, as the two sentences it joins (``proposed; partially ...``); any
+    other text as it is. A template's slot lists choices (``proposed | accepted``, ``[proposed
+    | rejected | ... | superseded by [ADR-0005](..)]``): two pipes or more, brackets, or a
+    second part that is no relation phrase naming a reference."""
+    head, _bar, tail = text.partition("|")
+    head, tail = head.rstrip(), tail.strip()
+    if "|" in tail or not _JOINED_HEAD.fullmatch(head) or not relation_line(tail, "", None):
+        return text
+    return f"{head}; {tail}"
+
+
 def _is_cjk(word: str) -> bool:
     return any(unicodedata.east_asian_width(c) in ("W", "F") for c in word)
 
@@ -354,6 +371,8 @@ def normalize_status(
     text = _strip_decoration(raw)
     if not text:
         return StatusReading("missing")
+    if "|" in text:
+        text = _joined(text)
     if _PLACEHOLDER.match(text):
         return StatusReading("unknown", placeholder=True)
     if text[0] == "[":

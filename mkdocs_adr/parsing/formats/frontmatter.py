@@ -11,6 +11,7 @@ from __future__ import annotations
 from ... import rx
 from ..common import fm_line
 from ..editable import Editable, UnsafeEdit
+from ..markdown import unbraced
 from ..status import FRONTMATTER_KEYS, relations_in_text
 from .base import Context, Format, Hit, Ref, Writer
 
@@ -35,16 +36,55 @@ _ID_HEADING = rx.compile(r"^[A-Za-z][A-Za-z0-9_]*-\d+\b")
 
 def detect(ctx: Context) -> Hit | None:
     fm = ctx.doc.frontmatter
-    if not fm or "status" not in fm or fm["status"] in (None, ""):
+    if not fm:
         return None
-    raw = fm["status"]
+    if "status" in fm:
+        key = "status"
+    elif ctx.status_headings.isdisjoint(fm):
+        return None  # (the usual record without a status key: one look)
+    else:
+        # a localized status heading as the key: the French MADR template's ``statut:
+        # accepté``; the first such key, as the writer edits it (:func:`status_key`)
+        key = next(k for k in fm if k in ctx.status_headings)
+    if fm[key] in (None, ""):
+        return None
+    raw = fm[key]
+    if isinstance(raw, dict):
+        raw = _filled_in(raw)
     if isinstance(raw, list):
         raw = ", ".join(str(x) for x in raw)
     raw = str(raw)
-    line = fm_line(ctx.doc, "status")
+    line = fm_line(ctx.doc, key)
     hit = Hit("frontmatter", raw, line)
     hit.relations.extend(relations_in_text(raw, "frontmatter", line))
     return hit
+
+
+#: The status a template's braces hold once filled in: a word or a few (``accepted``,
+#: ``in-progress``, ``on hold``), no sentence and no list of choices.
+_FILLED = rx.compile(r"[^\W\d_][\w-]*(?: [\w-]+){0,2}")
+
+
+def _filled_in(value: dict[object, object]) -> object:
+    """``status: { accepted }`` (MADR 3's braces kept, a mapping to YAML) is ``accepted``;
+    any other braced text, a slot that lists its choices (``{proposed | rejected}``) or
+    guidance, stays the braced placeholder it is, written as the record writes it."""
+    word = unbraced(value)
+    if isinstance(word, str) and _FILLED.fullmatch(word.strip()) and word.lower() != "status":
+        return word.strip()  # (``{status}`` names the slot: nothing was filled into it)
+    if word is value:
+        return value  # (a mapping of real values: read as before)
+    return "{" + ", ".join(str(k) for k in value) + "}"
+
+
+def status_key(ed: Editable) -> str:
+    """The frontmatter key the record keeps its status under, as :func:`detect` reads it:
+    ``status``, else the first localized status heading used as a key (``statut:``),
+    edited in place rather than given a second ``status:`` beside it."""
+    found = ed.fm_key("status")
+    if found is None and ed.status_headings:
+        found = ed.fm_key(*ed.status_headings)
+    return "status" if found is None else found[0]
 
 
 class FrontmatterWriter(Writer):
@@ -66,13 +106,13 @@ class FrontmatterWriter(Writer):
             ed.fm_set("id", rid)
 
     def set_status(self, ed: Editable, status: str) -> None:
-        ed.fm_set("status", status)
+        ed.fm_set(status_key(ed), status)
 
     def set_date(self, ed: Editable, date: str) -> None:
-        ed.fm_set("date", date, after=("status",), date=True)
+        ed.fm_set("date", date, after=(status_key(ed),), date=True)
 
     def set_review_by(self, ed: Editable, date: str) -> None:
-        ed.fm_set("review-by", date, after=("status", "date"), date=True)
+        ed.fm_set("review-by", date, after=(status_key(ed), "date"), date=True)
 
     def add_relation(self, ed: Editable, kind: str, verb: str, ref: Ref) -> None:
         named = "-".join(verb.lower().split())
@@ -82,11 +122,11 @@ class FrontmatterWriter(Writer):
         ed.fm_add_item(keys, ref.key(ed.path))
 
     def mark_deprecated(self, ed: Editable, ref: Ref, word: str) -> None:
-        ed.fm_set("status", word)
+        ed.fm_set(status_key(ed), word)
         ed.fm_add_item(("deprecated-by",), ref.key(ed.path))
 
     def mark_superseded(self, ed: Editable, ref: Ref, *, linked: bool) -> None:
-        ed.fm_set("status", "superseded")
+        ed.fm_set(status_key(ed), "superseded")
         if not linked:
             ed.fm_add_item(KEYS["superseded-by"], ref.key(ed.path))
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..editable import Editable
 from .base import Context, Format, Hit, Ref, Writer
-from .frontmatter import GENERIC_KEYS, FrontmatterWriter
+from .frontmatter import GENERIC_KEYS, FrontmatterWriter, status_key
 
 MADR_KEYS = frozenset({"deciders", "decision-makers", "consulted", "informed"})
 
@@ -36,10 +36,10 @@ class MadrWriter(FrontmatterWriter):
         """MADR keeps no id inside the file."""
 
     def mark_superseded(self, ed: Editable, ref: Ref, *, linked: bool) -> None:
-        ed.fm_set("status", f"superseded by {ref.link(ed.path, ref.id)}")
+        ed.fm_set(status_key(ed), f"superseded by {ref.link(ed.path, ref.id)}")
 
     def mark_deprecated(self, ed: Editable, ref: Ref, word: str) -> None:
-        ed.fm_set("status", f"{word} by {ref.link(ed.path, ref.id)}")
+        ed.fm_set(status_key(ed), f"{word} by {ref.link(ed.path, ref.id)}")
 
 
 TEMPLATE = """\
