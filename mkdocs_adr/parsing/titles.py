@@ -4,7 +4,7 @@ The H1 loses the record's id and the wrappers around it or around the title:
 
 - ``# 3. Use X``, ``# 28 Use X``, ``# 0028: Use X`` (a number, with or without a separator);
 - ``# ADR-0012: Use X``, ``# ADR 45 - Use X``, ``# adr-045: Use X``, ``# API-001: State store``
-  (a prefix, then the number);
+  (a prefix, then the number), also after the kind's label (``# ADR Impl-001 — Use X``);
 - ``# [ADR-0005] Use X`` (the id in brackets) and ``# [Use X]`` (the title in brackets).
 
 The title is the heading's text as MkDocs shows it (:func:`inline_text`): ``# Use `nop` for
@@ -47,6 +47,9 @@ _KIND_LABEL = rx.compile(
 #: ``Architecture Decision Record 9: Use X``: the kind of document and the record's number,
 #: read as the id ``ADR 9`` is.
 _KIND_NUMBERED = rx.compile(r"(?i)^architect(?:ure|ural)\s+decision\s+record\s+(?=\d)")
+#: ``ADR Impl-001 — Use X``: the kind of document, then an id with its own prefix; the
+#: id counts as it would alone (the file's or a root's prefix, in any case).
+_KIND_PREFIXED = rx.compile(r"(?i)^adr[- ]+(?=[a-z]{2,10}[- ]?\d)")
 #: ``[ADR-0005] Use X``: an id in brackets before the title.
 _BRACKETED_ID = rx.compile(rf"^\[(?P<id>[^\[\]]+)\]\s*(?:{_SEP}\s*)?(?P<title>.*)$")
 #: ``[Use X]``: the whole title in brackets (not a link, ``[Use X](x.md)``).
@@ -174,6 +177,8 @@ def _without_id(raw: str, file_name: str, prefixes: Iterable[str]) -> tuple[str,
         numbered = _KIND_NUMBERED.match(raw)
         if numbered:
             candidate = f"ADR {raw[numbered.end() :]}"
+        elif labelled := _KIND_PREFIXED.match(raw):
+            candidate = raw[labelled.end() :]
     if first == "[":
         bracketed = _BRACKETED_ID.match(raw)
         if bracketed and _HEADING_ID.match(bracketed["id"].strip()):
