@@ -188,6 +188,9 @@ def test_file_id_takes_the_prefix_from_the_name_else_the_root() -> None:
         # (an id of another prefix, and words, stay)
         ("ADR RFC-7230 — Framing", "svc-002-x.md", "ADR RFC-7230 — Framing", None),
         ("ADR review 2024", "0001-x.md", "ADR review 2024", None),
+        # the template's slot kept as the heading: no title (the file name's is taken)
+        ("{short title of solved problem and solution}", "0039-x.md", "", None),
+        ("{Use X} and {Y}", "0039-x.md", "{Use X} and {Y}", None),
     ],
 )
 def test_heading_title_and_number(h1: str, file: str, title: str, number: int | None) -> None:

@@ -163,6 +163,22 @@ def test_a_frontmatter_title_loses_the_records_id(title: str, shown: str) -> Non
     assert (p.title, p.number) == (shown, None)
 
 
+def test_the_templates_title_slot_kept_as_the_heading_gives_the_file_names_title() -> None:
+    # MADR's "{short title ...}" left in the H1 under filled-in frontmatter
+    p = parse(
+        "---\nstatus: accepted\ndate: 2024-03-15\n---\n\n"
+        "# {short title of solved problem and solution}\n\n## Context and Problem Statement\n\nx\n",
+        name="adr/0039-name-the-plugin-early.md",
+    )
+    assert (p.title, p.number, p.status) == ("Name the plugin early", None, "accepted")
+    # a slot in the frontmatter title gives way to the heading
+    p = parse(
+        '---\ntitle: "{short title of solved problem and solution}"\n---\n\n# Name it early\n',
+        name="adr/0039-name-the-plugin-early.md",
+    )
+    assert p.title == "Name it early"
+
+
 def test_frontmatter_relation_values_written_as_links() -> None:
     # a MADR log that writes its relations as Markdown links, and "refines" beside them
     p = parse(

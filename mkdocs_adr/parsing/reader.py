@@ -242,7 +242,8 @@ def _parse(text: str, path: str, options: ParseOptions) -> tuple[Parsed, Documen
         title, heading_number = titles.heading(h1.text, name, options.prefixes)
         title = bounds.field(title, "title", path, h1.line, problems)
     if isinstance(fm.get("title"), (str, int, float)) and str(fm["title"]).strip():
-        title = titles.frontmatter_title(str(fm["title"]), name, options.prefixes)
+        # (a template's slot kept there gives none: the heading's, else the file name's)
+        title = titles.frontmatter_title(str(fm["title"]), name, options.prefixes) or title
     if not title:
         title = titles.from_file_name(name, options.prefixes)
 

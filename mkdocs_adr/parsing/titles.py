@@ -50,6 +50,9 @@ _KIND_NUMBERED = rx.compile(r"(?i)^architect(?:ure|ural)\s+decision\s+record\s+(
 #: ``ADR Impl-001 — Use X``: the kind of document, then an id with its own prefix; the
 #: id counts as it would alone (the file's or a root's prefix, in any case).
 _KIND_PREFIXED = rx.compile(r"(?i)^adr[- ]+(?=[a-z]{2,10}[- ]?\d)")
+#: ``{short title of solved problem and solution}``: the template's slot kept as the
+#: title (MADR 3 and 4 write it so), in braces from end to end.
+_SLOT = rx.compile(r"^\{[^{}]*\}$")
 #: ``[ADR-0005] Use X``: an id in brackets before the title.
 _BRACKETED_ID = rx.compile(rf"^\[(?P<id>[^\[\]]+)\]\s*(?:{_SEP}\s*)?(?P<title>.*)$")
 #: ``[Use X]``: the whole title in brackets (not a link, ``[Use X](x.md)``).
@@ -152,7 +155,8 @@ def heading(text: str, file_name: str, prefixes: Iterable[str]) -> tuple[str, in
     """(title, number the heading states) of the H1 ``text`` of the file ``file_name``.
 
     ``prefixes`` are the roots' id prefixes. The number is ``None`` when the heading
-    names none; the title is the whole heading when nothing is left after the id.
+    names none; the title is the whole heading when nothing is left after the id, and
+    ``""`` when the heading is the template's slot (``{short title of ...}``).
     """
     return _without_id(inline_text(text.strip()), file_name, prefixes)
 
@@ -165,6 +169,8 @@ def frontmatter_title(text: str, file_name: str, prefixes: Iterable[str]) -> str
 
 
 def _without_id(raw: str, file_name: str, prefixes: Iterable[str]) -> tuple[str, int | None]:
+    if raw[:1] == "{" and _SLOT.match(raw):
+        return "", None  # no title written: the file name's is the record's
     known = prefixes if type(prefixes) is tuple else tuple(prefixes)
     named = read_file_name(file_name, known)
     own = _own_prefixes(known)
