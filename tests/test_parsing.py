@@ -369,6 +369,21 @@ def test_heading_number_and_prefix_are_read() -> None:
     assert parse("# 2024 roadmap\n\n## Status\n\nAccepted\n").number is None
 
 
+# --------------------------------------------------------------------- the title heading
+
+
+def test_an_h1_after_the_records_sections_is_no_title() -> None:
+    # the last section written at level 1, 70 lines down, in a record with no title
+    p = parse(
+        "Data: 2019-02-22\n\n## Status\n\nAceito\n\n## Contexto\n\nx\n\n# Consequências\n\ny\n",
+        name="adr/0007-container-de-relacionamento.md",
+    )
+    assert (p.title, p.number, p.status) == ("Container de relacionamento", None, "accepted")
+    # an H1 first, then sections at level 1 too (cisagov's "# Status"), stays the title
+    p = parse("# 3. Pool them\n\n# Status\n\nAccepted\n", name="adr/0003-pool.md")
+    assert (p.title, p.number, p.status) == ("Pool them", 3, "accepted")
+
+
 # --------------------------------------------------------------------- unreadable input
 
 

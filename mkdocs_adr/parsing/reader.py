@@ -231,11 +231,7 @@ def _parse(text: str, path: str, options: ParseOptions) -> tuple[Parsed, Documen
     ctx = Context(doc, name, options.status_headings)
 
     # title and heading number
-    h1 = None
-    for h in doc.headings:
-        if h.level == 1:
-            h1 = h
-            break
+    h1 = doc.title = titles.title_heading(doc, name, options.prefixes, options.status_headings)
     title = ""
     heading_number: int | None = None
     if h1 is not None:

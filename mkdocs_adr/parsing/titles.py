@@ -25,9 +25,13 @@ import bisect
 import functools
 import re
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from .. import rx
 from ..identity import GENERIC_PREFIX, read_file_name
+
+if TYPE_CHECKING:
+    from .markdown import Document, Heading
 
 _SEP = r"[.:)|\-–—]"
 #: An id at the start of a heading, then a separator (or only spaces), then the title.
@@ -149,6 +153,22 @@ def _hold_code(text: str, hold: Callable[[str], str]) -> str:
         k = close + 1
     parts.append(text[pos:])
     return "".join(parts)
+
+
+def title_heading(
+    doc: Document, file_name: str, prefixes: Iterable[str], status_headings: frozenset[str]
+) -> Heading | None:
+    """The heading that is the record's title, if it has one.
+
+    - The first H1, when no H2 comes before it: an H1 after the record's ``##`` sections
+      (``# Consequences`` as its last one) is a section put at the wrong level.
+    """
+    for h in doc.headings:
+        if h.level == 1:
+            return h
+        if h.level == 2:
+            break
+    return None
 
 
 def heading(text: str, file_name: str, prefixes: Iterable[str]) -> tuple[str, int | None]:
