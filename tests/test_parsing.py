@@ -372,6 +372,60 @@ def test_heading_number_and_prefix_are_read() -> None:
 # --------------------------------------------------------------------- the title heading
 
 
+@pytest.mark.parametrize(
+    ("text", "title", "number"),
+    [
+        # a log whose folders number their records with prefixes of their own, the title
+        # an H2 on the first line and the sections under it at level 3
+        (
+            "## ADR Svc-004 — Pool the connections\n\n\n**Date:** 2025-10-02\n\n"
+            "**Status:** Accepted\n\n### Decision\n\nPool them.\n\n## Notes\n\nx\n",
+            "Pool the connections",
+            4,
+        ),
+        (
+            "## ADR Svc-004 Pool the connections\n\nDate: 2025-10-02\n\nStatus: Accepted\n\n"
+            "## Context\n\nWhy.\n",
+            "Pool the connections",
+            4,
+        ),
+        # no id: the record's sections are below it
+        (
+            "## Pool the connections\n\nDate: 2025-10-02\n\nStatus: Accepted\n\n"
+            "### Context\n\nWhy.\n",
+            "Pool the connections",
+            None,
+        ),
+    ],
+)
+def test_an_h2_that_opens_a_record_without_an_h1_is_its_title(
+    text: str, title: str, number: int | None
+) -> None:
+    p = parse(text, name="adr/svc/svc-004-pool.md")
+    assert (p.title, p.number, p.status, p.date) == (title, number, "accepted", "2025-10-02")
+    assert codes(p) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        ("## Status\n\nAccepted\n\n## Context\n\nWhy.\n", "accepted"),
+        ("## Status\n\nAccepted\n\n### Detail\n\nWhy.\n", "accepted"),
+        ("## Context\n\nWhy.\n\n### Detail\n\nx\n\n## Status\n\nProposed\n", "proposed"),
+        ("## Context and Problem Statement\n\nWhy.\n\n## Decision Outcome\n\nx\n", "missing"),
+        ("## Proposal\n\n### Part one\n\nx\n", "missing"),
+        ("## 1. Context\n\nWhy.\n\n## 2. Decision\n\nx\n\n## Status\n\nAccepted\n", "accepted"),
+        # (not on the first line, or a peer of the sections after it with no id)
+        ("Date: 2024-01-02\n\n## Pool them\n\n### Context\n\nx\n", "missing"),
+        ("## Pool them\n\nx\n\n## Status\n\nAccepted\n", "accepted"),
+    ],
+)
+def test_an_opening_h2_that_is_a_section_is_no_title(text: str, status: str) -> None:
+    # real logs start records at their first section: the title is the file name's
+    p = parse(text, name="adr/0007-pool-connections.md")
+    assert (p.title, p.number, p.status) == ("Pool connections", None, status)
+
+
 def test_an_h1_after_the_records_sections_is_no_title() -> None:
     # the last section written at level 1, 70 lines down, in a record with no title
     p = parse(

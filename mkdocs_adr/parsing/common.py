@@ -193,7 +193,12 @@ def _relation_entries(doc: Document, entries: list[object]) -> list[Relation]:
 
 
 def first_h2(doc: Document) -> int | None:
-    """The line of the record's first second-level heading, if it has one."""
+    """The line of the record's first second-level heading, if it has one: where the
+    lines under its title end. A title written as an H2 (:attr:`Document.title`) is none:
+    its sections start at the next heading of level 2 or 3."""
+    title = doc.title
+    if title is not None and title.level == 2:
+        return next((h.line for h in doc.headings if h.line > title.line and h.level <= 3), None)
     for h in doc.headings:
         if h.level == 2:
             return h.line

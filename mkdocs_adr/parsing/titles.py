@@ -162,13 +162,97 @@ def title_heading(
 
     - The first H1, when no H2 comes before it: an H1 after the record's ``##`` sections
       (``# Consequences`` as its last one) is a section put at the wrong level.
+    - Else an H2 that opens the body (its first non-blank line), when it is no section
+      name (``## Status``, ``## Context``, ``## Proposal``, in ``status_headings`` or
+      :func:`_section_names`) and it states the record's id (``## ADR Arch-001 Use X``)
+      or the record's sections are below it (its next heading is deeper).
     """
-    for h in doc.headings:
+    heads = doc.headings
+    for h in heads:
         if h.level == 1:
             return h
         if h.level == 2:
             break
+    lines, fenced = doc.lines, doc.fenced
+    first = 0  # (the body's first non-blank line: most often its first)
+    while first < len(lines) and not lines[first].strip():
+        first += 1
+    if first >= len(lines) or fenced[first]:
+        return None
+    if heads and heads[0].level == 2 and heads[0].line - doc.offset - 1 == first:
+        return _opening_h2(heads, file_name, prefixes, status_headings)
     return None
+
+
+def _opening_h2(
+    heads: list[Heading], file_name: str, prefixes: Iterable[str], status_headings: frozenset[str]
+) -> Heading | None:
+    """:func:`title_heading`'s H2 rule for the record's first heading, an H2 on its first
+    line."""
+    h2 = heads[0]
+    title, number = heading(h2.text, file_name, prefixes)
+    key = title.strip().rstrip(":：").strip().lower()  # (markdown.heading_key's key)
+    if key in status_headings or key in _section_names():
+        return None  # the first of the record's sections: it has no title heading
+    if number is not None or (len(heads) > 1 and heads[1].level > 2):
+        return h2
+    return None
+
+
+@functools.cache
+def _section_names() -> frozenset[str]:
+    """The names of a record's sections that never title one (case-folded): MADR's and
+    Nygard's, a few translations, the decision headings
+    (:data:`~.sections.DECISION_HEADINGS`) and the Links headings
+    (:data:`~.common.LINKS_HEADINGS`)."""
+    from .common import LINKS_HEADINGS
+    from .sections import DECISION_HEADINGS
+
+    return frozenset(
+        {
+            *DECISION_HEADINGS,
+            *LINKS_HEADINGS,
+            "context",
+            "context and problem statement",
+            "problem statement",
+            "problem",
+            "issue",
+            "background",
+            "motivation",
+            "summary",
+            "overview",
+            "introduction",
+            "decision drivers",
+            "considered options",
+            "options",
+            "options considered",
+            "alternatives",
+            "alternatives considered",
+            "rationale",
+            "consequences",
+            "positive consequences",
+            "negative consequences",
+            "implications",
+            "pros and cons of the options",
+            "more information",
+            "notes",
+            "references",
+            "validation",
+            "confirmation",
+            "date",
+            "deciders",
+            "contexto",
+            "contexte",
+            "kontext",
+            "hintergrund",
+            "背景",
+            "上下文",
+            "consequências",
+            "consecuencias",
+            "conséquences",
+            "konsequenzen",
+        }
+    )
 
 
 def heading(text: str, file_name: str, prefixes: Iterable[str]) -> tuple[str, int | None]:
