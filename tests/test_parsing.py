@@ -438,6 +438,42 @@ def test_an_h1_after_the_records_sections_is_no_title() -> None:
     assert (p.title, p.number, p.status) == ("Pool them", 3, "accepted")
 
 
+@pytest.mark.parametrize("mark", ["*", "~", "^", "#"])
+def test_a_first_line_underlined_as_restructuredtext_writes_it_is_the_title(mark: str) -> None:
+    p = parse(
+        f"17. Encode the values in two stages (_v3)\n{mark * 42}\n\n"
+        "Date: 03/12/2021\n\n## Status\n\nAccepted\n",
+        name="adr/0017-v3.md",
+    )
+    assert (p.title, p.number, p.date, p.status) == (
+        "Encode the values in two stages (_v3)",
+        17,
+        "2021-12-03",
+        "accepted",
+    )
+    assert codes(p) == []
+    # its words are the title's, no mention (as a heading's are not)
+    p = parse(
+        "3. Supersede ADR-0002 in part\n******\n\n## Status\n\nAccepted\n", name="adr/0003-x.md"
+    )
+    assert (p.title, p.relations) == ("Supersede ADR-0002 in part", ())
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "# 17. Heading wins\n\nA line\n******\n\n## Status\n\nAccepted\n",  # an H1 is there
+        "- an item\n******\n\n## Status\n\nAccepted\n",  # a list, not a title line
+        "A line\n**\n\n## Status\n\nAccepted\n",  # two marks: no underline
+        "A line\n*-*-*-\n\n## Status\n\nAccepted\n",  # marks of two kinds
+        "\nSome prose first.\n\nA line\n******\n\n## Status\n\nAccepted\n",  # not the first
+    ],
+)
+def test_an_underline_elsewhere_makes_no_title(text: str) -> None:
+    p = parse(text, name="adr/0017-v3.md")
+    assert p.title in ("Heading wins", "V3")
+
+
 # --------------------------------------------------------------------- unreadable input
 
 

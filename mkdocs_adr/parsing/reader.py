@@ -375,7 +375,11 @@ def _parse(text: str, path: str, options: ParseOptions) -> tuple[Parsed, Documen
             )
         )
 
-    relations.extend(_mentions(doc, options, hit, {r.line for r in relations}))
+    # (no mention on the title's line: a reStructuredText title is no heading of the scan)
+    taken = {r.line for r in relations}
+    if h1 is not None:
+        taken.add(h1.line)
+    relations.extend(_mentions(doc, options, hit, taken))
     parsed = _reading(
         style=style,
         title=title,

@@ -166,6 +166,9 @@ def title_heading(
       name (``## Status``, ``## Context``, ``## Proposal``, in ``status_headings`` or
       :func:`_section_names`) and it states the record's id (``## ADR Arch-001 Use X``)
       or the record's sections are below it (its next heading is deeper).
+    - Else a first line underlined with ``*``, ``~``, ``^`` or ``#`` as reStructuredText
+      writes a title (``17. Use X`` over ``*******``: Markdown reads a paragraph and a
+      rule), given as an H1 on that line.
     """
     heads = doc.headings
     for h in heads:
@@ -181,7 +184,21 @@ def title_heading(
         return None
     if heads and heads[0].level == 2 and heads[0].line - doc.offset - 1 == first:
         return _opening_h2(heads, file_name, prefixes, status_headings)
+    if heads and heads[0].line - doc.offset - 1 == first:
+        return None  # a deeper heading opens the body
+    under = lines[first + 1] if first + 1 < len(lines) else ""
+    if under[:1] in _RST_MARKS and _RST_UNDERLINE.match(under) and _RST_TEXT.match(lines[first]):
+        from .markdown import Heading
+
+        return Heading(1, lines[first].strip(), first + doc.offset + 1, first + 2)
     return None
+
+
+#: A reStructuredText title's underline: three or more of one of these (``=`` and ``-``
+#: are Markdown's own setext headings), and the title line it may follow.
+_RST_MARKS = frozenset("*~^#")
+_RST_UNDERLINE = rx.compile(r"^(\*{3,}|~{3,}|\^{3,}|#{3,})[ \t]*$")
+_RST_TEXT = rx.compile(r"^ {0,3}(?![#>|<`~]|[-*+](?:\s|$))\S")
 
 
 def _opening_h2(
