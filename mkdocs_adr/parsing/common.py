@@ -227,9 +227,12 @@ def inline_fields(doc: Document) -> dict[str, tuple[str, int]]:
 
 
 def links_section(doc: Document) -> list[Relation]:
-    """The relations listed under a ``## Links`` (or ``Related``) heading."""
+    """The relations listed under a ``## Links`` (or ``Related``) heading; a record titled
+    ``# Links`` (:attr:`Document.title`) has no such section for that."""
     out: list[Relation] = []
     for sec, _key in doc.keyed_sections(LINKS_HEADINGS):
+        if sec.heading == doc.title:
+            continue  # the title: the record's whole body is under it
         for lineno, text in _uncommented(doc.body(sec)):
             if not text.strip() or text.lstrip().startswith("#"):
                 continue
