@@ -1,6 +1,8 @@
 """A record's title and the number its heading states: THE title rule.
 
-The H1 loses the record's id and the wrappers around it or around the title:
+Which heading is the title is :func:`title_heading`'s rule (the first H1 above the
+sections, else an H2 or a reStructuredText title on the first line). The title heading
+loses the record's id and the wrappers around it or around the title:
 
 - ``# 3. Use X``, ``# 28 Use X``, ``# 0028: Use X`` (a number, with or without a separator);
 - ``# ADR-0012: Use X``, ``# ADR 45 - Use X``, ``# adr-045: Use X``, ``# API-001: State store``
@@ -273,7 +275,8 @@ def _section_names() -> frozenset[str]:
 
 
 def heading(text: str, file_name: str, prefixes: Iterable[str]) -> tuple[str, int | None]:
-    """(title, number the heading states) of the H1 ``text`` of the file ``file_name``.
+    """(title, number the heading states) of the title heading ``text`` of the file
+    ``file_name`` (:func:`title_heading`).
 
     ``prefixes`` are the roots' id prefixes. The number is ``None`` when the heading
     names none; the title is the whole heading when nothing is left after the id, and
