@@ -6,7 +6,8 @@ and returns sorted :class:`Found` entries, the excluded files with their
 reasons, and the problems met on the way (symlinks leaving the project,
 symlink loops). The same tree always gives the same answer in the same order.
 Only the first bytes of a few files are read: a ``0000-`` name (template or
-record?) and a non-record name (any ADR metadata?).
+record?), a non-record name (any ADR metadata?) and an unnumbered name beside numbered
+records (a table of contents?).
 """
 
 from __future__ import annotations
@@ -217,14 +218,20 @@ _FENCED = rx.compile(r"(?ms)^[ ]{0,3}(`{3,}|~{3,})[^\n]*\n.*?(?:^[ ]{0,3}\1[ \t]
 
 
 def content_reason(
-    root: RootConfig, rel: str, folder: str, config: Config, head: Callable[[], bytes]
+    root: RootConfig,
+    rel: str,
+    folder: str,
+    config: Config,
+    head: Callable[[], bytes],
+    beside_records: Callable[[], bool] = lambda: False,
 ) -> str | None:
     """Why a file that its name does not exclude is not a record: a ``0000-`` template,
     an ``exclude`` glob, or the look of a non-record document without ADR metadata.
 
     ``rel`` is root-relative, ``folder`` the name of the folder that holds the file (the
     root's own name at its top); ``head`` gives the file's first bytes, read only when a
-    rule needs them.
+    rule needs them; ``beside_records`` says whether that folder holds numbered records,
+    asked only for a file with an unnumbered name (:func:`looks_like_contents`).
     """
     name = rel.rsplit("/", 1)[-1]
     if _ZERO_NAME.match(name) and looks_like_template(head()):
@@ -233,9 +240,52 @@ def content_reason(
     if pattern is not None:
         return f"excluded by pattern {pattern!r} (exclude option)"
     looks = non_record_name(name, folder)
-    if looks is not None and not has_adr_metadata(head(), config.status_headings):
-        return _NON_RECORD + looks
+    data: bytes | None = None
+    if looks is None and not _NUMBERED_NAME.match(name) and beside_records():
+        # an unnumbered page among numbered records: their table of contents? (a log
+        # of unnumbered records is not read for it: each would be read, and each edit
+        # would then walk the log again, ADR-0059)
+        data = head()
+        if looks_like_contents(data):
+            looks = "a table of contents"
+    if looks is not None:
+        if data is None:
+            data = head()
+        if not has_adr_metadata(data, config.status_headings):
+            return _NON_RECORD + looks
     return None
+
+
+#: A file's first H1, and the titles of a table of contents.
+_FIRST_H1 = rx.compile(r"^ {0,3}#[ \t]+([^\n]*?)[ \t#]*$", re.MULTILINE)
+_CONTENTS_TITLES = frozenset({"table of contents", "contents", "index", "toc"})
+#: A list item that links a Markdown file: ``- [3. Use X](0003-use-x.md)``, ``1. [..](..)``.
+_LINK_ITEM = rx.compile(r"[ \t]*(?:[-*+]|\d{1,4}[.)])[ \t]+.*\]\([^()\s]*\.(?:md|markdown)\b")
+
+
+def looks_like_contents(data: bytes) -> bool:
+    """Whether a file's first bytes are a table of contents: a title ``Table of Contents``,
+    ``Contents`` or ``Index`` (``# Index``), or a body of only headings and at least two
+    list items that link Markdown files (what ``adr generate toc`` writes). A cheap look
+    at the text, not a parse."""
+    text = data[:TEMPLATE_HEAD].decode("utf-8", "replace")
+    title = _FIRST_H1.search(text) if "#" in text else None
+    if title is not None and " ".join(title.group(1).split()).lower() in _CONTENTS_TITLES:
+        return True
+    if "](" not in text:
+        return False  # no link at all (one look, in C)
+    lines = text.split("\n")
+    if len(data) >= TEMPLATE_HEAD:
+        lines.pop()  # (the last line read may be cut short)
+    items = 0
+    for line in lines:
+        stripped = line.strip()
+        if not stripped or stripped.startswith(("#", "<!--")):
+            continue
+        if not _LINK_ITEM.match(line):
+            return False
+        items += 1
+    return items >= 2
 
 
 def non_record_name(name: str, folder: str) -> str | None:
@@ -416,12 +466,27 @@ def locate(config: Config, path: str, data: bytes) -> Found | Excluded | None:
     rel = path[len(prefix) :]
     reason = exclusion_reason(rel, config)
     if reason is None:
-        folder = (config.root_dir(root) / rel).parent.name
-        reason = content_reason(root, rel, folder, config, lambda: data)
+        parent = (config.root_dir(root) / rel).parent
+        reason = content_reason(
+            root, rel, parent.name, config, lambda: data, lambda: _holds_records(parent)
+        )
     if reason is not None:
         return Excluded(path, reason)
     archived, _depth, domain = place(tuple(rel.split("/")[:-1]), config.layout)
     return Found(root, os.fspath(abspath), path, rel, domain, archived)
+
+
+def _holds_records(folder: Path) -> bool:
+    """Whether ``folder`` holds a Markdown file with a record's numbered name."""
+    try:
+        with os.scandir(folder) as it:
+            return any(_numbered_markdown(e.name) for e in it)
+    except OSError:
+        return False
+
+
+def _numbered_markdown(name: str) -> bool:
+    return bool(_NUMBERED_NAME.match(name)) and name.lower().endswith(MARKDOWN_SUFFIXES)
 
 
 def _missing_root_fix(config: Config) -> str:
@@ -528,6 +593,13 @@ def _walk_root(
             return
         shown_prefix = "" if shown_dir == "." else shown_dir + "/"
         rel_prefix = "".join(part + "/" for part in rel_parts)
+        holds: list[bool] = []  # whether the folder holds numbered records, once asked
+
+        def beside_records() -> bool:
+            if not holds:  # (the names sort digits first: most often the first answers)
+                holds.append(any(_numbered_markdown(e.name) for e in entries))
+            return holds[0]
+
         archived, inner_depth, domain = place(rel_parts, config.layout)
         for entry in entries:
             name = entry.name
@@ -587,7 +659,7 @@ def _walk_root(
             reason = folder_reason or _name_reason(name, config, mirrors)
             if reason is None:
                 head = partial(head_of, entry.path)  # a str: no Path per file
-                reason = content_reason(root, rel_path, folder.name, config, head)
+                reason = content_reason(root, rel_path, folder.name, config, head, beside_records)
             if reason is not None:
                 result.excluded.append(Excluded(shown, reason))
                 depends.append(entry.path)

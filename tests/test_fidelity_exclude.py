@@ -23,9 +23,11 @@ from mkdocs_adr.discovery import (
     discover,
     has_adr_metadata,
     locate,
+    looks_like_contents,
     non_record_name,
 )
 from mkdocs_adr.errors import ConfigError
+from mkdocs_adr.log import load
 from mkdocs_adr.model import Excluded
 
 from .conftest import LOGS, run_cli
@@ -214,6 +216,81 @@ def test_a_guide_with_metadata_stays_a_record_and_a_root_named_file_is_left_out(
     # a planned file is placed by the same rules (locate reads the planned bytes)
     assert locate(config, "adr/how-to.md", b"# How to\n") == found.excluded[1]
     assert isinstance(locate(config, "adr/how-to.md", b"# How to\n\nStatus: draft\n"), Found)
+
+
+#: What ``adr generate toc`` writes beside the records it lists.
+TOC = (
+    "# Table of Contents\n\n"
+    "- [1. Keep a log of decisions](0001-keep-a-log-of-decisions.md)\n"
+    "- [2. Ship the site nightly](0002-ship-the-site-nightly.md)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "contents"),
+    [
+        (TOC, True),
+        (TOC.replace("# Table of Contents", "# Decisions"), True),  # only links to records
+        ("# Decisions\n\n## Payments\n\n* [Bill](0003-bill.md)\n  * [Refund](0004-r.md)\n", True),
+        ("1. [Keep a log](0001-keep.md)\n2. [Ship it](0002-ship.md)\n", True),
+        ("# Contents\n\nThe records of the team, by area.\n", True),  # named so
+        ("# Index\n\nSee the INDEX page.\n", True),
+        # prose, a single link, links to web pages: a page of its own
+        ("# Decisions\n\nWe list them below.\n\n" + TOC.split("\n\n", 1)[1], False),
+        ("# Related work\n\n- [Keep a log](0001-keep.md)\n", False),
+        (
+            "# Reading\n\n- [Nygard](https://example.org/a)\n- [MADR](https://example.org/b)\n",
+            False,
+        ),
+        ("# Use an index for lookups\n\nWe add one.\n", False),
+    ],
+)
+def test_a_table_of_contents_is_told_by_a_cheap_look(text: str, contents: bool) -> None:
+    assert looks_like_contents(text.encode("utf-8")) is contents
+
+
+def test_a_table_of_contents_beside_numbered_records_is_no_record(tmp_path: Path) -> None:
+    adr = tmp_path / "adr"
+    adr.mkdir()
+    (adr / "0001-keep-a-log-of-decisions.md").write_text(
+        "# 1. Keep a log of decisions\n\n## Status\n\nAccepted\n", encoding="utf-8"
+    )
+    (adr / "0002-ship-the-site-nightly.md").write_text(
+        "# 2. Ship the site nightly\n\n## Status\n\nAccepted\n", encoding="utf-8"
+    )
+    # a numbered record that is mostly links stays a record, its status or not
+    (adr / "0003-reading-list.md").write_text(
+        "# 3. Reading list\n\n- [1. Keep](0001-keep-a-log-of-decisions.md)\n"
+        "- [2. Ship](0002-ship-the-site-nightly.md)\n",
+        encoding="utf-8",
+    )
+    (adr / "decisions.md").write_text(TOC, encoding="utf-8")
+    # a list of links that states a status is a record
+    (adr / "overview.md").write_text(TOC + "\n## Status\n\nAccepted\n", encoding="utf-8")
+    config = from_options({}, project_dir=tmp_path, docs_dir=tmp_path, config_file=None)
+    found = discover(config)
+    contents = Excluded("adr/decisions.md", "looks like a non-record document: a table of contents")
+    assert found.excluded == [contents]
+    assert [f.path for f in found.found] == [
+        "adr/0001-keep-a-log-of-decisions.md",
+        "adr/0002-ship-the-site-nightly.md",
+        "adr/0003-reading-list.md",
+        "adr/overview.md",
+    ]
+    # a planned file is placed by the same rules
+    assert locate(config, "adr/decisions.md", TOC.encode("utf-8")) == contents
+    # the log counts no such record in its INDEX
+    log = load(config)
+    assert sorted(r.id for r in log.records) == ["ADR-0001", "ADR-0002", "ADR-0003", "overview"]
+    # in a log of unnumbered records no file is read for it: the same page is a record
+    slugs = tmp_path / "slugs" / "adr"
+    slugs.mkdir(parents=True)
+    (slugs / "keep-a-log.md").write_text("# Keep a log\n\n## Status\n\nAccepted\n", "utf-8")
+    (slugs / "decisions.md").write_text(TOC, encoding="utf-8")
+    config = from_options({}, project_dir=slugs.parent, docs_dir=slugs.parent, config_file=None)
+    found = discover(config)
+    assert [f.path for f in found.found] == ["adr/decisions.md", "adr/keep-a-log.md"]
+    assert found.depends == [str(slugs)]
 
 
 def test_locate_gives_each_fixture_exclusion_its_reason() -> None:

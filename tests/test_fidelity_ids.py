@@ -179,6 +179,18 @@ def test_file_id_takes_the_prefix_from_the_name_else_the_root() -> None:
             "Architecture decision record keeping",
             None,
         ),
+        # ... and before an id with the file's own prefix, in any case (a log whose
+        # folders each number their records with a prefix of their own)
+        ("ADR Svc-002 — Pool connections", "svc-002-pool.md", "Pool connections", 2),
+        ("ADR svc-004 - Pool connections", "svc-004-pool.md", "Pool connections", 4),
+        ("ADR Layout-001 Ports first", "layout-001-ports.md", "Ports first", 1),
+        ("adr-Svc-003: Pool connections", "svc-003-pool.md", "Pool connections", 3),
+        # (an id of another prefix, and words, stay)
+        ("ADR RFC-7230 — Framing", "svc-002-x.md", "ADR RFC-7230 — Framing", None),
+        ("ADR review 2024", "0001-x.md", "ADR review 2024", None),
+        # the template's slot kept as the heading: no title (the file name's is taken)
+        ("{short title of solved problem and solution}", "0039-x.md", "", None),
+        ("{Use X} and {Y}", "0039-x.md", "{Use X} and {Y}", None),
     ],
 )
 def test_heading_title_and_number(h1: str, file: str, title: str, number: int | None) -> None:

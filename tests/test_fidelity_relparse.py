@@ -1108,6 +1108,22 @@ def test_a_related_records_section_is_a_links_section(heading: str) -> None:
     assert rels(p) == [("relates-to", "0005-y.md", "0005-y", "links-section", 9)]
 
 
+def test_a_record_titled_links_has_no_links_section_for_that() -> None:
+    # log4brains' own test record: its list labels are no relation verbs, its broken link
+    # no ADR003; its links are plain mentions
+    p = parse(
+        "# Links\n\n- Date: 2020-10-28\n\n## Tests\n\n- Plain link: [first](20200101-first.md)\n"
+        "- Broken link: [first](20200101-first-GONE.md)\n"
+    )
+    assert {(r.kind, r.target) for r in p.relations} == {
+        ("mentions", "20200101-first.md"),
+        ("mentions", "20200101-first-GONE.md"),
+    }
+    # a Links section at level 1 after the title is one
+    p = parse("# 9. X\n\n# Status\n\nAccepted\n\n# Links\n\n- Refines [ADR-0002](0002-x.md)\n")
+    assert rels(p) == [("relates-to", "0002-x.md", "ADR-0002", "links-section", 9)]
+
+
 def test_declaration_in_a_links_list_is_a_declaration_not_a_relates_to() -> None:
     p = parse(
         "# 9. X\n\n## Status\n\nAccepted\n\n## Links\n\n- Refines [ADR-0002](0002-x.md)\n"

@@ -163,6 +163,22 @@ def test_a_frontmatter_title_loses_the_records_id(title: str, shown: str) -> Non
     assert (p.title, p.number) == (shown, None)
 
 
+def test_the_templates_title_slot_kept_as_the_heading_gives_the_file_names_title() -> None:
+    # MADR's "{short title ...}" left in the H1 under filled-in frontmatter
+    p = parse(
+        "---\nstatus: accepted\ndate: 2024-03-15\n---\n\n"
+        "# {short title of solved problem and solution}\n\n## Context and Problem Statement\n\nx\n",
+        name="adr/0039-name-the-plugin-early.md",
+    )
+    assert (p.title, p.number, p.status) == ("Name the plugin early", None, "accepted")
+    # a slot in the frontmatter title gives way to the heading
+    p = parse(
+        '---\ntitle: "{short title of solved problem and solution}"\n---\n\n# Name it early\n',
+        name="adr/0039-name-the-plugin-early.md",
+    )
+    assert p.title == "Name it early"
+
+
 def test_frontmatter_relation_values_written_as_links() -> None:
     # a MADR log that writes its relations as Markdown links, and "refines" beside them
     p = parse(
@@ -351,6 +367,111 @@ def test_heading_number_and_prefix_are_read() -> None:
     assert parse("# ADR-0042: Use X\n\n## Status\n\nAccepted\n").number == 42
     assert parse("# ADR 42 - Use X\n\n## Status\n\nAccepted\n").title == "Use X"
     assert parse("# 2024 roadmap\n\n## Status\n\nAccepted\n").number is None
+
+
+# --------------------------------------------------------------------- the title heading
+
+
+@pytest.mark.parametrize(
+    ("text", "title", "number"),
+    [
+        # a log whose folders number their records with prefixes of their own, the title
+        # an H2 on the first line and the sections under it at level 3
+        (
+            "## ADR Svc-004 — Pool the connections\n\n\n**Date:** 2025-10-02\n\n"
+            "**Status:** Accepted\n\n### Decision\n\nPool them.\n\n## Notes\n\nx\n",
+            "Pool the connections",
+            4,
+        ),
+        (
+            "## ADR Svc-004 Pool the connections\n\nDate: 2025-10-02\n\nStatus: Accepted\n\n"
+            "## Context\n\nWhy.\n",
+            "Pool the connections",
+            4,
+        ),
+        # no id: the record's sections are below it
+        (
+            "## Pool the connections\n\nDate: 2025-10-02\n\nStatus: Accepted\n\n"
+            "### Context\n\nWhy.\n",
+            "Pool the connections",
+            None,
+        ),
+    ],
+)
+def test_an_h2_that_opens_a_record_without_an_h1_is_its_title(
+    text: str, title: str, number: int | None
+) -> None:
+    p = parse(text, name="adr/svc/svc-004-pool.md")
+    assert (p.title, p.number, p.status, p.date) == (title, number, "accepted", "2025-10-02")
+    assert codes(p) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        ("## Status\n\nAccepted\n\n## Context\n\nWhy.\n", "accepted"),
+        ("## Status\n\nAccepted\n\n### Detail\n\nWhy.\n", "accepted"),
+        ("## Context\n\nWhy.\n\n### Detail\n\nx\n\n## Status\n\nProposed\n", "proposed"),
+        ("## Context and Problem Statement\n\nWhy.\n\n## Decision Outcome\n\nx\n", "missing"),
+        ("## Proposal\n\n### Part one\n\nx\n", "missing"),
+        ("## 1. Context\n\nWhy.\n\n## 2. Decision\n\nx\n\n## Status\n\nAccepted\n", "accepted"),
+        # (not on the first line, or a peer of the sections after it with no id)
+        ("Date: 2024-01-02\n\n## Pool them\n\n### Context\n\nx\n", "missing"),
+        ("## Pool them\n\nx\n\n## Status\n\nAccepted\n", "accepted"),
+    ],
+)
+def test_an_opening_h2_that_is_a_section_is_no_title(text: str, status: str) -> None:
+    # real logs start records at their first section: the title is the file name's
+    p = parse(text, name="adr/0007-pool-connections.md")
+    assert (p.title, p.number, p.status) == ("Pool connections", None, status)
+
+
+def test_an_h1_after_the_records_sections_is_no_title() -> None:
+    # the last section written at level 1, 70 lines down, in a record with no title
+    p = parse(
+        "Data: 2019-02-22\n\n## Status\n\nAceito\n\n## Contexto\n\nx\n\n# Consequências\n\ny\n",
+        name="adr/0007-container-de-relacionamento.md",
+    )
+    assert (p.title, p.number, p.status) == ("Container de relacionamento", None, "accepted")
+    # an H1 first, then sections at level 1 too (cisagov's "# Status"), stays the title
+    p = parse("# 3. Pool them\n\n# Status\n\nAccepted\n", name="adr/0003-pool.md")
+    assert (p.title, p.number, p.status) == ("Pool them", 3, "accepted")
+
+
+@pytest.mark.parametrize("mark", ["*", "~", "^", "#"])
+def test_a_first_line_underlined_as_restructuredtext_writes_it_is_the_title(mark: str) -> None:
+    p = parse(
+        f"17. Encode the values in two stages (_v3)\n{mark * 42}\n\n"
+        "Date: 03/12/2021\n\n## Status\n\nAccepted\n",
+        name="adr/0017-v3.md",
+    )
+    assert (p.title, p.number, p.date, p.status) == (
+        "Encode the values in two stages (_v3)",
+        17,
+        "2021-12-03",
+        "accepted",
+    )
+    assert codes(p) == []
+    # its words are the title's, no mention (as a heading's are not)
+    p = parse(
+        "3. Supersede ADR-0002 in part\n******\n\n## Status\n\nAccepted\n", name="adr/0003-x.md"
+    )
+    assert (p.title, p.relations) == ("Supersede ADR-0002 in part", ())
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "# 17. Heading wins\n\nA line\n******\n\n## Status\n\nAccepted\n",  # an H1 is there
+        "- an item\n******\n\n## Status\n\nAccepted\n",  # a list, not a title line
+        "A line\n**\n\n## Status\n\nAccepted\n",  # two marks: no underline
+        "A line\n*-*-*-\n\n## Status\n\nAccepted\n",  # marks of two kinds
+        "\nSome prose first.\n\nA line\n******\n\n## Status\n\nAccepted\n",  # not the first
+    ],
+)
+def test_an_underline_elsewhere_makes_no_title(text: str) -> None:
+    p = parse(text, name="adr/0017-v3.md")
+    assert p.title in ("Heading wins", "V3")
 
 
 # --------------------------------------------------------------------- unreadable input

@@ -202,7 +202,12 @@ def _relation_entries(doc: Document, entries: list[object]) -> list[Relation]:
 
 
 def first_h2(doc: Document) -> int | None:
-    """The line of the record's first second-level heading, if it has one."""
+    """The line of the record's first second-level heading, if it has one: where the
+    lines under its title end. A title written as an H2 (:attr:`Document.title`) is none:
+    its sections start at the next heading of level 2 or 3."""
+    title = doc.title
+    if title is not None and title.level == 2:
+        return next((h.line for h in doc.headings if h.line > title.line and h.level <= 3), None)
     for h in doc.headings:
         if h.level == 2:
             return h.line
@@ -231,9 +236,12 @@ def inline_fields(doc: Document) -> dict[str, tuple[str, int]]:
 
 
 def links_section(doc: Document) -> list[Relation]:
-    """The relations listed under a ``## Links`` (or ``Related``) heading."""
+    """The relations listed under a ``## Links`` (or ``Related``) heading; a record titled
+    ``# Links`` (:attr:`Document.title`) has no such section for that."""
     out: list[Relation] = []
     for sec, _key in doc.keyed_sections(LINKS_HEADINGS):
+        if sec.heading == doc.title:
+            continue  # the title: the record's whole body is under it
         for lineno, text in _uncommented(doc.body(sec)):
             if not text.strip() or text.lstrip().startswith("#"):
                 continue

@@ -272,6 +272,7 @@ class Document:
         "lines",
         "offset",
         "text",
+        "title",
     )
 
     def __init__(
@@ -300,6 +301,9 @@ class Document:
         self._keys: list[str] | None = None
         self._key_set: frozenset[str] = frozenset()
         self._fm_lines: list[str] | None = None
+        #: The record's title heading, as the reader found it
+        #: (:func:`~mkdocs_adr.parsing.titles.title_heading`); None: none, or not read.
+        self.title: Heading | None = None
 
     def lineno(self, index: int) -> int:
         return index + self.offset + 1

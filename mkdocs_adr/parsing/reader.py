@@ -133,7 +133,7 @@ def _bound_frontmatter(doc: Document, path: str) -> list[Problem]:
 _DATE_SLOT = rx.compile(r"(?i)yyyy[-/.]mm(?:[-/.]dd)?|dd[-/.]mm[-/.]yyyy|mm[-/.]dd[-/.]yyyy")
 
 
-def _date_of_the_body(doc: Document, h1: Heading | None) -> tuple[str | None, str | None]:
+def _date_of_the_body(doc: Document, head: Heading | None) -> tuple[str | None, str | None]:
     """(raw, ISO) of a date written alone where no field holds one: the first line of a
     ``## Date`` section (``2022-11-1``), or the first line under the title when it is a
     date and nothing else (``27 July 2022``)."""
@@ -143,8 +143,8 @@ def _date_of_the_body(doc: Document, h1: Heading | None) -> tuple[str | None, st
                 value = text.strip()
                 found = parse_date(value) if len(value) <= 40 else None
                 return (value, found) if found else (None, None)
-    if h1 is not None:
-        index = h1.after  # (the line after the title, counted from the body's start)
+    if head is not None:
+        index = head.after  # (the line after the title, counted from the body's start)
         lines = doc.lines
         while index < len(lines) and not lines[index].strip():
             index += 1
@@ -233,18 +233,15 @@ def _parse(text: str, path: str, options: ParseOptions) -> tuple[Parsed, Documen
     ctx = Context(doc, name, options.status_headings)
 
     # title and heading number
-    h1 = None
-    for h in doc.headings:
-        if h.level == 1:
-            h1 = h
-            break
+    head = doc.title = titles.title_heading(doc, name, options.prefixes, options.status_headings)
     title = ""
     heading_number: int | None = None
-    if h1 is not None:
-        title, heading_number = titles.heading(h1.text, name, options.prefixes)
-        title = bounds.field(title, "title", path, h1.line, problems)
+    if head is not None:
+        title, heading_number = titles.heading(head.text, name, options.prefixes)
+        title = bounds.field(title, "title", path, head.line, problems)
     if isinstance(fm.get("title"), (str, int, float)) and str(fm["title"]).strip():
-        title = titles.frontmatter_title(str(fm["title"]), name, options.prefixes)
+        # (a template's slot kept there gives none: the heading's, else the file name's)
+        title = titles.frontmatter_title(str(fm["title"]), name, options.prefixes) or title
     if not title:
         title = titles.from_file_name(name, options.prefixes)
 
@@ -304,7 +301,7 @@ def _parse(text: str, path: str, options: ParseOptions) -> tuple[Parsed, Documen
         date = parse_date(raw_status)
         raw_date = raw_status if date else None
     if raw_date is None:
-        raw_date, date = _date_of_the_body(doc, h1)
+        raw_date, date = _date_of_the_body(doc, head)
     raw_date_text = None if raw_date is None else str(raw_date)
     if date is None and raw_date_text is not None and _DATE_SLOT.search(raw_date_text):
         raw_date_text = None  # the template's "[YYYY-MM-DD when ...]": no date was written
@@ -362,7 +359,7 @@ def _parse(text: str, path: str, options: ParseOptions) -> tuple[Parsed, Documen
                 Severity.INFO,
                 "status not recorded",
                 path=path,
-                line=status_line or (h1.line if h1 is not None else doc.offset + 1),
+                line=status_line or (head.line if head is not None else doc.offset + 1),
                 fix="add a '## Status' section with a word such as 'Accepted', a "
                 "'Status: accepted' line under the title or 'status: accepted' frontmatter; "
                 "the missing_status option says how such records count meanwhile",
@@ -380,7 +377,11 @@ def _parse(text: str, path: str, options: ParseOptions) -> tuple[Parsed, Documen
             )
         )
 
-    relations.extend(_mentions(doc, options, hit, {r.line for r in relations}))
+    # (no mention on the title's line: a reStructuredText title is no heading of the scan)
+    taken = {r.line for r in relations}
+    if head is not None:
+        taken.add(head.line)
+    relations.extend(_mentions(doc, options, hit, taken))
     parsed = _reading(
         style=style,
         title=title,

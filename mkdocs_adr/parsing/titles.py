@@ -1,10 +1,12 @@
 """A record's title and the number its heading states: THE title rule.
 
-The H1 loses the record's id and the wrappers around it or around the title:
+Which heading is the title is :func:`title_heading`'s rule (the first H1 above the
+sections, else an H2 or a reStructuredText title on the first line). The title heading
+loses the record's id and the wrappers around it or around the title:
 
 - ``# 3. Use X``, ``# 28 Use X``, ``# 0028: Use X`` (a number, with or without a separator);
 - ``# ADR-0012: Use X``, ``# ADR 45 - Use X``, ``# adr-045: Use X``, ``# API-001: State store``
-  (a prefix, then the number);
+  (a prefix, then the number), also after the kind's label (``# ADR Impl-001 — Use X``);
 - ``# [ADR-0005] Use X`` (the id in brackets) and ``# [Use X]`` (the title in brackets).
 
 The title is the heading's text as MkDocs shows it (:func:`inline_text`): ``# Use `nop` for
@@ -25,9 +27,13 @@ import bisect
 import functools
 import re
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from .. import rx
 from ..identity import GENERIC_PREFIX, read_file_name
+
+if TYPE_CHECKING:
+    from .markdown import Document, Heading
 
 _SEP = r"[.:)|\-–—]"
 #: An id at the start of a heading, then a separator (or only spaces), then the title.
@@ -47,6 +53,12 @@ _KIND_LABEL = rx.compile(
 #: ``Architecture Decision Record 9: Use X``: the kind of document and the record's number,
 #: read as the id ``ADR 9`` is.
 _KIND_NUMBERED = rx.compile(r"(?i)^architect(?:ure|ural)\s+decision\s+record\s+(?=\d)")
+#: ``ADR Impl-001 — Use X``: the kind of document, then an id with its own prefix; the
+#: id counts as it would alone (the file's or a root's prefix, in any case).
+_KIND_PREFIXED = rx.compile(r"(?i)^adr[- ]+(?=[a-z]{2,10}[- ]?\d)")
+#: ``{short title of solved problem and solution}``: the template's slot kept as the
+#: title (MADR 3 and 4 write it so), in braces from end to end.
+_SLOT = rx.compile(r"^\{[^{}]*\}$")
 #: ``[ADR-0005] Use X``: an id in brackets before the title.
 _BRACKETED_ID = rx.compile(rf"^\[(?P<id>[^\[\]]+)\]\s*(?:{_SEP}\s*)?(?P<title>.*)$")
 #: ``[Use X]``: the whole title in brackets (not a link, ``[Use X](x.md)``).
@@ -145,11 +157,130 @@ def _hold_code(text: str, hold: Callable[[str], str]) -> str:
     return "".join(parts)
 
 
+def title_heading(
+    doc: Document, file_name: str, prefixes: Iterable[str], status_headings: frozenset[str]
+) -> Heading | None:
+    """The heading that is the record's title, if it has one.
+
+    - The first H1, when no H2 comes before it: an H1 after the record's ``##`` sections
+      (``# Consequences`` as its last one) is a section put at the wrong level.
+    - Else an H2 that opens the body (its first non-blank line), when it is no section
+      name (``## Status``, ``## Context``, ``## Proposal``, in ``status_headings`` or
+      :func:`_section_names`) and it states the record's id (``## ADR Arch-001 Use X``)
+      or the record's sections are below it (its next heading is deeper).
+    - Else a first line underlined with ``*``, ``~``, ``^`` or ``#`` as reStructuredText
+      writes a title (``17. Use X`` over ``*******``: Markdown reads a paragraph and a
+      rule), given as an H1 on that line.
+    """
+    heads = doc.headings
+    for h in heads:
+        if h.level == 1:
+            return h
+        if h.level == 2:
+            break
+    lines, fenced = doc.lines, doc.fenced
+    first = 0  # (the body's first non-blank line: most often its first)
+    while first < len(lines) and not lines[first].strip():
+        first += 1
+    if first >= len(lines) or fenced[first]:
+        return None
+    if heads and heads[0].level == 2 and heads[0].line - doc.offset - 1 == first:
+        return _opening_h2(heads, file_name, prefixes, status_headings)
+    if heads and heads[0].line - doc.offset - 1 == first:
+        return None  # a deeper heading opens the body
+    under = lines[first + 1] if first + 1 < len(lines) else ""
+    if under[:1] in _RST_MARKS and _RST_UNDERLINE.match(under) and _RST_TEXT.match(lines[first]):
+        from .markdown import Heading
+
+        return Heading(1, lines[first].strip(), first + doc.offset + 1, first + 2)
+    return None
+
+
+#: A reStructuredText title's underline: three or more of one of these (``=`` and ``-``
+#: are Markdown's own setext headings), and the title line it may follow.
+_RST_MARKS = frozenset("*~^#")
+_RST_UNDERLINE = rx.compile(r"^(\*{3,}|~{3,}|\^{3,}|#{3,})[ \t]*$")
+_RST_TEXT = rx.compile(r"^ {0,3}(?![#>|<`~]|[-*+](?:\s|$))\S")
+
+
+def _opening_h2(
+    heads: list[Heading], file_name: str, prefixes: Iterable[str], status_headings: frozenset[str]
+) -> Heading | None:
+    """:func:`title_heading`'s H2 rule for the record's first heading, an H2 on its first
+    line."""
+    h2 = heads[0]
+    title, number = heading(h2.text, file_name, prefixes)
+    key = title.strip().rstrip(":：").strip().lower()  # (markdown.heading_key's key)
+    if key in status_headings or key in _section_names():
+        return None  # the first of the record's sections: it has no title heading
+    if number is not None or (len(heads) > 1 and heads[1].level > 2):
+        return h2
+    return None
+
+
+@functools.cache
+def _section_names() -> frozenset[str]:
+    """The names of a record's sections that never title one (case-folded): MADR's and
+    Nygard's, a few translations, the decision headings
+    (:data:`~.sections.DECISION_HEADINGS`) and the Links headings
+    (:data:`~.common.LINKS_HEADINGS`)."""
+    from .common import LINKS_HEADINGS
+    from .sections import DECISION_HEADINGS
+
+    return frozenset(
+        {
+            *DECISION_HEADINGS,
+            *LINKS_HEADINGS,
+            "context",
+            "context and problem statement",
+            "problem statement",
+            "problem",
+            "issue",
+            "background",
+            "motivation",
+            "summary",
+            "overview",
+            "introduction",
+            "decision drivers",
+            "considered options",
+            "options",
+            "options considered",
+            "alternatives",
+            "alternatives considered",
+            "rationale",
+            "consequences",
+            "positive consequences",
+            "negative consequences",
+            "implications",
+            "pros and cons of the options",
+            "more information",
+            "notes",
+            "references",
+            "validation",
+            "confirmation",
+            "date",
+            "deciders",
+            "contexto",
+            "contexte",
+            "kontext",
+            "hintergrund",
+            "背景",
+            "上下文",
+            "consequências",
+            "consecuencias",
+            "conséquences",
+            "konsequenzen",
+        }
+    )
+
+
 def heading(text: str, file_name: str, prefixes: Iterable[str]) -> tuple[str, int | None]:
-    """(title, number the heading states) of the H1 ``text`` of the file ``file_name``.
+    """(title, number the heading states) of the title heading ``text`` of the file
+    ``file_name`` (:func:`title_heading`).
 
     ``prefixes`` are the roots' id prefixes. The number is ``None`` when the heading
-    names none; the title is the whole heading when nothing is left after the id.
+    names none; the title is the whole heading when nothing is left after the id, and
+    ``""`` when the heading is the template's slot (``{short title of ...}``).
     """
     return _without_id(inline_text(text.strip()), file_name, prefixes)
 
@@ -162,6 +293,8 @@ def frontmatter_title(text: str, file_name: str, prefixes: Iterable[str]) -> str
 
 
 def _without_id(raw: str, file_name: str, prefixes: Iterable[str]) -> tuple[str, int | None]:
+    if raw[:1] == "{" and _SLOT.match(raw):
+        return "", None  # no title written: the file name's is the record's
     known = prefixes if type(prefixes) is tuple else tuple(prefixes)
     named = read_file_name(file_name, known)
     own = _own_prefixes(known)
@@ -174,6 +307,8 @@ def _without_id(raw: str, file_name: str, prefixes: Iterable[str]) -> tuple[str,
         numbered = _KIND_NUMBERED.match(raw)
         if numbered:
             candidate = f"ADR {raw[numbered.end() :]}"
+        elif labelled := _KIND_PREFIXED.match(raw):
+            candidate = raw[labelled.end() :]
     if first == "[":
         bracketed = _BRACKETED_ID.match(raw)
         if bracketed and _HEADING_ID.match(bracketed["id"].strip()):
