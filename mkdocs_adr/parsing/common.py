@@ -367,38 +367,19 @@ def declarations(doc: Document, status_headings: frozenset[str]) -> list[Relatio
     """
     out: list[Relation] = []
     text = doc.body_text if doc.body_text is not None else doc.text
-    subject = "his" in text or "HIS" in text  # "This", "THIS", "Note: this ADR ..."
-    bare = "upersede" in text or "eplace" in text or "uperced" in text
-    if not subject and not bare:
-        return out
+    if "upersede" in text or "eplace" in text or "uperced" in text:
+        out.extend(_verb_first(doc, text, status_headings))
+    if "his" not in text and "HIS" not in text:
+        return out  # "This", "THIS", and "this" after a label ("Note: this ADR ...")
     if not any(h in text for h in DECLARATION_HINTS):
-        return out  # a declaration names a succession verb
+        return out  # a declaration starts "This" and names a succession verb
     # "This page ...", "This is ..." start lines too: only a declaration's verb counts
-    candidates = (
-        [(n, t) for n, t in doc.lines_matching(_DECLARATION_LINE) if DECLARATION.match(t)]
-        if subject
-        else []
-    )
-    verb_first = doc.lines_matching(_VERB_FIRST_LINE) if bare else []
-    if not candidates and not verb_first:
+    candidates = [(n, t) for n, t in doc.lines_matching(_DECLARATION_LINE) if DECLARATION.match(t)]
+    if not candidates:
         return out
     base = doc.offset + 1
     lines, fenced = doc.lines, doc.fenced
     status = [(sec.start, sec.end) for sec, _key in doc.keyed_sections(status_headings)]
-    for lineno, text in verb_first:
-        # "Supersedes [ADR-0034](0034-x.md)." as a paragraph of its own where a block
-        # opens (the status section's link lines are its own reader's)
-        index = lineno - base
-        if any(a <= index < b for a, b in status) or not _under_heading(lines, fenced, index):
-            continue
-        rest = bounds.line(text).lstrip(" \t>").replace("**", "")  # (a bold verb too)
-        m = VERB_PHRASE.match(rest)
-        if m is None or rest[m.end() :].strip(" \t.;*_"):
-            continue  # the line says more than the relation: prose
-        if ":" in rest[m.end(1) : m.start(2)] or "：" in rest[m.end(1) : m.start(2)]:
-            continue  # "Supersedes: ADR-3" is a field (under the title, the fields' reader's)
-        stated = relations_in_text(rest[: m.end()], "declaration", lineno)
-        out.extend(r for r in stated if r.kind in _SUCCESSION)
     for lineno, text in candidates:
         index = lineno - base
         if not (
@@ -415,30 +396,57 @@ def declarations(doc: Document, status_headings: frozenset[str]) -> list[Relatio
     return out
 
 
-#: A line that opens with a succession verb, the subject left out: ``Supersedes [ADR-0034]
-#: (0034-x.md).``, ``Replaced by ADR-0009`` (survey 6); its own reader says whether the
-#: line states only relations (:data:`~.status.VERB_PHRASE` and nothing after it).
-_VERB_FIRST_LINE = rx.compile(
-    r"\n[^\S\n]*+(?:>[^\S\n]*+)*+[*_]*+"
-    r"(?i:supersedes|supercedes|replaces|superseded by|superceded by|replaced by)\b"
+#: A line that opens with a succession verb, the subject left out, at the body's start or
+#: right under a heading: ``Supersedes [ADR-0034](0034-x.md).``, ``Replaced by ADR-0009``
+#: (survey 6); :func:`_verb_first` says whether it states only relations.
+_VERB_LINE = (
+    r"([^\S\n]*+(?:>[^\S\n]*+)*+[*_]*+"
+    r"(?i:supersedes|supercedes|replaces|superseded by|superceded by|replaced by)\b[^\n]*)"
 )
+#: (A newline first, as a literal: the engine jumps from one to the next in C.)
+_VERB_FIRST_LINE = rx.compile(
+    r"\n {0,3}#{1,6}[ \t]([^\n]*)\n(?:[ \t]*\n)*" + _VERB_LINE  # a heading, blank lines
+)
+_VERB_FIRST_AT_START = rx.compile(r"(?:[ \t]*\n)*" + _VERB_LINE)  # the body's first line
 #: The kinds a verb-first line may state.
 _SUCCESSION = frozenset({"supersedes", "superseded-by"})
 
 _SETEXT_UNDERLINE = rx.compile(r"^(?:=+|-+)$")
 
 
-def _under_heading(lines: list[str], fenced: list[bool], index: int) -> bool:
-    """Whether the paragraph at ``index`` is the first of the body or comes right under a
-    heading (blank lines between): a status field or any text above it makes it prose,
-    and a decision unit's lines are its unit's (``## D1. ..`` / ``Status: ..`` above)."""
-    j = index - 1
-    while j >= 0 and not lines[j].strip():
-        j -= 1
-    if j < 0:
-        return True
-    stripped = lines[j].lstrip()
-    return not fenced[j] and (stripped.startswith("#") or bool(_SETEXT_UNDERLINE.match(stripped)))
+def _verb_first(doc: Document, body: str, status_headings: frozenset[str]) -> list[Relation]:
+    """Successions declared with the subject left out: ``Supersedes [ADR-0034](0034-x.md).``
+    as a paragraph of its own that opens the body or comes right under a heading, with
+    nothing but the relation on its line (:data:`_VERB_FIRST_LINE`). A status section's
+    lines are its own reader's, and a ``Status:`` line or any text above the line makes
+    it prose or a decision unit's."""
+    out: list[Relation] = []
+    base = doc.offset + 1
+    padded = "\n" + body  # line i of the body starts right after the i-th newline here
+    first = _VERB_FIRST_AT_START.match(body)
+    found_lines = [(first, body.count("\n", 0, first.start(1)))] if first is not None else []
+    index = pos = 0
+    for m in _VERB_FIRST_LINE.finditer(padded):
+        if heading_key(m.group(1).rstrip(" \t#")) in status_headings:
+            continue  # the status section's own reader reads its lines
+        start = m.start(2)
+        index += padded.count("\n", pos, start)
+        pos = start
+        found_lines.append((m, index - 1))
+    for m, index in found_lines:
+        if doc.fenced[index]:
+            continue
+        line = m.group(m.lastindex or 1)
+        rest = bounds.line(line).lstrip(" \t>").replace("**", "")  # (a bold verb too)
+        found = VERB_PHRASE.match(rest)
+        if found is None or rest[found.end() :].strip(" \t.;*_"):
+            continue  # the line says more than the relation: prose
+        between = rest[found.end(1) : found.start(2)]
+        if ":" in between or "：" in between:
+            continue  # "Supersedes: ADR-3" is a field (under the title, the fields' reader's)
+        stated = relations_in_text(rest[: found.end()], "declaration", index + base)
+        out.extend(r for r in stated if r.kind in _SUCCESSION)
+    return out
 
 
 def _opens_block(lines: list[str], fenced: list[bool], index: int) -> bool:
