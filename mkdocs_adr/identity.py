@@ -247,6 +247,20 @@ class Resolver:
             found = self._ids_memo[key] = tuple(sorted({r.id for r in recs})) if recs else ()
         return found
 
+    def _slugged(self, key: str, root: str) -> tuple[str, ...]:
+        """The one record of ``root`` whose id is canonical id ``key`` followed by a slug
+        (``ADR-0048-teardown`` for ``ADR-0048``: an ``id:`` that names its file); none when
+        no record, or more than one, has such an id (a number two files share stays
+        unresolved, as it was: only the whole id tells them apart)."""
+        parsed = parse_id(key)
+        if parsed is None:
+            return ()
+        head = key.upper() + "-"
+        found = {
+            r.id for r in self.by_number.get((root, parsed[1]), ()) if r.id.upper().startswith(head)
+        }
+        return tuple(found) if len(found) == 1 else ()
+
     def _number(self, number: int, prefix: str, root: str) -> tuple[str, ...]:
         """What a bare number names from a record of ``root``: the id of the root's
         prefix, else every record of the root with that number (``API-001`` and
@@ -274,8 +288,9 @@ class Resolver:
         text = ref.strip().strip("<>")
         if _CANONICAL_ID.fullmatch(text):
             # a canonical id (``ADR-0012``, as every prose mention is written down): the
-            # one key id_keys gives it is itself
-            return Resolution(self._ids(text)), False
+            # one key id_keys gives it is itself; or the record of that number whose id
+            # goes on with its slug (``id: ADR-0012-use-x``), as its own log writes it
+            return Resolution(self._ids(text) or self._slugged(text, source.root)), False
         unit: str | None = None
         m = _UNIT.match(text) if "#" in text else None
         if m and not text.startswith("#"):
@@ -322,9 +337,13 @@ class Resolver:
                 return Resolution(external=True, page=True), True
             return Resolution(()), True
         # an id: ADR-0012, ADR 12, ADR045, PAY-3, a bare number, or a stem
+        if text.upper() in self.by_id:  # a record's own id, written whole (a slug id too)
+            return Resolution(self._ids(text), unit), False
         keys = id_keys(text)
         if keys:
             ids = tuple(sorted({i for key in keys for i in self._ids(key)}))
+            if not ids:
+                ids = tuple(sorted({i for key in keys for i in self._slugged(key, source.root)}))
             return Resolution(ids, unit), False
         if text.isdigit() and len(text) <= 6:
             return Resolution(self._number(int(text), prefix, source.root), unit), False

@@ -159,6 +159,9 @@ def frontmatter_relations(doc: Document) -> list[Relation]:
         line = fm_line(doc, key)
         phrase = kind.replace("-", " ")
         for ref in frontmatter_refs(fm[key]):
+            if _ID_SLUG.fullmatch(ref):  # a record's slug id (``ADR-0164-teardown``), whole
+                out.append(Relation(kind, ref, "frontmatter", line, verb=key))
+                continue
             found = list(relations_in_text(f"{phrase} {ref}", "frontmatter", line))
             # a verb that is only the start of the phrase took the phrase's last word
             # into an id: "superseded by 0036" read as "superseded" + "by 0036". The
@@ -173,6 +176,10 @@ def frontmatter_relations(doc: Document) -> list[Relation]:
                 out.append(Relation(kind, ref, "frontmatter", line, verb=key))
     return out
 
+
+#: An id that goes on with its file's slug, ``ADR-0164-teardown-v3`` (a log whose ``id:``
+#: names the file): resolved whole first, then by its id (:class:`~mkdocs_adr.identity.Resolver`).
+_ID_SLUG = rx.compile(r"[A-Za-z][A-Za-z0-9_]*-\d+-[A-Za-z0-9][A-Za-z0-9_-]*")
 
 #: Kinds of a ``relations:`` entry beside the frontmatter keys' (:data:`FRONTMATTER_KEYS`).
 _ENTRY_KINDS = {"see-also": "relates-to", "see_also": "relates-to", "related": "relates-to"}
