@@ -285,6 +285,43 @@ def test_madr3_values_left_in_the_templates_braces_read_as_filled_in(tmp_path: P
             assert code == want_code and message.startswith(want), (name, message)
 
 
+@pytest.mark.parametrize(
+    ("front", "body", "status", "raw", "note"),
+    [
+        # a document's lifecycle word in the frontmatter, the decision's status in the body
+        (
+            "status: active\nlifecycle: active\n",
+            "- **Status:** Superseded by ADR-0002\n",
+            "superseded",
+            "Superseded by ADR-0002",
+            True,
+        ),
+        ("status: active\n", "**Status:** Proposed\n", "proposed", "Proposed", True),
+        # the same status both ways, or an alias in the body too: the frontmatter stands
+        ("status: active\n", "**Status:** Accepted\n", "accepted", "active", False),
+        ("status: active\n", "## Status\n\nAkzeptiert\n", "accepted", "active", False),
+        # a known word in the frontmatter always stands
+        ("status: accepted\n", "**Status:** Proposed\n", "accepted", "accepted", False),
+    ],
+)
+def test_a_frontmatter_alias_gives_way_to_the_bodys_known_status(
+    tmp_path: Path, front: str, body: str, status: str, raw: str, note: bool
+) -> None:
+    """``status: active`` beside ``lifecycle: active`` is a document's state; the body's
+    ``**Status:** Superseded by ADR-0002`` is the decision's (a real log: 48 records read
+    accepted; survey 7). A word read through no alias in the frontmatter always stands."""
+    root = tmp_path / "docs" / "adr"
+    root.mkdir(parents=True)
+    (root / "0001-a.md").write_text(f"---\n{front}---\n# ADR-0001: A\n\n{body}", "utf-8")
+    (root / "0002-b.md").write_text("---\nstatus: accepted\n---\n# ADR-0002: B\n", "utf-8")
+    log = load(Config(project_dir=tmp_path, docs_dir=tmp_path / "docs"))
+    rec = by_file(log)["0001-a.md"]
+    assert (rec.status, rec.raw_status) == (status, raw)
+    notes = [p.message for p in log.problems if p.path == rec.path and p.code == "ADR018"]
+    assert any("the body's status" in m for m in notes) is note, notes
+    assert not [p for p in log.problems if p.severity >= Severity.WARNING and p.path == rec.path]
+
+
 def test_page_banner_of_a_placeholder_says_it_is_not_filled_in(words: Log) -> None:
     ctx = page_view.PageContext.build(words)
     got = by_file(words)

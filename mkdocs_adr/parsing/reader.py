@@ -261,6 +261,9 @@ def _parse(text: str, path: str, options: ParseOptions) -> tuple[Parsed, Documen
             hit = None
         if hit is not None:
             break
+    given_way: tuple[str, Hit] | None = None
+    if hit is not None and key == "frontmatter" and order is _ALL:
+        given_way = _body_over_alias(ctx, hit, options)
 
     relations: list[Relation] = []
     relations.extend(frontmatter_relations(doc))
@@ -365,7 +368,20 @@ def _parse(text: str, path: str, options: ParseOptions) -> tuple[Parsed, Documen
                 "the missing_status option says how such records count meanwhile",
             )
         )
-    if alias is not None:
+    if given_way is not None:
+        written, body = given_way
+        problems.append(
+            Problem(
+                "ADR018",
+                Severity.INFO,
+                f"frontmatter status {written!r} is a word of another vocabulary; the "
+                f"body's status {body.raw!r} (line {body.line}) is read instead",
+                path=path,
+                line=body.line,
+                fix="write the status in one place, or the same status in both",
+            )
+        )
+    elif alias is not None:
         problems.append(
             Problem(
                 "ADR018",
@@ -444,6 +460,35 @@ def _status_of(hit: Hit, options: ParseOptions) -> tuple[str, str | None]:
         kinds = {r.kind for r in hit.relations if r.line == hit.line or hit.links_only}
         status = "superseded" if "superseded-by" in kinds else "missing"
     return status, reading.alias
+
+
+def _body_over_alias(ctx: Context, hit: Hit, options: ParseOptions) -> tuple[str, Hit] | None:
+    """A frontmatter status read only through an alias or not at all (``status: active``
+    beside ``lifecycle: active``, a document's state) gives way to a status the body
+    states in a known word (``**Status:** Superseded by ADR-0164``): ``hit`` takes the
+    body's status text, line and relations, keeping its style (the frontmatter stays
+    what the writers edit). Returns what the frontmatter said and the body's hit, or
+    None when the frontmatter's status stands."""
+    written = options.read_status(hit.raw)
+    if written.alias is None and written.status != "unknown":
+        return None
+    for key in _ALL[1:]:  # the body's detectors, in their order
+        try:
+            body = DETECTORS[key](ctx)
+        except (ValueError, TypeError, IndexError):  # pragma: no cover - defensive
+            continue
+        if body is None or not body.raw:
+            continue
+        reading = options.read_status(body.raw)
+        if reading.alias is not None or reading.placeholder:
+            return None  # an alias against an alias: the frontmatter's stands
+        if reading.status in ("unknown", "missing") or reading.status == written.status:
+            return None
+        raw = hit.raw
+        hit.raw, hit.line, hit.links_only = body.raw, body.line, body.links_only
+        hit.relations.extend(body.relations)
+        return raw, body
+    return None
 
 
 def _halves_disagree(hit: Hit, status: str, options: ParseOptions, path: str) -> list[Problem]:
