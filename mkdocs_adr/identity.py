@@ -166,7 +166,7 @@ def id_keys(text: str) -> list[str]:
 #: placeholders (``0003-x.md``): they say nothing of which record a name means.
 _FILLER = frozenset(
     {"a", "an", "and", "as", "at", "be", "by", "for", "from", "in", "into", "is", "of"}
-    | {"on", "or", "the", "to", "use", "using", "with", "adr"}
+    | {"on", "or", "the", "to", "use", "using", "with", "adr", "old", "new"}
 )
 _WORD_SPLIT = rx.compile(r"[^0-9a-z]+")
 
@@ -196,9 +196,9 @@ class Resolution:
     #: A link to a page that is no record by where it is (outside every root) or by what
     #: discovery found (a file it left out): ``external`` too, and no mistake.
     page: bool = False
-    #: Named by the number of a file that does not exist, whose name shares no word with
-    #: the file of the record that has the number (a log numbered again since): a link
-    #: line still names that record, as adr-tools reads it; a mention does not.
+    #: Named by the number of a file that does not exist, whose name and link text share no
+    #: word with the file and title of the record that has the number (a log numbered
+    #: again since): no record is named then, and a stated relation is not found.
     elsewhere: bool = False
 
     @property
@@ -328,7 +328,7 @@ class Resolver:
                 if found:
                     # a misspelled name still names its record by number: compared
                     # with the link text like an exact one (ADR022)
-                    elsewhere = len(found) == 1 and self._other_subject(stem, found[0])
+                    elsewhere = len(found) == 1 and self._other_subject(stem, label, found[0])
                     return Resolution(found, unit, by_file=True, elsewhere=elsewhere), True
             number = _label_number(label, prefix) if label else None
             if number is not None:
@@ -356,16 +356,20 @@ class Resolver:
         # free text ("the payments feature"): not an ADR reference
         return Resolution(external=" " in text or not re.search(r"\d", text)), False
 
-    def _other_subject(self, stem: str, rid: str) -> bool:
-        """Whether a missing file's name ``stem`` and the file of record ``rid`` share no
-        word of their subjects (``0005-wallet-balance`` and ``0005-build-with-tsc``); a
-        renamed record keeps one (``0002-old-name`` and ``0002-new-name``)."""
+    def _other_subject(self, stem: str, label: str, rid: str) -> bool:
+        """Whether a missing file's name ``stem`` and the link's text ``label`` share no
+        word of their subject with the file and title of record ``rid``
+        (``0005-wallet-balance`` and ``0005-build-with-tsc``); a renamed record keeps one
+        (``0002-old-name`` and ``0002-new-name``)."""
         recs = self.by_id.get(rid.upper(), [])
         if len(recs) != 1:
             return False
         linked = _subject_words(stem)
-        found = _subject_words(posixpath.basename(recs[0].path).rsplit(".", 1)[0])
-        return bool(linked) and bool(found) and linked.isdisjoint(found)
+        rec = recs[0]
+        found = _subject_words(posixpath.basename(rec.path).rsplit(".", 1)[0])
+        if not linked or not found or not linked.isdisjoint(found):
+            return False
+        return _subject_words(label).isdisjoint(found | _subject_words(rec.title))
 
     def _is_page(self, target: str) -> bool:
         """Whether a linked file that is no record is a page of the docs, not a record

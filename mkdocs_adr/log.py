@@ -1070,6 +1070,9 @@ class _Resolution:
             return None
         if res.page and not rel.verb and rel.origin == "links-section":
             return None  # a links list's page of the docs, no verb: no decision (ADR-0070)
+        if res.elsewhere:  # a missing file whose number another decision now has
+            self.problems.append(checks.target_not_found(rec, rel))
+            return rel
         target_id = self._target(rec, rel, res)
         if target_id is None:
             return rel

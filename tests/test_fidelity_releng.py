@@ -371,7 +371,8 @@ def test_a_body_link_to_a_file_of_another_subject_mentions_no_record(tmp_path: P
     """A log numbered again leaves links to files that are gone (``0005-wallet-balance.md``)
     whose number now names another decision (``0005-build-with-tsc.md``): a body link names
     no record then, where a renamed file that keeps a word of its subject still does; a
-    link line keeps reading the number, as adr-tools does (survey 6)."""
+    link line names none either and is not found, unless its text names the record's
+    subject (surveys 6 and 7: a supersession pointed at an unrelated decision)."""
     adr = tmp_path / "docs" / "adr"
     adr.mkdir(parents=True)
     (adr / "0005-build-with-tsc.md").write_text("# 5. Build with tsc\n\n## Status\n\nAccepted\n")
@@ -381,13 +382,20 @@ def test_a_body_link_to_a_file_of_another_subject_mentions_no_record(tmp_path: P
         "[ADR-0005](0005-wallet-balance.md) and [ADR-0002](0002-queue-per-service.md) first.\n"
     )
     (adr / "0003-ledger.md").write_text(
-        "# 3. Ledger\n\n## Status\n\nAccepted\n\nAmends [5. Old](0005-wallet-balance.md)\n"
+        "# 3. Ledger\n\n## Status\n\nAccepted\n\nAmends [5. Wallet balance](0005-wallet-balance.md)"
+        "\n\nAmends [5. Build it with tsc](0005-compile-step.md)\n"
     )
     log = load(Config(project_dir=tmp_path, docs_dir=tmp_path / "docs"))
     mentioning, linking = log.get("ADR-0001"), log.get("ADR-0003")
     assert mentioning is not None and linking is not None
     assert [(r.kind, r.target_id) for r in mentioning.relations] == [("mentions", "ADR-0002")]
-    assert [(r.kind, r.target_id) for r in linking.relations] == [("amends", "ADR-0005")]
+    # the first names no record (ADR003); the second's text names record 5's subject
+    assert [(r.kind, r.target_id) for r in linking.relations] == [
+        ("amends", None),
+        ("amends", "ADR-0005"),
+    ]
+    [missing] = _codes(log, "ADR003")
+    assert (missing.path, missing.line) == ("docs/adr/0003-ledger.md", 7)
 
 
 def test_references_reach_records_whose_ids_go_on_with_their_slug(tmp_path: Path) -> None:
