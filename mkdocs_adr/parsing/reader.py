@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .. import rx
-from ..model import TOO_DEEP, Parsed, Problem, Relation, Severity
+from ..model import STATUSES, TOO_DEEP, Parsed, Problem, Relation, Severity
 from . import bounds, titles
 from .common import (
     declarations,
@@ -36,6 +36,8 @@ from .status import FRONTMATTER_KEYS, relation_line
 
 #: The detectors tried when the ``style`` option is ``auto``.
 _ALL = tuple(DETECTORS)
+#: Frontmatter statuses that stand as they are written (no alias, nothing to weigh).
+_AS_IS = frozenset(STATUSES[:6])
 
 
 def parse_bytes(data: bytes, *, path: str, options: ParseOptions) -> Parsed:
@@ -262,8 +264,8 @@ def _parse(text: str, path: str, options: ParseOptions) -> tuple[Parsed, Documen
         if hit is not None:
             break
     given_way: tuple[str, Hit] | None = None
-    if hit is not None and key == "frontmatter" and order is _ALL:
-        given_way = _body_over_alias(ctx, hit, options)
+    if hit is not None and key == "frontmatter" and order is _ALL and hit.raw not in _AS_IS:
+        given_way = _body_over_alias(ctx, hit, options)  # (a status word as is stands)
 
     relations: list[Relation] = []
     relations.extend(frontmatter_relations(doc))
