@@ -129,9 +129,15 @@ WRAPPED_VERBS: dict[tuple[str, str], str] = {
     ("", "により置き換え"): "superseded-by",
     ("", "によって置き換え"): "superseded-by",
     ("", "に置き換え済み"): "superseded-by",
+    # 置換 "replacement", the Sino-Japanese word: ``廃止（ADR-0010 により置換）``
+    # ("deprecated, replaced by ADR-0010") and ``ADR-0004 を置換`` ("replaces ADR-0004")
+    ("", "により置換"): "superseded-by",
+    ("", "によって置換"): "superseded-by",
+    ("", "で置換"): "superseded-by",
     ("", "により部分的に置き換え"): "partially-superseded-by",
     ("", "を部分的に置き換え"): "partially-supersedes",
     ("", "を置き換え"): "supersedes",
+    ("", "を置換"): "supersedes",
 }
 
 #: Frontmatter keys -> kind.
