@@ -35,7 +35,7 @@ from ..identity import GENERIC_PREFIX, read_file_name
 if TYPE_CHECKING:
     from .markdown import Document, Heading
 
-_SEP = r"[.:)|\-–—]"
+_SEP = r"[.:：)|\-–—]"  # (：, the full-width colon, as CJK titles write it)
 #: An id at the start of a heading, then a separator (or only spaces), then the title.
 _HEADING_ID = rx.compile(
     r"^(?:(?P<prefix>[A-Za-z]{2,10})[- ]?)?0*(?P<num>\d{1,6})"
