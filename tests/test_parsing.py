@@ -605,6 +605,12 @@ def test_a_template_date_left_unfilled_is_no_date() -> None:
         ("# Use X\n\nOn 27 July 2022 we met.\n\n## Status\n\nAccepted\n", None),
         ("# Use X\n\n27 July 2022\n\nDate: 2022-08-01\n\n## Status\n\nAccepted\n", "2022-08-01"),
         ("# Use X\n\n## Date\n\nlast spring\n", None),
+        # a section headed by any one-word date key, a CJK one too (a real ja log of 11)
+        ("# 0003: 採用\n\n## ステータス\n\n承認\n\n## 日付\n\n2026-01-30\n", "2026-01-30"),
+        ("# 采用 X\n\n## 日期\n\n2026-01-30\n\n## 背景\n\nx\n", "2026-01-30"),
+        ("# Use X\n\n## Decided\n\n2024-05-06\n", "2024-05-06"),
+        # (``Data`` is a date key only for a value that is a date, and no section of it)
+        ("# Use X\n\n## Data\n\n2024-05-06 export\n", None),
     ],
 )
 def test_a_date_written_alone_is_the_records_date(text: str, date: str | None) -> None:

@@ -27,7 +27,7 @@ from .common import (
     links_section,
     related_labels,
 )
-from .dates import parse_date, pick_date
+from .dates import DATE_HEADINGS, parse_date, pick_date
 from .decoding import decode
 from .formats import DATE_FROM_STATUS, DETECTORS, FORCED, VARIANTS, Context, Hit, container
 from .markdown import Document, Heading, links, matches_except, scan, unbraced
@@ -135,9 +135,9 @@ _DATE_SLOT = rx.compile(r"(?i)yyyy[-/.]mm(?:[-/.]dd)?|dd[-/.]mm[-/.]yyyy|mm[-/.]
 
 def _date_of_the_body(doc: Document, head: Heading | None) -> tuple[str | None, str | None]:
     """(raw, ISO) of a date written alone where no field holds one: the first line of a
-    ``## Date`` section (``2022-11-1``), or the first line under the title when it is a
-    date and nothing else (``27 July 2022``)."""
-    for sec, _key in doc.keyed_sections(("date", "datum", "fecha")):
+    ``## Date`` section (``2022-11-1``; any one-word date key, ``## 日付``), or the first
+    line under the title when it is a date and nothing else (``27 July 2022``)."""
+    for sec, _key in doc.keyed_sections(DATE_HEADINGS):
         for _lineno, text in doc.body(sec):
             if text.strip():
                 value = text.strip()
