@@ -285,6 +285,28 @@ def test_madr3_values_left_in_the_templates_braces_read_as_filled_in(tmp_path: P
             assert code == want_code and message.startswith(want), (name, message)
 
 
+def test_a_status_section_that_still_offers_the_templates_choice_is_a_placeholder(
+    tmp_path: Path,
+) -> None:
+    """``> Accepted or Rejected`` above the template's list of valid statuses: nothing was
+    chosen, so the record has no status (ADR001's placeholder warning), not "accepted"."""
+    root = tmp_path / "docs" / "adr"
+    root.mkdir(parents=True)
+    (root / "ADR004-queue-the-exports.md").write_text(
+        "# ADR004: Queue the exports\n\nDate: 2025-02-03\n\n## Status\n\n"
+        "> Proposed or Accepted or Rejected\n>\n"
+        '> Statuses we use: "Proposed", "Accepted", "Rejected", "Superseded by ADRnnn".\n\n'
+        "## Context\n\nExports block the request.\n",
+        encoding="utf-8",
+    )
+    log = load(Config(project_dir=tmp_path, docs_dir=tmp_path / "docs"))
+    [rec] = log.records
+    assert rec.status == "unknown"
+    [problem] = [p for p in log.problems if p.path == rec.path]
+    assert (problem.code, problem.severity, problem.line) == ("ADR001", Severity.WARNING, 7)
+    assert "the template's unfilled placeholder" in problem.message
+
+
 def test_page_banner_of_a_placeholder_says_it_is_not_filled_in(words: Log) -> None:
     ctx = page_view.PageContext.build(words)
     got = by_file(words)
@@ -393,6 +415,11 @@ def test_status_lines_and_dates_of_the_word_log(words: Log) -> None:
         ("[proposed | rejected | accepted]", "unknown", None, True),
         ("{status}", "unknown", None, True),
         ("Describe the status: proposed, accepted or rejected", "unknown", None, True),
+        # the template's choice of status words joined by "or", left unfilled
+        ("Accepted or Rejected", "unknown", None, True),
+        ("proposed or accepted or rejected", "unknown", None, True),
+        ("**Draft** or **Proposed**", "unknown", None, True),
+        ("Accepted or not, it ships", "accepted", None, False),
         ("", "missing", None, False),
     ],
 )
