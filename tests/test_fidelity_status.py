@@ -352,6 +352,10 @@ def test_status_lines_and_dates_of_the_word_log(words: Log) -> None:
         # a log's documented vocabulary: proposed | active | superseded | retired
         ("active", "accepted", "active", False),
         ("Inactive", "unknown", None, False),
+        # ... and "Draft | Accepted | Final | Superseded", Final the in-force state
+        ("Final", "accepted", "final", False),
+        ("✅ Final（裁决型）", "accepted", "final", False),
+        ("Finalize later", "unknown", None, False),
         ("已实现", "accepted", "已实现", False),
         ("採用", "accepted", "採用", False),
         ("提案", "proposed", "提案", False),
