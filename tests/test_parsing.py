@@ -163,6 +163,28 @@ def test_a_frontmatter_title_loses_the_records_id(title: str, shown: str) -> Non
     assert (p.title, p.number) == (shown, None)
 
 
+def test_a_frontmatter_title_that_is_the_files_slug_gives_way_to_the_heading() -> None:
+    # a Jekyll/just-the-docs page key, ``title: 0004-slug-of-the-file``, above a real H1
+    for key in ("0004-cache-the-rendered-pages", "cache-rendered-pages", "adr-0004"):
+        p = parse(
+            f"---\nlayout: page\ntitle: {key}\n---\n# Cache the rendered pages\n\n"
+            "* Status: Accepted\n",
+            name="adr/0004-cache-the-rendered-pages.md",
+        )
+        assert (p.title, p.status) == ("Cache the rendered pages", "accepted"), key
+    # without a title heading the slug is all there is; a title in words still wins
+    p = parse(
+        "---\ntitle: 0004-cache-the-rendered-pages\n---\n\n* Status: Accepted\n",
+        name="adr/0004-x.md",
+    )
+    assert p.title == "cache-the-rendered-pages"
+    p = parse(
+        "---\ntitle: Cache pages-first\n---\n# Caching\n\n* Status: Accepted\n",
+        name="adr/0004-x.md",
+    )
+    assert p.title == "Cache pages-first"
+
+
 def test_the_templates_title_slot_kept_as_the_heading_gives_the_file_names_title() -> None:
     # MADR's "{short title ...}" left in the H1 under filled-in frontmatter
     p = parse(

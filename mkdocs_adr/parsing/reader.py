@@ -239,8 +239,13 @@ def _parse(text: str, path: str, options: ParseOptions) -> tuple[Parsed, Documen
     if head is not None:
         title, heading_number = titles.heading(head.text, name, options.prefixes)
         title = bounds.field(title, "title", path, head.line, problems)
-    if isinstance(fm.get("title"), (str, int, float)) and str(fm["title"]).strip():
-        # (a template's slot kept there gives none: the heading's, else the file name's)
+    if (
+        isinstance(fm.get("title"), (str, int, float))
+        and str(fm["title"]).strip()
+        and not (title and titles.is_slug(str(fm["title"])))
+    ):
+        # (a template's slot kept there gives none: the heading's, else the file name's;
+        # a file's slug, ``title: 0003-use-x``, gives way to the heading's title)
         title = titles.frontmatter_title(str(fm["title"]), name, options.prefixes) or title
     if not title:
         title = titles.from_file_name(name, options.prefixes)

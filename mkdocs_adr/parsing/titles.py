@@ -285,6 +285,18 @@ def heading(text: str, file_name: str, prefixes: Iterable[str]) -> tuple[str, in
     return _without_id(inline_text(text.strip()), file_name, prefixes)
 
 
+#: ``title: 0003-use-markdown-records``: a site generator's page key (Jekyll's, a
+#: just-the-docs log's), the file's slug: lower-case words joined by hyphens, after the
+#: record's number or not.
+_SLUG = rx.compile(r"(?:\d+-)?[a-z0-9]+(?:-[a-z0-9]+)+")
+
+
+def is_slug(text: str) -> bool:
+    """Whether a frontmatter title is a file name's slug, not a title: a title heading
+    then gives the record's title (``# Use Markdown Records``)."""
+    return _SLUG.fullmatch(text.strip()) is not None
+
+
 def frontmatter_title(text: str, file_name: str, prefixes: Iterable[str]) -> str:
     """A frontmatter ``title`` without the record's id before it, as :func:`heading` takes
     it from an H1 (``title: 0001-Pick a model``, written to order a theme's navigation);
