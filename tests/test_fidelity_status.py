@@ -772,3 +772,36 @@ def test_the_alias_table_of_formats_md_is_the_built_in_table() -> None:
         assert len(named) >= 5, status
         for word in named:
             assert DEFAULT_ALIASES.get(word) == status, (word, status)
+
+
+def test_a_status_bullet_deep_in_the_body_gives_way_to_the_records_own_status(
+    tmp_path: Path,
+) -> None:
+    """A ``- **Status**:`` bullet under a later section describes a part (a component's
+    rollout), not the record: the ``## Status`` section, or a status line under the title,
+    is the record's status. A MADR 2 bullet under the title still is one."""
+    root = tmp_path / "docs" / "adr"
+    root.mkdir(parents=True)
+    parts = "## Rollout\n\n- Gateway\n   - **Status**: built, not yet deployed\n- Summary\n"
+    (root / "adr-001-route-through-a-gateway.md").write_text(
+        "# ADR-001: Route through a gateway\n\n## Status\n\n**Accepted** - March 3, 2025\n\n"
+        "## Context\n\nCalls fan out.\n\n" + parts + "\n- **Status**: Implemented\n",
+        encoding="utf-8",
+    )
+    (root / "adr-002-cache-at-the-edge.md").write_text(
+        "# ADR-002: Cache at the edge\n\nStatus: Proposed\n\n## Context\n\nSlow pages.\n\n" + parts,
+        encoding="utf-8",
+    )
+    (root / "adr-003-sign-the-images.md").write_text(
+        "# ADR-003: Sign the images\n\n* Status: rejected\n* Date: 2025-03-04\n\n"
+        "## Context\n\nUnsigned images.\n\n" + parts,
+        encoding="utf-8",
+    )
+    log = load(Config(project_dir=tmp_path, docs_dir=tmp_path / "docs"))
+    got = {r.id: (r.style, r.status, r.raw_status, r.parsed.status_line) for r in log.records}
+    assert got == {
+        "ADR-0001": ("nygard", "accepted", "**Accepted** - March 3, 2025", 5),
+        "ADR-0002": ("inline", "proposed", "Proposed", 3),
+        "ADR-0003": ("madr2", "rejected", "rejected", 3),
+    }
+    assert [(p.code, p.path) for p in log.problems if p.severity >= Severity.WARNING] == []
