@@ -717,7 +717,9 @@ def test_ja_deprecated_replaced_by_keeps_its_status_and_names_the_successor() ->
         ("[ADR-0012](0012-y.md)", "0012-y.md", "ADR-0012"),
         ("ADR-0012", "ADR-0012", ""),
     ):
-        p = parse(f"# ADR-0009: 同期\n\n- ステータス: 廃止（{ref} により置換）\n- 日付: 2025-04-02\n")
+        p = parse(
+            f"# ADR-0009: 同期\n\n- ステータス: 廃止（{ref} により置換）\n- 日付: 2025-04-02\n"
+        )
         assert (p.status, p.status_line) == ("deprecated", 3)
         assert [(r.kind, r.target, r.label) for r in p.relations] == [
             ("superseded-by", target, label)
