@@ -72,6 +72,9 @@ DEFAULT_ALIASES: dict[str, str] = {
     "done": "accepted",
     # in effect: logs whose lifecycle is "proposed | active | superseded | retired"
     "active": "accepted",
+    # in force after accepted: logs whose template says "Draft | Accepted | Final | Superseded"
+    # (as a Python PEP's Final)
+    "final": "accepted",
     # still in effect: a part was replaced (the relation, when named, is partially-superseded-by)
     "partially superseded": "accepted",
     "partly superseded": "accepted",

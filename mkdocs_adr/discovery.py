@@ -121,7 +121,7 @@ def _name_reason(name: str, config: Config, mirrors: frozenset[str]) -> str | No
         return "readme"
     if lower in _AGENT_FILES:
         return "agent-instructions"  # AGENTS.md, CLAUDE.md: what a coding agent is told
-    if lower[:1] == "0" and lower.endswith(_INDEX_ENDS):
+    if lower[:1].isdigit() and lower.endswith(_INDEX_ENDS):
         numbered = _numbered_index(lower)
         if numbered is not None:
             return numbered
@@ -151,7 +151,18 @@ def _name_reason(name: str, config: Config, mirrors: frozenset[str]) -> str | No
     return None
 
 
-_INDEX_ENDS = ("index.md", "index.markdown", "readme.md", "readme.markdown")
+_INDEX_ENDS = (
+    "index.md",
+    "index.markdown",
+    "readme.md",
+    "readme.markdown",
+    "template.md",
+    "template.markdown",
+)
+#: A log's index or template numbered to sort first, whatever the number: ``01_adr_index.md``,
+#: ``02_adr_template.md``, ``00-index.md`` (the name is the number and the page's word only;
+#: ``0005-template-engine.md`` is a record's).
+_NUMBERED_PAGE = rx.compile(r"\d{1,8}[-_](?:adr[-_])?(index|template)\.(?:md|markdown)")
 #: Instruction files for coding agents kept beside a log: never records.
 _AGENT_FILES = frozenset({"agents.md", "claude.md", "gemini.md", "copilot-instructions.md"})
 #: A template's variant, named from the template (MADR 4 ships ``adr-template-minimal.md``,
@@ -169,12 +180,14 @@ _TEMPLATE_VARIANT = rx.compile(
 
 
 def _numbered_index(lower: str) -> str | None:
-    """``index`` or ``readme`` for a log's own index page numbered first, as its records
-    are (``000-index.md``, ``0000-README.md``; ``lower`` is the name in lower case)."""
-    zero = _ZERO_NAME.match(lower)
+    """``index``, ``readme`` or ``template`` for a log's own index page or template
+    numbered first, as its records are (``000-index.md``, ``0000-README.md``,
+    ``01_adr_index.md``, ``02_adr_template.md``; ``lower`` is the name in lower case)."""
+    page = _NUMBERED_PAGE.fullmatch(lower)
+    if page is not None:
+        return page.group(1)
+    zero = _ZERO_NAME.match(lower)  # (a README numbered only with zeros)
     bare = lower[zero.end() :] if zero else ""
-    if bare in ("index.md", "index.markdown"):
-        return "index"
     if bare in ("readme.md", "readme.markdown"):
         return "readme"
     return None

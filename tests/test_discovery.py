@@ -121,6 +121,30 @@ def test_every_exclusion_reason(tmp_path: Path) -> None:
     ]
 
 
+def test_a_numbered_index_or_template_is_no_record_whatever_its_number(tmp_path: Path) -> None:
+    """``01_adr_index.md`` and ``02_adr_template.md``, numbered to sort before the records:
+    the name after the number is only the page's word. A record's name goes on after it."""
+    docs = tmp_path / "docs"
+    pages = {
+        "adr/01_adr_index.md": "index",
+        "adr/02_adr_template.md": "template",
+        "adr/03-adr-index.md": "index",
+        "adr/04-template.md": "template",
+        "adr/05_index.markdown": "index",
+    }
+    for rel in pages:
+        write(docs, rel, "# ADR-XXXX: Title\n\nStatus: Proposed | Accepted\n")
+    for rel in ("adr/0006-template-engine.md", "adr/0007-index-the-logs.md", "adr/0008-a.md"):
+        write(docs, rel)
+    found = discover(config(tmp_path))
+    assert {e.path: e.reason for e in found.excluded} == {f"docs/{r}": w for r, w in pages.items()}
+    assert [f.path for f in found.found] == [
+        "docs/adr/0006-template-engine.md",
+        "docs/adr/0007-index-the-logs.md",
+        "docs/adr/0008-a.md",
+    ]
+
+
 def test_layouts_domains_and_archive(tmp_path: Path) -> None:
     docs = tmp_path / "docs"
     write(docs, "adr/payments/0003-x.md")

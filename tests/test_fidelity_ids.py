@@ -162,6 +162,10 @@ def test_file_id_takes_the_prefix_from_the_name_else_the_root() -> None:
         ("1.0 release plan", "0007-x.md", "1.0 release plan", None),
         ("2.5 Use X", "0007-x.md", "2.5 Use X", None),
         ("7.Use X", "0007-x.md", "Use X", 7),
+        # the full-width colon, as CJK records write it (ASCII or CJK words after it)
+        ("ADR-0007：Use X", "0007-x.md", "Use X", 7),
+        ("ADR-907：流程规范", "ADR-907-x.md", "流程规范", 907),
+        ("[ADR-0007]：Use X", "0007-x.md", "Use X", 7),
         # the kind of document named before every title of a log
         ("Architecture Decision Record: Use X", "adr-004-use-x.md", "Use X", None),
         ("Architectural Decision Record - Use X", "0004-use-x.md", "Use X", None),

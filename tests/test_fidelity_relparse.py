@@ -662,6 +662,11 @@ LOCALIZED = [
     ("ADR-0045 に置き換えられた", "superseded-by"),
     ("ADR-0045 により置き換えられました", "superseded-by"),
     ("ADR-0045 を置き換える", "supersedes"),
+    # ja with 置換, the Sino-Japanese word for "replacement" (survey 7)
+    ("ADR-0045 により置換", "superseded-by"),
+    ("ADR-0045 によって置換", "superseded-by"),
+    ("ADR-0045 で置換", "superseded-by"),
+    ("ADR-0045 を置換", "supersedes"),
     # es, pt, fr, de
     ("Reemplazado por ADR-0045", "superseded-by"),
     ("Sustituido por ADR-0045", "superseded-by"),
@@ -703,6 +708,22 @@ def test_zh_status_that_is_only_a_relation_reads_superseded() -> None:
             ("superseded-by", "ADR-045", line)
         ]
         assert problems(p) == []
+
+
+def test_ja_deprecated_replaced_by_keeps_its_status_and_names_the_successor() -> None:
+    # "廃止（X により置換）": deprecated, replaced by X. The status stays deprecated, as
+    # English "Deprecated, replaced by X" does; the successor is a superseded-by relation
+    for ref, target, label in (
+        ("[ADR-0012](0012-y.md)", "0012-y.md", "ADR-0012"),
+        ("ADR-0012", "ADR-0012", ""),
+    ):
+        p = parse(
+            f"# ADR-0009: 同期\n\n- ステータス: 廃止（{ref} により置換）\n- 日付: 2025-04-02\n"
+        )
+        assert (p.status, p.status_line) == ("deprecated", 3)
+        assert [(r.kind, r.target, r.label) for r in p.relations] == [
+            ("superseded-by", target, label)
+        ]
 
 
 def test_bilingual_relations_of_both_halves_are_collected() -> None:

@@ -322,6 +322,28 @@ def test_a_frontmatter_alias_gives_way_to_the_bodys_known_status(
     assert not [p for p in log.problems if p.severity >= Severity.WARNING and p.path == rec.path]
 
 
+def test_a_status_section_that_still_offers_the_templates_choice_is_a_placeholder(
+    tmp_path: Path,
+) -> None:
+    """``> Accepted or Rejected`` above the template's list of valid statuses: nothing was
+    chosen, so the record has no status (ADR001's placeholder warning), not "accepted"."""
+    root = tmp_path / "docs" / "adr"
+    root.mkdir(parents=True)
+    (root / "ADR004-queue-the-exports.md").write_text(
+        "# ADR004: Queue the exports\n\nDate: 2025-02-03\n\n## Status\n\n"
+        "> Proposed or Accepted or Rejected\n>\n"
+        '> Statuses we use: "Proposed", "Accepted", "Rejected", "Superseded by ADRnnn".\n\n'
+        "## Context\n\nExports block the request.\n",
+        encoding="utf-8",
+    )
+    log = load(Config(project_dir=tmp_path, docs_dir=tmp_path / "docs"))
+    [rec] = log.records
+    assert rec.status == "unknown"
+    [problem] = [p for p in log.problems if p.path == rec.path]
+    assert (problem.code, problem.severity, problem.line) == ("ADR001", Severity.WARNING, 7)
+    assert "the template's unfilled placeholder" in problem.message
+
+
 def test_page_banner_of_a_placeholder_says_it_is_not_filled_in(words: Log) -> None:
     ctx = page_view.PageContext.build(words)
     got = by_file(words)
@@ -367,6 +389,10 @@ def test_status_lines_and_dates_of_the_word_log(words: Log) -> None:
         # a log's documented vocabulary: proposed | active | superseded | retired
         ("active", "accepted", "active", False),
         ("Inactive", "unknown", None, False),
+        # ... and "Draft | Accepted | Final | Superseded", Final the in-force state
+        ("Final", "accepted", "final", False),
+        ("✅ Final（裁决型）", "accepted", "final", False),
+        ("Finalize later", "unknown", None, False),
         ("已实现", "accepted", "已实现", False),
         ("採用", "accepted", "採用", False),
         ("提案", "proposed", "提案", False),
@@ -430,6 +456,11 @@ def test_status_lines_and_dates_of_the_word_log(words: Log) -> None:
         ("[proposed | rejected | accepted]", "unknown", None, True),
         ("{status}", "unknown", None, True),
         ("Describe the status: proposed, accepted or rejected", "unknown", None, True),
+        # the template's choice of status words joined by "or", left unfilled
+        ("Accepted or Rejected", "unknown", None, True),
+        ("proposed or accepted or rejected", "unknown", None, True),
+        ("**Draft** or **Proposed**", "unknown", None, True),
+        ("Accepted or not, it ships", "accepted", None, False),
         ("", "missing", None, False),
     ],
 )
@@ -778,3 +809,36 @@ def test_the_alias_table_of_formats_md_is_the_built_in_table() -> None:
         assert len(named) >= 5, status
         for word in named:
             assert DEFAULT_ALIASES.get(word) == status, (word, status)
+
+
+def test_a_status_bullet_deep_in_the_body_gives_way_to_the_records_own_status(
+    tmp_path: Path,
+) -> None:
+    """A ``- **Status**:`` bullet under a later section describes a part (a component's
+    rollout), not the record: the ``## Status`` section, or a status line under the title,
+    is the record's status. A MADR 2 bullet under the title still is one."""
+    root = tmp_path / "docs" / "adr"
+    root.mkdir(parents=True)
+    parts = "## Rollout\n\n- Gateway\n   - **Status**: built, not yet deployed\n- Summary\n"
+    (root / "adr-001-route-through-a-gateway.md").write_text(
+        "# ADR-001: Route through a gateway\n\n## Status\n\n**Accepted** - March 3, 2025\n\n"
+        "## Context\n\nCalls fan out.\n\n" + parts + "\n- **Status**: Implemented\n",
+        encoding="utf-8",
+    )
+    (root / "adr-002-cache-at-the-edge.md").write_text(
+        "# ADR-002: Cache at the edge\n\nStatus: Proposed\n\n## Context\n\nSlow pages.\n\n" + parts,
+        encoding="utf-8",
+    )
+    (root / "adr-003-sign-the-images.md").write_text(
+        "# ADR-003: Sign the images\n\n* Status: rejected\n* Date: 2025-03-04\n\n"
+        "## Context\n\nUnsigned images.\n\n" + parts,
+        encoding="utf-8",
+    )
+    log = load(Config(project_dir=tmp_path, docs_dir=tmp_path / "docs"))
+    got = {r.id: (r.style, r.status, r.raw_status, r.parsed.status_line) for r in log.records}
+    assert got == {
+        "ADR-0001": ("nygard", "accepted", "**Accepted** - March 3, 2025", 5),
+        "ADR-0002": ("inline", "proposed", "Proposed", 3),
+        "ADR-0003": ("madr2", "rejected", "rejected", 3),
+    }
+    assert [(p.code, p.path) for p in log.problems if p.severity >= Severity.WARNING] == []

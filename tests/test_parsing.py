@@ -163,6 +163,28 @@ def test_a_frontmatter_title_loses_the_records_id(title: str, shown: str) -> Non
     assert (p.title, p.number) == (shown, None)
 
 
+def test_a_frontmatter_title_that_is_the_files_slug_gives_way_to_the_heading() -> None:
+    # a Jekyll/just-the-docs page key, ``title: 0004-slug-of-the-file``, above a real H1
+    for key in ("0004-cache-the-rendered-pages", "cache-rendered-pages", "adr-0004"):
+        p = parse(
+            f"---\nlayout: page\ntitle: {key}\n---\n# Cache the rendered pages\n\n"
+            "* Status: Accepted\n",
+            name="adr/0004-cache-the-rendered-pages.md",
+        )
+        assert (p.title, p.status) == ("Cache the rendered pages", "accepted"), key
+    # without a title heading the slug is all there is; a title in words still wins
+    p = parse(
+        "---\ntitle: 0004-cache-the-rendered-pages\n---\n\n* Status: Accepted\n",
+        name="adr/0004-x.md",
+    )
+    assert p.title == "cache-the-rendered-pages"
+    p = parse(
+        "---\ntitle: Cache pages-first\n---\n# Caching\n\n* Status: Accepted\n",
+        name="adr/0004-x.md",
+    )
+    assert p.title == "Cache pages-first"
+
+
 def test_the_templates_title_slot_kept_as_the_heading_gives_the_file_names_title() -> None:
     # MADR's "{short title ...}" left in the H1 under filled-in frontmatter
     p = parse(
@@ -605,6 +627,12 @@ def test_a_template_date_left_unfilled_is_no_date() -> None:
         ("# Use X\n\nOn 27 July 2022 we met.\n\n## Status\n\nAccepted\n", None),
         ("# Use X\n\n27 July 2022\n\nDate: 2022-08-01\n\n## Status\n\nAccepted\n", "2022-08-01"),
         ("# Use X\n\n## Date\n\nlast spring\n", None),
+        # a section headed by any one-word date key, a CJK one too (a real ja log of 11)
+        ("# 0003: 採用\n\n## ステータス\n\n承認\n\n## 日付\n\n2026-01-30\n", "2026-01-30"),
+        ("# 采用 X\n\n## 日期\n\n2026-01-30\n\n## 背景\n\nx\n", "2026-01-30"),
+        ("# Use X\n\n## Decided\n\n2024-05-06\n", "2024-05-06"),
+        # (``Data`` is a date key only for a value that is a date, and no section of it)
+        ("# Use X\n\n## Data\n\n2024-05-06 export\n", None),
     ],
 )
 def test_a_date_written_alone_is_the_records_date(text: str, date: str | None) -> None:

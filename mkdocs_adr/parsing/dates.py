@@ -46,6 +46,10 @@ _DATE_KEY_SET = frozenset(DATE_KEYS)
 #: is the date, but English records write ``Data:`` labels too (``Data: kept in S3``),
 #: whose text is no raw date.
 _DATE_ONLY_KEYS = frozenset({"data"})
+#: The date keys that are one word, as section headings: a ``## Date`` / ``## 日付`` section
+#: holds the date on its first line. (A phrase, ``decision date``, is a field's key, and
+#: ``## Data`` heads an English section about data.)
+DATE_HEADINGS = frozenset(k for k in DATE_KEYS if k.isalpha() and k not in _DATE_ONLY_KEYS)
 _ISO = rx.compile(r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})")
 _DMY = rx.compile(r"(\d{1,2})([/.\-])(\d{1,2})\2(\d{4})")
 _MONTHS = {

@@ -27,7 +27,7 @@ from .common import (
     links_section,
     related_labels,
 )
-from .dates import parse_date, pick_date
+from .dates import DATE_HEADINGS, parse_date, pick_date
 from .decoding import decode
 from .formats import DATE_FROM_STATUS, DETECTORS, FORCED, VARIANTS, Context, Hit, container
 from .markdown import Document, Heading, links, matches_except, scan, unbraced
@@ -137,9 +137,9 @@ _DATE_SLOT = rx.compile(r"(?i)yyyy[-/.]mm(?:[-/.]dd)?|dd[-/.]mm[-/.]yyyy|mm[-/.]
 
 def _date_of_the_body(doc: Document, head: Heading | None) -> tuple[str | None, str | None]:
     """(raw, ISO) of a date written alone where no field holds one: the first line of a
-    ``## Date`` section (``2022-11-1``), or the first line under the title when it is a
-    date and nothing else (``27 July 2022``)."""
-    for sec, _key in doc.keyed_sections(("date", "datum", "fecha")):
+    ``## Date`` section (``2022-11-1``; any one-word date key, ``## 日付``), or the first
+    line under the title when it is a date and nothing else (``27 July 2022``)."""
+    for sec, _key in doc.keyed_sections(DATE_HEADINGS):
         for _lineno, text in doc.body(sec):
             if text.strip():
                 value = text.strip()
@@ -241,8 +241,13 @@ def _parse(text: str, path: str, options: ParseOptions) -> tuple[Parsed, Documen
     if head is not None:
         title, heading_number = titles.heading(head.text, name, options.prefixes)
         title = bounds.field(title, "title", path, head.line, problems)
-    if isinstance(fm.get("title"), (str, int, float)) and str(fm["title"]).strip():
-        # (a template's slot kept there gives none: the heading's, else the file name's)
+    if (
+        isinstance(fm.get("title"), (str, int, float))
+        and str(fm["title"]).strip()
+        and not (title and titles.is_slug(str(fm["title"])))
+    ):
+        # (a template's slot kept there gives none: the heading's, else the file name's;
+        # a file's slug, ``title: 0003-use-x``, gives way to the heading's title)
         title = titles.frontmatter_title(str(fm["title"]), name, options.prefixes) or title
     if not title:
         title = titles.from_file_name(name, options.prefixes)

@@ -129,9 +129,15 @@ WRAPPED_VERBS: dict[tuple[str, str], str] = {
     ("", "により置き換え"): "superseded-by",
     ("", "によって置き換え"): "superseded-by",
     ("", "に置き換え済み"): "superseded-by",
+    # 置換 "replacement", the Sino-Japanese word: ``廃止（ADR-0010 により置換）``
+    # ("deprecated, replaced by ADR-0010") and ``ADR-0004 を置換`` ("replaces ADR-0004")
+    ("", "により置換"): "superseded-by",
+    ("", "によって置換"): "superseded-by",
+    ("", "で置換"): "superseded-by",
     ("", "により部分的に置き換え"): "partially-superseded-by",
     ("", "を部分的に置き換え"): "partially-supersedes",
     ("", "を置き換え"): "supersedes",
+    ("", "を置換"): "supersedes",
 }
 
 #: Frontmatter keys -> kind.
@@ -268,8 +274,13 @@ class StatusReading:
 
 #: Canonical words a template's guidance lists (``proposed | accepted | ...``).
 _GUIDANCE_WORDS = rx.compile(r"(?i)\b(proposed|accepted|rejected|deprecated|superseded)\b")
-#: ``{status}``, ``{proposed | accepted}``, ``[proposed | rejected | ...]``: a slot to fill.
-_PLACEHOLDER = rx.compile(r"^(?:\{|\[[^\]]*\||[\w ]+\|)")
+_CHOICE_WORD = "|".join(sorted(CANONICAL, key=len, reverse=True))
+#: ``{status}``, ``{proposed | accepted}``, ``[proposed | rejected | ...]``: a slot to fill;
+#: and the template's choice left as it was, status words joined by "or" (``Accepted or
+#: Rejected``, ``Proposed or Accepted or Rejected``): no record is both.
+_PLACEHOLDER = rx.compile(
+    rf"^(?:\{{|\[[^\]]*\||[\w ]+\||(?i:{_CHOICE_WORD})\s+or\s+(?i:{_CHOICE_WORD})\b)"
+)
 #: ``[text]`` or ``[text](target)`` starting a status: its text is the status (no ``|``:
 #: ``[proposed | rejected]`` is a slot to fill, :data:`_PLACEHOLDER`).
 _WRAPPED_WORD = rx.compile(r"\[([^\[\]|]+)\](?:\([^()\s]*(?:\s+\"[^\"]*\")?\))?")

@@ -35,7 +35,7 @@ from ..identity import GENERIC_PREFIX, read_file_name
 if TYPE_CHECKING:
     from .markdown import Document, Heading
 
-_SEP = r"[.:)|\-–—]"
+_SEP = r"[.:：)|\-–—]"  # (：, the full-width colon, as CJK titles write it)
 #: An id at the start of a heading, then a separator (or only spaces), then the title.
 _HEADING_ID = rx.compile(
     r"^(?:(?P<prefix>[A-Za-z]{2,10})[- ]?)?0*(?P<num>\d{1,6})"
@@ -283,6 +283,18 @@ def heading(text: str, file_name: str, prefixes: Iterable[str]) -> tuple[str, in
     ``""`` when the heading is the template's slot (``{short title of ...}``).
     """
     return _without_id(inline_text(text.strip()), file_name, prefixes)
+
+
+#: ``title: 0003-use-markdown-records``: a site generator's page key (Jekyll's, a
+#: just-the-docs log's), the file's slug: lower-case words joined by hyphens, after the
+#: record's number or not.
+_SLUG = rx.compile(r"(?:\d+-)?[a-z0-9]+(?:-[a-z0-9]+)+")
+
+
+def is_slug(text: str) -> bool:
+    """Whether a frontmatter title is a file name's slug, not a title: a title heading
+    then gives the record's title (``# Use Markdown Records``)."""
+    return _SLUG.fullmatch(text.strip()) is not None
 
 
 def frontmatter_title(text: str, file_name: str, prefixes: Iterable[str]) -> str:

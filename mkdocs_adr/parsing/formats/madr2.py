@@ -12,9 +12,11 @@ from __future__ import annotations
 import re
 
 from .. import bounds
+from ..common import first_h2
 from ..editable import Editable, UnsafeEdit
 from ..markdown import heading_key
 from ..status import relations_in_text
+from . import inline
 from .base import Context, Format, Hit, Ref, Writer, capitalized
 
 #: ``- key:`` or ``* **Key**:`` up to the colon: marker and key, as both sides read them.
@@ -45,10 +47,27 @@ def detect(ctx: Context) -> Hit | None:
                 hit.relations.extend(relations_in_text(m.group(3), "status-section", lineno))
             continue
         fields.setdefault(key, (m.group(3), lineno))
-    if hit is None:
+    if hit is None or _stated_elsewhere(ctx, hit.line):
         return None
     hit.fields = fields
     return hit
+
+
+def _stated_elsewhere(ctx: Context, line: int | None) -> bool:
+    """Whether a status bullet deep in the body (after the first section heading) gives
+    way to the record's own status: a status section it is not in (``## Status`` /
+    ``Accepted``, read by :mod:`.nygard`), or a status line under the title (:mod:`.inline`).
+    Such a bullet describes a part (``- Proxy`` / ``- **Status**: deployed``), not the
+    record. A bullet under the title is MADR 2's own field and always counts."""
+    doc = ctx.doc
+    limit = first_h2(doc)
+    if line is None or limit is None or line < limit:
+        return False  # (the usual MADR 2 record: its bullets under the title)
+    base = doc.offset + 1
+    for sec, _key in doc.keyed_sections(ctx.status_headings):
+        if not sec.start + base <= line < sec.end + base:
+            return True
+    return inline.detect(ctx) is not None
 
 
 class BulletWriter(Writer):
