@@ -1129,6 +1129,33 @@ def test_a_related_records_section_is_a_links_section(heading: str) -> None:
     assert rels(p) == [("relates-to", "0005-y.md", "0005-y", "links-section", 9)]
 
 
+@pytest.mark.parametrize("label", ["**Depends On**:", "**依赖（Depends On）**：", "__Extends__:"])
+def test_a_bold_relation_label_over_a_list_relates_its_links(label: str) -> None:
+    """The label alone on its line and the links in the list under it (a real log wrote
+    its dependencies so in 40 records, the verb in parentheses after a Chinese word;
+    survey 7). A list item that links nothing names no record."""
+    p = parse(
+        f"# 9. X\n\n## Status\n\nAccepted\n\n## Relationships\n\n{label}\n\n"
+        "- [ADR-0005: Queues](0005-queues.md)\n- [ADR-0006](0006-ledger.md)\n- none yet\n"
+    )
+    kind = "extends" if "Extends" in label else "depends-on"
+    assert [(r.kind, r.target, r.line) for r in p.relations] == [
+        (kind, "0005-queues.md", 11),
+        (kind, "0006-ledger.md", 12),
+    ]
+
+
+def test_a_succession_label_over_a_list_states_no_succession() -> None:
+    """A page that maps each record's relations under one heading a record (``**Supersedes**:``
+    and a list under each) would retire them all: a succession needs more than a label over
+    a list, and its links stay mentions."""
+    p = parse(
+        "# 9. X\n\n## Status\n\nAccepted\n\n## Map\n\n**Supersedes**:\n\n"
+        "- [ADR-0005](0005-queues.md)\n"
+    )
+    assert [(r.kind, r.target) for r in p.relations] == [("mentions", "0005-queues.md")]
+
+
 def test_a_record_titled_links_has_no_links_section_for_that() -> None:
     # log4brains' own test record: its list labels are no relation verbs, its broken link
     # no ADR003; its links are plain mentions

@@ -113,6 +113,15 @@ _VERB_LABEL = rx.compile(
     r"\n[^\S\n]*+(?:[-*+][^\S\n]++)?(?:\*\*|__)([^\W\d_][^\W\d_ ]*(?: [^\W\d_]+){0,4}?)"
     r"(?:\*\*|__)?[^\S\n]*+[:：](?:\*\*|__)?[^\S\n]*+(\[[^\n]*\]\([^\n]*)"
 )
+#: The same label alone on its line, its references in the list under it
+#: (``**Depends On**:`` and ``- [ADR-0005](..)`` items); also a label that gives the verb
+#: in parentheses after a word of another language (``**依赖（Depends On）**：``). Group 1
+#: is the label.
+_VERB_LABEL_ALONE = rx.compile(
+    r"\n[^\S\n]*+(?:\*\*|__)([^\W\d_][^*_\n]{0,40}?)(?:\*\*|__)?[^\S\n]*+[:：]"
+    r"(?:\*\*|__)?[^\S\n]*+(?=\n|\Z)"
+)
+_LABEL_GLOSS = rx.compile(r"[（(]([^()（）]+)[)）]\s*$")
 #: Lines that may open a declared succession (see :data:`.status.DECLARATION`).
 _DECLARATION_LINE = rx.compile(
     r"\n[^\S\n]*+(?:>[^\S\n]*+)*+(?:[-*+][^\S\n]+)?[*_]*+(?:[A-Za-z]{4,9}[*_]*[:：][*_]*[^\S\n]+)?"
@@ -343,6 +352,28 @@ def _verb_labels(doc: Document) -> list[Relation]:
         verb = m.group(1)
         if VERBS.get(verb.lower()) is not None:
             out.extend(link_line(f"{verb} {m.group(2)}", "links-section", lineno))
+    base, lines, fenced = doc.offset + 1, doc.lines, doc.fenced
+    for lineno, line in doc.lines_matching(_VERB_LABEL_ALONE):
+        m = _VERB_LABEL_ALONE.match("\n" + line)
+        assert m is not None  # (the line lines_matching found)
+        verb = m.group(1).strip()
+        gloss = _LABEL_GLOSS.search(verb)
+        if VERBS.get(verb.lower()) is None and gloss is not None:
+            verb = gloss.group(1).strip()  # "依赖（Depends On）": the verb in parentheses
+        kind = VERBS.get(verb.lower())
+        if kind is None or kind in _SUCCESSION:
+            # a succession needs more than a label over a list: a page that maps other
+            # records' relations (one such list per record) would retire them all
+            continue
+        i = lineno - base + 1
+        if i < len(lines) and not lines[i].strip():
+            i += 1  # one blank line between the label and its list
+        for k in range(i, len(lines)):
+            item = _ITEM.fullmatch(lines[k])
+            if item is None or fenced[k]:
+                break  # the list under the label ends
+            if "](" in item.group(2):  # (an item that links nothing names no record)
+                out.extend(link_line(f"{verb} {item.group(2)}", "links-section", k + base))
     return out
 
 
