@@ -637,3 +637,23 @@ def test_a_template_date_left_unfilled_is_no_date() -> None:
 )
 def test_a_date_written_alone_is_the_records_date(text: str, date: str | None) -> None:
     assert parse(text).date == date
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "date"),
+    [
+        # log4brains names a record by the day it was made, and its template's date line
+        # is often left out: the name's day is the date
+        ("20210607-use-a-queue.md", "# Use a queue\n\n## Context\n\nWhy.\n", "2021-06-07"),
+        # a date the record writes wins
+        ("20210607-use-a-queue.md", "# Use a queue\n\n- Date: 2021-09-01\n", "2021-09-01"),
+        # a number that is no day, or a number and no separator: no date
+        ("00000012-use-a-queue.md", "# Use a queue\n", None),
+        ("202106071-use-a-queue.md", "# Use a queue\n", None),
+    ],
+)
+def test_a_log4brains_file_name_dates_a_record_that_writes_no_date(
+    name: str, text: str, date: str | None
+) -> None:
+    """(survey 6: log4brains records without a Date line had none.)"""
+    assert parse(text, name=f"docs/adr/{name}").date == date

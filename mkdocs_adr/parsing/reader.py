@@ -312,6 +312,10 @@ def _parse(text: str, path: str, options: ParseOptions) -> tuple[Parsed, Documen
         raw_date = raw_status if date else None
     if raw_date is None:
         raw_date, date = _date_of_the_body(doc, head)
+    if raw_date is None and name[:8].isdigit() and name[8:9] in ("-", "_"):
+        # log4brains names a record by the day it was made (``20210607-use-x.md``)
+        date = parse_date(name[:8])
+        raw_date = name[:8] if date else None
     raw_date_text = None if raw_date is None else str(raw_date)
     if date is None and raw_date_text is not None and _DATE_SLOT.search(raw_date_text):
         raw_date_text = None  # the template's "[YYYY-MM-DD when ...]": no date was written
