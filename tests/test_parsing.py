@@ -589,6 +589,16 @@ def test_another_series_id_is_no_reference_to_ours() -> None:
     assert [r.target for r in p.relations] == ["ADR-0003", "ADR-0004", "ADR-0005"]
 
 
+def test_a_records_former_number_is_no_reference() -> None:
+    """``Was previously ADR 0008; renumbered ...`` names the record's own old number, which
+    another record has now (16 records of a real log numbered again; survey 6)."""
+    p = parse(
+        "# 9. X\n\n## Status\n\nAccepted\n\n## Notes\n\nWas previously ADR 0008; renumbered."
+        " Formerly known as ADR-7, and before that renumbered from ADR 5. It extends ADR 0003.\n"
+    )
+    assert [r.target for r in p.relations] == ["ADR-0003"]
+
+
 def test_setext_headings_and_loose_unit_headings() -> None:
     p = parse("Title\n=\n\nStatus\n-\n\nRejected\n")
     assert (p.title, p.status) == ("Title", "rejected")

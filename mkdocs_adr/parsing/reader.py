@@ -629,10 +629,19 @@ def _mentions(
         n = line + base
         if n in skip:
             continue
+        if _FORMER.search(text, max(0, start - 32), start) is not None:
+            continue  # "Was previously ADR 0008": the record's own old number, no reference
         prefix, spaced, joined, decision = m.groups()
         ident = f"{prefix}-{int(spaced or joined):04d}{decision or ''}"
         out.append(Relation("mentions", ident, "prose", n))
     return out
+
+
+#: Words before a prose reference that make it the record's own former number.
+_FORMER = rx.compile(
+    r"(?i)\b(?:previously|formerly|renumbered from|renamed from|was once)"
+    r"(?:\s+(?:numbered|known as|called))?\s*$"
+)
 
 
 class _Spans:
