@@ -48,6 +48,9 @@ GENERIC_PREFIX = "ADR"
 _ID = rx.compile(r"^([A-Za-z][A-Za-z0-9_]*)[- ]?0*(\d{1,6})$")
 _UNIT = rx.compile(r"^(.*?)#([Dd]\d{1,3})$")
 _URL = rx.compile(r"^[a-z][a-z0-9+.-]*:", re.IGNORECASE)
+#: A forge's page of one file at a branch or commit (GitHub's, GitLab's ``/-/blob/``):
+#: group 1 is the file's path in the repository.
+_BLOB = rx.compile(r"https?://[^/\s]+/[^/\s]+/[^/\s]+/(?:-/)?blob/[^/\s]+/([^?#\s]+\.md)$")
 #: The number a link's text gives: "3. Use X" (adr-tools), "0003 - Use X" or "0003: Use X";
 #: "ADR-0003: Use X" is read by :func:`_label_number` with the root's prefix.
 _LINK_TEXT_NUMBER = rx.compile(r"^\s*0*(\d{1,6})(?:[.:]|\s+[-\u2013\u2014]\s|\s*$)")
@@ -301,6 +304,11 @@ class Resolver:
         if not text:
             return Resolution(external=True), False
         if ":" in text and _URL.match(text):
+            # a forge's page of a file of this project: the record, when the path is one
+            blob = _BLOB.match(text) if "/blob/" in text else None
+            rec = self.by_path.get(blob.group(1)) if blob is not None else None
+            if rec is not None:
+                return Resolution((rec.id,), unit, by_file=True), False
             return Resolution(external=True), False
         # a link to a file
         if text.lower().endswith((".md", ".markdown")) or "/" in text:

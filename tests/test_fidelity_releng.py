@@ -398,6 +398,29 @@ def test_a_body_link_to_a_file_of_another_subject_mentions_no_record(tmp_path: P
     assert (missing.path, missing.line) == ("docs/adr/0003-ledger.md", 7)
 
 
+def test_a_forges_page_of_a_record_file_names_that_record(tmp_path: Path) -> None:
+    """``[..](https://github.com/o/r/blob/main/docs/adr/0008-x.md)`` is the record file
+    ``docs/adr/0008-x.md`` of this project (survey 6: a mention missed, a successor kept as
+    text); a page of another path, or of a file that is gone, stays a web page."""
+    adr = tmp_path / "docs" / "adr"
+    adr.mkdir(parents=True)
+    (adr / "0008-eight.md").write_text(
+        "# 8. Eight\n\n## Status\n\nSuperseded by [9](https://gitlab.example/o/r/-/blob/0a1b/docs/adr/0009-nine.md)\n"
+    )
+    (adr / "0009-nine.md").write_text(
+        "# 9. Nine\n\n## Status\n\nAccepted\n\nSupersedes [8](0008-eight.md)\n\n## Context\n\n"
+        "See [eight](https://github.com/o/r/blob/main/docs/adr/0008-eight.md#context), "
+        "[gone](https://github.com/o/r/blob/main/docs/adr/0007-gone.md) and "
+        "[elsewhere](https://github.com/x/y/blob/main/docs/adr/0001-other.md).\n"
+    )
+    log = load(Config(project_dir=tmp_path, docs_dir=tmp_path / "docs"))
+    old = log.get("ADR-0008")
+    assert old is not None and old.status == "superseded"
+    assert [(r.kind, r.target_id) for r in old.relations] == [("superseded-by", "ADR-0009")]
+    assert log.successor("ADR-0008").current == "ADR-0009"
+    assert not [p for p in log.problems if p.severity >= Severity.WARNING]
+
+
 def test_references_reach_records_whose_ids_go_on_with_their_slug(tmp_path: Path) -> None:
     """``id: ADR-0011-keep-a-ledger`` names the file; the log refers to the record as
     ``ADR-0011`` and by the whole id (a real log of 183 records, 488 false ADR003

@@ -571,7 +571,12 @@ def _dedupe(relations: list[Relation]) -> list[Relation]:
     return out
 
 
-_LINK_HREF = rx.compile(r"^(?![a-z][a-z0-9+.-]*:|#|/)[^?#]*\.md(?:#[^)]*)?$", re.IGNORECASE)
+_LINK_HREF = rx.compile(
+    # a relative link to a Markdown file, or a forge's page of one (``.../blob/main/x.md``:
+    # resolution says whether it is a file of this project)
+    r"^(?:(?![a-z][a-z0-9+.-]*:|#|/)[^?#]*|https?://[^\s?#]+/blob/[^\s?#]+)\.md(?:#[^)]*)?$",
+    re.IGNORECASE,
+)
 
 
 def _mentions(
