@@ -618,6 +618,13 @@ def test_every_date_form_reads_exactly() -> None:
         ("20221313", None),
         ("12345678", None),  # not a year of this era: a number
         ("see 20220513", None),  # inside a text: a slug or a number, not the date
+        # a two-digit year, as the whole value: day-first, this century (survey 7: 3 records
+        # of two real logs had no date)
+        ("10/04/18", "2018-04-10"),
+        ("10.04.18", "2018-04-10"),
+        ("12/25/19", "2019-12-25"),
+        ("31/02/20", None),
+        ("Accepted in 1.2.10", None),  # inside a text: a release, not a day
     ],
 )
 def test_date_rules(text: str, iso: str | None) -> None:

@@ -52,6 +52,9 @@ _DATE_ONLY_KEYS = frozenset({"data"})
 DATE_HEADINGS = frozenset(k for k in DATE_KEYS if k.isalpha() and k not in _DATE_ONLY_KEYS)
 _ISO = rx.compile(r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})")
 _DMY = rx.compile(r"(\d{1,2})([/.\-])(\d{1,2})\2(\d{4})")
+#: The same with a two-digit year, only as a whole value (``Accepted in 1.2.10`` names a
+#: release, not a day).
+_DMY_SHORT = rx.compile(r"(\d{1,2})([/.])(\d{1,2})\2(\d{2})")
 _MONTHS = {
     m: i + 1
     for i, names in enumerate(
@@ -129,7 +132,8 @@ def parse_date(value: object) -> str | None:
     form (``20210304``) is read when it is the whole text.
     Numeric day, month and year (``02/09/2020``, ``02.09.2020``) are day-first:
     2 September 2020; month-first only when the second number cannot be a
-    month (``09/25/2020``). Month names in English (``11-April-2023``,
+    month (``09/25/2020``); with a two-digit year only as the whole text
+    (``10/04/18``: 10 April 2018). Month names in English (``11-April-2023``,
     ``4 Sept 2019``, ``April 11, 2023``); a month and year alone
     (``January, 2026``, ISO's ``2026-01``) is the first of that month.
     """
@@ -160,6 +164,13 @@ def _text_date(text: str) -> str | None:
         if second > 12:  # month-first, unambiguous
             return _make(year, first, second)
         return _make(year, second, first)  # 02/09/2020: day-first
+    m = _DMY_SHORT.fullmatch(text)
+    if m:
+        # ``10/04/18`` as the whole value: day-first, this century (no ADR is older)
+        first, second, year = int(m.group(1)), int(m.group(3)), 2000 + int(m.group(4))
+        if second > 12 and first <= 12:
+            return _make(year, first, second)
+        return _make(year, second, first)
     m = _NAMED_DMY.search(text)
     if m and m.group(2).lower() in _MONTHS:
         return _make(int(m.group(3)), _MONTHS[m.group(2).lower()], int(m.group(1)))

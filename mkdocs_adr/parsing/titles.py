@@ -208,9 +208,11 @@ def _opening_h2(
 ) -> Heading | None:
     """:func:`title_heading`'s H2 rule for the record's first heading, an H2 on its first
     line."""
+    from .markdown import heading_key  # (here: importing titles loads no other module)
+
     h2 = heads[0]
     title, number = heading(h2.text, file_name, prefixes)
-    key = title.strip().rstrip(":：").strip().lower()  # (markdown.heading_key's key)
+    key = heading_key(title)
     if key in status_headings or key in _section_names():
         return None  # the first of the record's sections: it has no title heading
     if number is not None or (len(heads) > 1 and heads[1].level > 2):
