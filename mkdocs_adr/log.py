@@ -18,7 +18,7 @@ import operator
 import os
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import compress, repeat
 from pathlib import Path
@@ -850,10 +850,15 @@ def _may_retire(rec: Record) -> bool:
     parsed = rec.parsed
     if parsed.style != "nygard" or parsed.status not in _RETIRABLE:
         return False
-    line = parsed.status_line
-    return any(
-        r.kind == "superseded-by" and r.origin == "status-section" and r.line != line
-        for r in parsed.relations
+    return any(_later_successors(parsed.relations, parsed.status_line))
+
+
+def _later_successors(relations: Iterable[Relation], line: int | None) -> Iterator[Relation]:
+    """The ``Superseded by`` lines of a status section below its status word (on ``line``)."""
+    return (
+        r
+        for r in relations
+        if r.kind == "superseded-by" and r.origin == "status-section" and r.line != line
     )
 
 
@@ -865,15 +870,10 @@ def _retired(records: list[Record], graph: RelationGraph, problems: list[Problem
     out = []
     for rec in records:
         if _may_retire(rec):
-            line = rec.parsed.status_line
             took = [
                 r.target_id
-                for r in rec.relations
-                if r.kind == "superseded-by"
-                and r.origin == "status-section"
-                and r.line != line
-                and r.target_id is not None
-                and graph.statuses.get(r.target_id) in _TOOK_EFFECT
+                for r in _later_successors(rec.relations, rec.parsed.status_line)
+                if r.target_id is not None and graph.statuses.get(r.target_id) in _TOOK_EFFECT
             ]
             if took:
                 rec = dataclasses.replace(rec, retired=True)
