@@ -256,16 +256,7 @@ def _parse(text: str, path: str, options: ParseOptions) -> tuple[Parsed, Documen
     order = FORCED.get(options.style, _ALL)
     hit: Hit | None = None
     for key in order:
-        try:
-            hit = DETECTORS[key](ctx)
-            if hit is not None:
-                # a variant (log4brains of madr2, madr of frontmatter) claims its own
-                for variant, claims in VARIANTS[key]:
-                    if claims(ctx, hit):
-                        hit.style = variant
-                        break
-        except (ValueError, TypeError, IndexError):  # pragma: no cover - defensive
-            hit = None
+        hit = _detect(key, ctx)
         if hit is not None:
             break
     given_way: tuple[str, Hit] | None = None
@@ -473,6 +464,21 @@ def _status_of(hit: Hit, options: ParseOptions) -> tuple[str, str | None]:
     return status, reading.alias
 
 
+def _detect(key: str, ctx: Context) -> Hit | None:
+    """What detector ``key`` finds, its style a variant's when one claims it (log4brains
+    of madr2, madr of frontmatter); None when it finds nothing."""
+    try:
+        hit = DETECTORS[key](ctx)
+        if hit is not None:
+            for variant, claims in VARIANTS[key]:
+                if claims(ctx, hit):
+                    hit.style = variant
+                    break
+    except (ValueError, TypeError, IndexError):  # pragma: no cover - defensive
+        return None
+    return hit
+
+
 def _body_over_alias(ctx: Context, hit: Hit, options: ParseOptions) -> tuple[str, Hit] | None:
     """A frontmatter status read only through an alias or not at all (``status: active``
     beside ``lifecycle: active``, a document's state) gives way to a status the body
@@ -484,10 +490,7 @@ def _body_over_alias(ctx: Context, hit: Hit, options: ParseOptions) -> tuple[str
     if written.alias is None and written.status != "unknown":
         return None
     for key in _ALL[1:]:  # the body's detectors, in their order
-        try:
-            body = DETECTORS[key](ctx)
-        except (ValueError, TypeError, IndexError):  # pragma: no cover - defensive
-            continue
+        body = _detect(key, ctx)
         if body is None or not body.raw:
             continue
         reading = options.read_status(body.raw)
