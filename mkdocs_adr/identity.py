@@ -38,6 +38,11 @@ if TYPE_CHECKING:  # parsing reads file names through this module; config import
 _FILE_ID = rx.compile(
     r"^(?:(?P<prefix>[A-Za-z]{2,10})(?P<sep>[-_ ]?))?(?P<num>\d{1,6})(?=[-_ .]|$)"
 )
+#: A capital letter after a file name's number (``ADR-007-A-x``, ``0007-B-x``): a record
+#: written beside the one of that number, whose id keeps the letter (``ADR-0007-A``).
+_SUFFIX = rx.compile(r"[-_]([A-Z])(?=[-_ .]|$)")
+#: A reference to such a record (``ADR-007-A``, ``ADR 7-A``).
+_SUFFIXED_ID = rx.compile(r"([A-Za-z][A-Za-z_]*)[- ]?0*(\d{1,6})-([A-Z])")
 #: A date that starts a file name (``2021-09-07-x``): a date, not a number. Eight digits
 #: (``20210907-x``, log4brains) are too long for a number already.
 _DATE_STEM = rx.compile(
@@ -73,6 +78,8 @@ class FileName:
     lead: str = ""
     #: how many digits the number is written with (``045`` -> 3)
     width: int = 0
+    #: the capital letter after the number (``ADR-007-A-x`` -> ``A``), else empty
+    suffix: str = ""
 
 
 def read_file_name(name: str, known: Iterable[str] = ()) -> FileName:
@@ -97,17 +104,21 @@ def _read_file_name(name: str, known: tuple[str, ...]) -> FileName:
     m = _FILE_ID.match(stem)
     if m is None or _DATE_STEM.match(stem):
         return FileName(None, None, stem)
-    rest = stem[m.end() :].lstrip("-_ .")
+    end, suffix = m.end(), ""
+    lettered = _SUFFIX.match(stem, end)
+    if lettered is not None:
+        end, suffix = lettered.end(), lettered[1]
+    rest = stem[end:].lstrip("-_ .")
     lead, width = stem[: m.start("num")], m.end("num") - m.start("num")
     word = m["prefix"]
     if word is None:
-        return FileName(None, int(m["num"]), rest, lead, width)
+        return FileName(None, int(m["num"]), rest, lead, width, suffix)
     own = {GENERIC_PREFIX, *(k.upper() for k in known)}
     if word.upper() in own or (
         m["sep"] in ("-", "_")
         and (word.isupper() or (m["num"].startswith("0") and len(m["num"]) >= 3))
     ):
-        return FileName(word.upper(), int(m["num"]), rest, lead, width)
+        return FileName(word.upper(), int(m["num"]), rest, lead, width, suffix)
     return FileName(None, None, stem)
 
 
@@ -121,6 +132,17 @@ def file_id(name: str, prefix: str) -> tuple[str, int] | None:
     if found.number is None:
         return None
     return (found.prefix or prefix.upper(), found.number)
+
+
+def file_record_id(name: str, prefix: str) -> str | None:
+    """The id a record file named ``name`` takes in a root whose prefix is ``prefix``:
+    the canonical id of :func:`file_id`, with the capital letter written after the number
+    (``ADR-007-A-x.md`` -> ``ADR-0007-A``, beside ``ADR-0007``); ``None`` for a slug."""
+    found = read_file_name(name, (prefix,))
+    if found.number is None:
+        return None
+    rid = canonical(found.prefix or prefix, found.number)
+    return f"{rid}-{found.suffix}" if found.suffix else rid
 
 
 def file_number(name: str) -> int | None:
@@ -160,8 +182,12 @@ def parse_id(text: str) -> tuple[str, int] | None:
 
 def id_keys(text: str) -> list[str]:
     """The canonical ids typed or written text may be: ``ADR 45``, ``ADR-045``,
-    ``adr-45`` and ``ADR045`` all give ``ADR-0045`` (``PAY2-3`` keeps its digit)."""
+    ``adr-45`` and ``ADR045`` all give ``ADR-0045`` (``PAY2-3`` keeps its digit);
+    ``ADR-7-A`` gives ``ADR-0007-A``, a lettered record's id."""
     keys = {canonical(*p) for p in (parse_id(text), _letter_id(text)) if p is not None}
+    lettered = _SUFFIXED_ID.fullmatch(text.strip().upper()) if "-" in text else None
+    if lettered is not None:  # ``adr-7-a`` typed for ADR-0007-A
+        keys.add(f"{canonical(lettered[1], int(lettered[2]))}-{lettered[3]}")
     return sorted(keys)
 
 
@@ -289,6 +315,12 @@ class Resolver:
     ) -> tuple[Resolution, bool]:
         """The resolution, and whether it depends on the referring file and link text."""
         text = ref.strip().strip("<>")
+        lettered = _SUFFIXED_ID.fullmatch(text) if text[-2:-1] == "-" else None
+        if lettered is not None:  # ``ADR-007-A``: the record of that letter, if there is one
+            found = self._ids(f"{canonical(lettered[1], int(lettered[2]))}-{lettered[3]}")
+            if found:
+                return Resolution(found), False
+            text = text[:-2]  # no such record: the letter names a part of ADR-007, as before
         if _CANONICAL_ID.fullmatch(text):
             # a canonical id (``ADR-0012``, as every prose mention is written down): the
             # one key id_keys gives it is itself; or the record of that number whose id

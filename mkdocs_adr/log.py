@@ -580,7 +580,7 @@ def identify(item: Found, parsed: Parsed, digest: str, prefix: str) -> Record:
         if pid:
             number = pid[1]
     elif named is not None:
-        rid = identity.canonical(*named)
+        rid = identity.file_record_id(name, prefix) or identity.canonical(*named)
     else:
         rid = name.rsplit(".", 1)[0]
     domain = item.domain or parsed.domain

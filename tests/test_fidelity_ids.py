@@ -23,10 +23,12 @@ from mkdocs_adr.identity import (
     Resolver,
     file_id,
     file_number,
+    file_record_id,
     lookup,
     read_file_name,
 )
 from mkdocs_adr.log import Log, load
+from mkdocs_adr.model import Severity
 from mkdocs_adr.parsing.titles import from_file_name, heading
 
 from .conftest import LOGS, run_cli
@@ -69,6 +71,11 @@ def relations(log: Log, rid: str) -> set[tuple[str, str | None]]:
         ("API-001-state-store.md", "API", 1, "state-store", "API-"),
         ("ARC-002-x.md", "ARC", 2, "x", "ARC-"),
         ("api-001-x.md", "API", 1, "x", "api-"),  # lower case, zero-padded
+        # a capital letter after the number is the id's (ADR-007-A beside ADR-007) ...
+        ("ADR-007-A-park-it.md", "ADR", 7, "park-it", "ADR-"),
+        ("0012-B.md", None, 12, "", ""),
+        # ... a small one is a slug's word, as adr-tools writes "a"
+        ("0012-a-new-queue.md", None, 12, "a-new-queue", ""),
         # dates are not numbers: slugs
         ("20210907-use-x.md", None, None, "20210907-use-x", ""),
         ("2021-09-07-use-x.md", None, None, "2021-09-07-use-x", ""),
@@ -88,6 +95,82 @@ def test_file_name_shapes(
     if number is not None:
         assert got.lead == lead
     assert file_number(name) == number
+
+
+@pytest.mark.parametrize(
+    ("name", "suffix", "rid"),
+    [
+        ("ADR-007-A-park-it.md", "A", "ADR-0007-A"),
+        ("0012-B-x.md", "B", "PAY-0012-B"),
+        ("ADR-007-retry.md", "", "ADR-0007"),
+        ("0012-a-new-queue.md", "", "PAY-0012"),
+        ("ADR-007-Alpha-x.md", "", "ADR-0007"),  # a word, not a letter
+        ("use-x.md", "", None),
+    ],
+)
+def test_a_capital_letter_after_the_number_stays_in_the_id(
+    name: str, suffix: str, rid: str | None
+) -> None:
+    assert read_file_name(name).suffix == suffix
+    assert file_record_id(name, "PAY" if name[:1].isdigit() else "ADR") == rid
+
+
+def test_lettered_records_are_records_of_their_own() -> None:
+    """A log that adds ``ADR-007-A`` and ``ADR-007-B`` beside ``ADR-007`` (a shape one real
+    log writes): three ids, no ADR002, titles without the letter, and references by the
+    lettered id reach the lettered record (in prose, in a status line), while ``ADR-007``
+    still names its own."""
+    log = log_of("lettered")
+    assert by_path(log) == {
+        "adr/ADR-007-retry-failed-deliveries.md": (
+            "ADR-0007",
+            "accepted",
+            "Retry failed deliveries",
+        ),
+        "adr/ADR-007-A-dead-letter-queue-for-deliveries.md": (
+            "ADR-0007-A",
+            "accepted",
+            "Park exhausted deliveries in a dead-letter queue",
+        ),
+        "adr/ADR-007-B-alert-on-dead-letters.md": (
+            "ADR-0007-B",
+            "accepted",
+            "Alert on-call when dead letters pile up",
+        ),
+        "adr/ADR-008-weekly-dead-letter-report.md": (
+            "ADR-0008",
+            "superseded",
+            "Mail a weekly dead-letter report",
+        ),
+    }
+    assert [p for p in log.problems if p.severity >= Severity.WARNING] == []
+    assert relations(log, "ADR-0008") == {("superseded-by", "ADR-0007-B")}
+    assert relations(log, "ADR-0007-B") == {("supersedes", "ADR-0008")}
+    mentioned = {
+        rid: {r.target_id for r in log.get(rid).relations if r.kind == "mentions"}  # type: ignore[union-attr]
+        for rid in ("ADR-0007-A", "ADR-0007-B", "ADR-0008")
+    }
+    assert mentioned == {
+        "ADR-0007-A": {"ADR-0007"},
+        "ADR-0007-B": {"ADR-0007-A"},
+        "ADR-0008": {"ADR-0007-A"},
+    }
+    assert [r.number for r in log.records if r.id.startswith("ADR-0007")] == [7, 7, 7]
+
+
+def test_a_lettered_reference_without_such_a_record_names_the_number(tmp_path: Path) -> None:
+    """``ADR-0003-B`` where no record has the letter: the part B of ADR-0003, as before."""
+    adr = tmp_path / "adr"
+    adr.mkdir()
+    (adr / "0003-cache.md").write_text("# 3. Cache\n\n## Status\n\nAccepted\n", encoding="utf-8")
+    (adr / "0004-evict.md").write_text(
+        "# 4. Evict\n\n## Status\n\nAccepted\n\n## Context\n\nOption ADR-0003-B was slow.\n",
+        encoding="utf-8",
+    )
+    log = load(from_options({}, project_dir=tmp_path, docs_dir=tmp_path, config_file=None))
+    rec = log.get("ADR-0004")
+    assert rec is not None
+    assert [(r.kind, r.target_id) for r in rec.relations] == [("mentions", "ADR-0003")]
 
 
 def test_file_id_takes_the_prefix_from_the_name_else_the_root() -> None:
@@ -431,6 +514,7 @@ def test_cli_context_with_a_file_name_prefix(tmp_path: Path) -> None:
         ("mixed", "adr-18", "ADR-0111"),
         ("upper", "ADR-0002-store-stock-levels-in-postgres", "ADR-0003"),
         ("prefixes", "API-001-state-store", "API-0003"),
+        ("lettered", "ADR-008-weekly-dead-letter-report", "ADR-0007-B"),
     ],
 )
 def test_mkdocs_build_of_the_fixture_passes(

@@ -639,8 +639,8 @@ def _mentions(
             continue
         if _FORMER.search(text, max(0, start - 32), start) is not None:
             continue  # "Was previously ADR 0008": the record's own old number, no reference
-        prefix, spaced, joined, decision = m.groups()
-        ident = f"{prefix}-{int(spaced or joined):04d}{decision or ''}"
+        prefix, spaced, joined, lettered, decision = m.groups()
+        ident = f"{prefix}-{int(spaced or joined):04d}{lettered or ''}{decision or ''}"
         out.append(Relation("mentions", ident, "prose", n))
     return out
 
@@ -745,4 +745,7 @@ def _prose_pattern(prefixes: tuple[str, ...]) -> re.Pattern[str]:
     )
     # "ADR-12", "ADR 12" or "ADR0012"; not "ADR006" (a problem code) nor "ADR1", nor the
     # "ADR-7" of another series' "KIT-ADR-7" (a word and a hyphen before the prefix)
-    return re.compile(rf"({alternatives})(?:[- ]0*(\d{{1,6}})|0*(\d{{4,6}}))(#D\d+)?\b")
+    # "ADR-007-A": the record written beside ADR-007 (its file's capital letter keeps it)
+    return re.compile(
+        rf"({alternatives})(?:[- ]0*(\d{{1,6}})|0*(\d{{4,6}}))(-[A-Z](?![\w-]))?(#D\d+)?\b"
+    )

@@ -182,7 +182,11 @@ DECLARED_KINDS = frozenset(
 _LINK = r"\[(?:[^\[\]]++|\[[^\]]*+\])*+\]\([^)\s]*+(?:\s++\"[^\"]*+\")?+\)"
 _URL = r"https?://[^\s)\]>,;]+"
 # ASCII look-arounds, not \b: ``被ADR-045取代`` has no word boundary around the id
-_ID = r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9_]*[- ]?\d{1,6}(?:#[Dd]\d+)?(?![A-Za-z0-9_])"
+# (``ADR-007-B``: a lettered record's id keeps its capital letter)
+_ID = (
+    r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9_]*[- ]?\d{1,6}(?:-[A-Z](?![A-Za-z0-9_-]))?"
+    r"(?:#[Dd]\d+)?(?![A-Za-z0-9_])"
+)
 REF = rx.compile(rf"({_LINK})|({_URL})|({_ID})")
 #: What every reference :data:`REF` finds holds: a link's ``](``, a URL's ``://`` or an
 #: id's digit (``\d``, any script's, as in the id pattern). A text without any of them

@@ -42,6 +42,9 @@ _HEADING_ID = rx.compile(
     # (a point before a digit is a version's or a decimal's: ``# 1.0 release plan``)
     rf"(?:\s*(?P<sep>(?!\.\d){_SEP})\s*|\s+|$)(?P<title>.*)$"
 )
+#: The capital letter of a lettered record's id after its number (``ADR-007-A: Title``),
+#: then a separator or spaces: the rest of the id, when the file name has that letter.
+_LETTER = rx.compile(rf"([A-Z])(?:\s*{_SEP}\s*|\s+)(?=\S)")
 #: ``n. Use X`` in a numbered file: the template's number placeholder left unfilled
 #: (adr-tools' ``NUMBER. TITLE``, written by hand as ``n.``, ``N.``, ``X.`` or ``NNN.``).
 _PLACEHOLDER_NUMBER = rx.compile(r"^(?:[nN]{1,4}|[xX]{1,4}|NUMBER)\.\s+(?=\S)")
@@ -332,6 +335,10 @@ def _without_id(raw: str, file_name: str, prefixes: Iterable[str]) -> tuple[str,
     if m is not None and _counts(m, own, named.number):
         number = int(m["num"])
         title = m["title"].strip() or raw
+        if named.suffix and m["sep"] == "-" and title[:1] == named.suffix:
+            lettered = _LETTER.match(title)
+            if lettered is not None:
+                title = title[lettered.end() :]
     elif named.number is not None and (unfilled := _PLACEHOLDER_NUMBER.match(raw)):
         title = raw[unfilled.end() :]  # the file's number is the record's (no heading number)
     if title[:1] == "[":
