@@ -185,10 +185,17 @@ def id_keys(text: str) -> list[str]:
     ``adr-45`` and ``ADR045`` all give ``ADR-0045`` (``PAY2-3`` keeps its digit);
     ``ADR-7-A`` gives ``ADR-0007-A``, a lettered record's id."""
     keys = {canonical(*p) for p in (parse_id(text), _letter_id(text)) if p is not None}
-    lettered = _SUFFIXED_ID.fullmatch(text.strip().upper()) if "-" in text else None
-    if lettered is not None:  # ``adr-7-a`` typed for ADR-0007-A
-        keys.add(f"{canonical(lettered[1], int(lettered[2]))}-{lettered[3]}")
+    lettered = _lettered_id(text.strip().upper())  # ``adr-7-a`` typed for ADR-0007-A
+    if lettered is not None:
+        keys.add(lettered)
     return sorted(keys)
+
+
+def _lettered_id(text: str) -> str | None:
+    """The id of a lettered record ``text`` is written as (``ADR-007-A`` -> ``ADR-0007-A``),
+    else None."""
+    m = _SUFFIXED_ID.fullmatch(text) if text[-2:-1] == "-" else None
+    return f"{canonical(m[1], int(m[2]))}-{m[3]}" if m is not None else None
 
 
 #: Words a file name's subject shares with any other (``use``, ``the``) and one-letter
@@ -315,9 +322,9 @@ class Resolver:
     ) -> tuple[Resolution, bool]:
         """The resolution, and whether it depends on the referring file and link text."""
         text = ref.strip().strip("<>")
-        lettered = _SUFFIXED_ID.fullmatch(text) if text[-2:-1] == "-" else None
+        lettered = _lettered_id(text)
         if lettered is not None:  # ``ADR-007-A``: the record of that letter, if there is one
-            found = self._ids(f"{canonical(lettered[1], int(lettered[2]))}-{lettered[3]}")
+            found = self._ids(lettered)
             if found:
                 return Resolution(found), False
             text = text[:-2]  # no such record: the letter names a part of ADR-007, as before

@@ -570,6 +570,7 @@ def identify(item: Found, parsed: Parsed, digest: str, prefix: str) -> Record:
     name = item.rel.rsplit("/", 1)[-1]
     named = identity.file_id(name, prefix)
     number = named[1] if named else None
+    named_id = identity.file_record_id(name, prefix)
     rid: str
     fault = identity.explicit_id_fault(parsed.explicit_id) if parsed.explicit_id else None
     if fault is not None:
@@ -579,8 +580,8 @@ def identify(item: Found, parsed: Parsed, digest: str, prefix: str) -> Record:
         rid = identity.canonical(*pid) if pid else parsed.explicit_id
         if pid:
             number = pid[1]
-    elif named is not None:
-        rid = identity.file_record_id(name, prefix) or identity.canonical(*named)
+    elif named_id is not None:
+        rid = named_id
     else:
         rid = name.rsplit(".", 1)[0]
     domain = item.domain or parsed.domain
