@@ -470,17 +470,27 @@ def contested(new: Record, old: Record, *, self_stated: bool = False) -> Problem
 def retired_by_status_line(old: Record, new: str) -> Problem:
     """ADR016 as a note: ``old``'s status section says ``Accepted`` above ``Superseded by``
     ``new``, which took effect; the later line is read as the status (what ``adr link``
-    leaves), so the log is consistent and only the status word is stale."""
+    leaves), so the log is consistent and only the status word is stale. The same for a
+    ``superseded by:`` field or table row beside another style's status (ADR-0075)."""
+    if old.parsed.style == "nygard":
+        where = f"above 'Superseded by {new}' in its status section"
+        fix = (
+            f"remove {old.raw_status!r} from the status section of {old.id}: the "
+            "'Superseded by' line is its status, as `adr new -s` writes it"
+        )
+    else:
+        where = f"beside its own 'superseded by {new}'"
+        fix = (
+            f"write 'superseded' as the status of {old.id}: its 'superseded by' already names {new}"
+        )
     return Problem(
         "ADR016",
         Severity.INFO,
-        f"{old.id} says {old.raw_status!r} above 'Superseded by {new}' in its status "
-        f"section, and {new} took effect: read as superseded",
+        f"{old.id} says {old.raw_status!r} {where}, and {new} took effect: read as superseded",
         path=old.path,
         line=old.parsed.status_line,
         ids=(old.id, new),
-        fix=f"remove {old.raw_status!r} from the status section of {old.id}: the "
-        "'Superseded by' line is its status, as `adr new -s` writes it",
+        fix=fix,
     )
 
 

@@ -845,21 +845,28 @@ _TOOK_EFFECT = frozenset({"accepted", "superseded", "deprecated"})
 
 
 def _may_retire(rec: Record) -> bool:
-    """Whether ``rec`` is an adr-tools record whose status section has a ``Superseded by
-    [..](..)`` line after its status word (``Accepted`` above it: ``adr link`` appends the
-    line and leaves the word; ADR-0025's pending successor is written so too)."""
+    """Whether ``rec``'s own status block names a successor on a line of its own beside
+    its status word: an adr-tools status section's ``Superseded by [..](..)`` line
+    (``Accepted`` above it: ``adr link`` appends the line and leaves the word; ADR-0025's
+    pending successor is written so too), a ``superseded by:`` field or bullet beside
+    ``status: accepted``, a metadata table's ``Superseded by`` row (ADR-0075)."""
     parsed = rec.parsed
-    if parsed.style != "nygard" or parsed.status not in _RETIRABLE:
+    if parsed.status not in _RETIRABLE:
         return False
     return any(_later_successors(parsed.relations, parsed.status_line))
 
 
+#: Where a record's own status block is read: its status section, the fields beside its
+#: status line, its metadata table (not its frontmatter, nor a ``## Links`` entry).
+_STATUS_BLOCK = frozenset({"status-section", "metadata-table"})
+
+
 def _later_successors(relations: Iterable[Relation], line: int | None) -> Iterator[Relation]:
-    """The ``Superseded by`` lines of a status section below its status word (on ``line``)."""
+    """The ``Superseded by`` lines of a status block other than its status word's (``line``)."""
     return (
         r
         for r in relations
-        if r.kind == "superseded-by" and r.origin == "status-section" and r.line != line
+        if r.kind == "superseded-by" and r.origin in _STATUS_BLOCK and r.line != line
     )
 
 
