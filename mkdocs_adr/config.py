@@ -78,6 +78,13 @@ DEFAULT_ALIASES: dict[str, str] = {
     # still in effect: a part was replaced (the relation, when named, is partially-superseded-by)
     "partially superseded": "accepted",
     "partly superseded": "accepted",
+    "teilweise ersetzt": "accepted",
+    "partiellement remplacé": "accepted",
+    "partiellement remplacée": "accepted",
+    "parcialmente reemplazado": "accepted",
+    "parcialmente reemplazada": "accepted",
+    "parcialmente substituído": "accepted",
+    "parcialmente substituída": "accepted",
     # in effect for the part that was accepted, as a partly replaced record is for the rest
     "partially accepted": "accepted",
     "partly accepted": "accepted",
@@ -137,6 +144,13 @@ DEFAULT_ALIASES: dict[str, str] = {
     "proposé": "proposed",
     "proposée": "proposed",
     "vorgeschlagen": "proposed",
+    "proposition": "proposed",  # a French template's "approuvée|rejetée|...|proposition"
+    "en discussion": "proposed",
+    "en cours de discussion": "proposed",
+    "à valider": "proposed",
+    "in diskussion": "proposed",
+    "en discusión": "proposed",
+    "em discussão": "proposed",
     "wip": "draft",
     "work in progress": "draft",
     "incomplete": "draft",  # "🤔 Incomplete": written down, not finished

@@ -145,10 +145,44 @@ def _name_reason(name: str, config: Config, mirrors: frozenset[str]) -> str | No
         or ("emplate" in lower and _TEMPLATE_VARIANT.fullmatch(stem.lower()))
     ):
         return "template"  # adr-template.md, adr_template.md, adr.template.md
+    localized = _LOCALIZED_PAGE.fullmatch(stem)
+    if localized is not None:  # plantilla.md, 0000-adr-template-de.md, ADR-000-索引.md
+        return "index" if localized.group(1).lower() in _INDEX_WORDS else "template"
     lang = stem.rsplit(".", 1)[-1] if "." in stem else None
     if lang and lang in mirrors:
         return "mirror"
     return None
+
+
+#: A log's template and its index page named in the language the log is written in
+#: (docs/adr/0075): the word alone or after ``adr-``, zeros or both, and a
+#: language code after it (``vorlage.md``, ``adr-plantilla.md``, ``0000-adr-template-de``,
+#: ``ADR-000-template``, ``ADR-模板``, ``INDICE``, ``ADR-000-索引``). A number other than
+#: zeros is a record's (``0005-template-engine.md``, ``0012-modelo.md``).
+_TEMPLATE_WORDS = (
+    "template",
+    "vorlage",
+    "plantilla",
+    "gabarit",
+    "modèle",
+    "modele",
+    "modelo",
+    "sjabloon",
+    "szablon",
+    "模板",
+    "模版",
+    "テンプレート",
+    "템플릿",
+)
+_INDEX_WORDS = frozenset(
+    {"index", "indice", "índice", "sommaire", "inhaltsverzeichnis", "索引", "目录", "目次", "一覧"}
+)
+_LANGS = "de|en|fr|es|pt|it|nl|pl|ja|zh|ko|ru|sv|da|fi|nb|no|cs|tr|uk|ca|eu|gl"
+_LOCALIZED_PAGE = rx.compile(
+    r"(?i)(?:(?:adr|madr|decisions?|records?)[-_ ])?(?:0+[-_ ])?(?:adr[-_ ])?"
+    rf"({'|'.join(sorted((*_TEMPLATE_WORDS, *_INDEX_WORDS), key=len, reverse=True))})"
+    rf"(?:[-_.](?:{_LANGS}))?"
+)
 
 
 _INDEX_ENDS = (
@@ -326,7 +360,7 @@ def _metadata_pattern(headings: tuple[str, ...]) -> re.Pattern[str]:
     item = r"^[ \t]*(?:[-*+][ \t]+)?"
     bold = r"(?:\*\*|__)"
     forms = (
-        rf"^[ \t]*#{{1,6}}[ \t]*{key}[ \t:：]*#*[ \t]*$",
+        rf"^[ \t]*#{{1,6}}[ \t\u00a0]*{key}[ \t:：]*#*[ \t]*$",
         rf"{item}{bold}?{key}{bold}?[ \t]*[:：]",
         rf"{item}{bold}{key}[:：]?{bold}",
         rf"^[ \t]*\|[ \t]*{bold}?{key}{bold}?[ \t]*\|",

@@ -44,9 +44,13 @@ _SUFFIX = rx.compile(r"[-_]([A-Z])(?=[-_ .]|$)")
 #: A reference to such a record (``ADR-007-A``, ``ADR 7-A``).
 _SUFFIXED_ID = rx.compile(r"([A-Za-z][A-Za-z_]*)[- ]?0*(\d{1,6})-([A-Z])")
 #: A date that starts a file name (``2021-09-07-x``): a date, not a number. Eight digits
-#: (``20210907-x``, log4brains) are too long for a number already.
+#: (``20210907-x``, log4brains) are too long for a number already. A year and a
+#: two-digit month alone (``2026-01-x``, beside ``2026-02-03-y``) are a date too: read as
+#: the number 2026, every record of a month would claim ADR-2026 (docs/adr/0075).
 _DATE_STEM = rx.compile(
-    r"^(?:19|20)\d\d[-_.](?:0?[1-9]|1[0-2])[-_.](?:0?[1-9]|[12]\d|3[01])(?=[-_ .]|$)"
+    r"^(?:19|20)\d\d[-_.](?:"
+    r"(?:0?[1-9]|1[0-2])[-_.](?:0?[1-9]|[12]\d|3[01])(?=[-_ .]|$)"
+    r"|(?:0[1-9]|1[0-2])(?=[-_ .](?!\d)|$))"
 )
 #: The prefix word a file name may always carry for the root's own prefix.
 GENERIC_PREFIX = "ADR"

@@ -139,10 +139,12 @@ def test_an_alias_inside_its_own_anchor_is_refused() -> None:
 
 
 def test_an_undefined_alias_and_two_documents_are_refused_with_their_line() -> None:
+    # the alias costs its own key; the status line beside it still reads (ADR-0075)
     assert load_frontmatter("status: accepted\ntags: *nope\n") == (
-        None,
+        {"status": "accepted"},
         ("found undefined alias 'nope'", 3),
     )
+    # a key written twice, once per document, is not read at all
     assert load_frontmatter("status: accepted\n---\nstatus: rejected\n") == (
         None,
         ("expected a single document in the stream", 3),
@@ -154,13 +156,14 @@ def test_nesting_past_the_depth_bound_is_refused_not_a_crash_of_libyaml() -> Non
     text = "---\nstatus: accepted\ntags: " + "[" * 100_000 + "\n---\n# Deep\n"
     got = parse_in_child(text)
     # newer libyaml builds stop at their own nesting limit before our depth bound sees it;
-    # either way the frontmatter is refused at its line, and nothing crashes
-    assert [p[:2] for p in got["problems"]] == [["ADR014", 3], ["ADR020", 5]]
+    # either way the value is refused at its line, and nothing crashes; the status line
+    # above it is still read (ADR-0075)
+    assert [p[:2] for p in got["problems"]] == [["ADR014", 3]]
+    assert got["status"] == "accepted"
     assert got["problems"][0][2] in (
         "frontmatter does not parse: collections nested deeper than 64",
         "frontmatter does not parse: exceeded maximum nesting depth",
     )
-    assert got["status"] == "missing"
     shallow, error = load_frontmatter("tags: " + "[" * 10 + "x" + "]" * 10)
     assert error is None and shallow is not None
 

@@ -258,7 +258,7 @@ RENDER_BLANKS = 20_000
 #: unique id by trying ``a_1``, ``a_2``, ... in turn, so 20,000 headings named alike take
 #: 13 s.
 RENDER_HEADINGS = 1_000
-_ATX = rx.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
+_ATX = rx.compile(r" {0,3}#{1,6}(?:[ \t\u00a0]|$)")
 _UNDERLINE = rx.compile(r" {0,3}(?:=+|-+)[ \t]*")
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import html
 from collections.abc import Mapping
 from typing import Any
 
@@ -34,11 +35,38 @@ DATE_KEYS: tuple[str, ...] = (
     "created at",
     "date created",
     "introduced",  # ``Introduced: 2022-03-30`` under the title
+    # the same in the languages of the logs read (docs/adr/0075): decided, then created
+    "date de décision",
+    "fecha de decisión",
+    "data da decisão",
+    "entschieden am",
+    "決定日",
+    "决策日期",
+    "création",
+    "date de création",
+    "créé le",
+    "fecha de creación",
+    "creado",
+    "data de criação",
+    "criado em",
+    "erstellt",
+    "erstellt am",
+    "作成日",
+    "创建日期",
     "updated",
     "last updated",
     "last-updated",
     "last_updated",
+    "last update",
+    "last_update",
     "last modified",
+    "mise à jour",
+    "dernière mise à jour",
+    "actualizado",
+    "atualizado em",
+    "aktualisiert",
+    "更新日",
+    "更新日期",
 )
 
 _DATE_KEY_SET = frozenset(DATE_KEYS)
@@ -50,37 +78,49 @@ _DATE_ONLY_KEYS = frozenset({"data"})
 #: holds the date on its first line. (A phrase, ``decision date``, is a field's key, and
 #: ``## Data`` heads an English section about data.)
 DATE_HEADINGS = frozenset(k for k in DATE_KEYS if k.isalpha() and k not in _DATE_ONLY_KEYS)
-_ISO = rx.compile(r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})")
+#: (a letter right after the day is no date's: ``2023-07-2i`` is a typo, not the 2nd;
+#: ``2021-03-04T10:00`` is one)
+_ISO = rx.compile(r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?![^\W\dT_])")
 _DMY = rx.compile(r"(\d{1,2})([/.\-])(\d{1,2})\2(\d{4})")
 #: The same with a two-digit year, only as a whole value (``Accepted in 1.2.10`` names a
 #: release, not a day).
 _DMY_SHORT = rx.compile(r"(\d{1,2})([/.])(\d{1,2})\2(\d{2})")
+#: Month names and their short forms in English, French, Spanish, Portuguese, German and
+#: Italian (lower case; with and without accents, as logs write them). Not the short
+#: forms that are words of English text too (``ago``, ``set``, ``out``).
 _MONTHS = {
     m: i + 1
     for i, names in enumerate(
-        [
-            ("jan", "january"),
-            ("feb", "february"),
-            ("mar", "march"),
-            ("apr", "april"),
-            ("may",),
-            ("jun", "june"),
-            ("jul", "july"),
-            ("aug", "august"),
-            ("sep", "sept", "september"),
-            ("oct", "october"),
-            ("nov", "november"),
-            ("dec", "december"),
-        ]
+        (
+            "jan january janv janvier ene enero janeiro januar jänner gennaio",
+            "feb february fév févr fev fevr février fevrier febrero fevereiro februar febbraio",
+            "mar march mars marzo março marco mär märz maerz",
+            "apr april avr avril abr abril aprile",
+            "may mai mayo maio maggio",
+            "jun june juin junio junho juni giugno",
+            "jul july juil juillet julio julho juli luglio",
+            "aug august août aout agosto",
+            "sep sept september septembre septiembre setiembre setembro settembre",
+            "oct october octobre octubre outubro okt oktober ottobre",
+            "nov november novembre noviembre novembro",
+            "dec december déc décembre decembre dic diciembre dez dezembro dezember dicembre",
+        )
     )
-    for m in names
+    for m in names.split()
 }
+#: A month's name: letters of any script (``février``, ``März``).
+_NAME = r"[^\W\d_]{3,10}"
+#: ``4 Sept 2019``, ``11-April-2023``, ``1er mai 2021``, ``14. Januar 2026``,
+#: ``12 de febrero de 2026``.
 _NAMED_DMY = rx.compile(
-    r"\b(\d{1,2})(?:st|nd|rd|th)?(?:\s+|[-/])([A-Za-z]{3,9})\.?,?(?:\s+|[-/])(\d{4})\b"
+    rf"\b(\d{{1,2}})(?:st|nd|rd|th|er|º|\.)?(?:\s+de|\s+del)?(?:\s+|[-/])({_NAME})\.?,?"
+    r"(?:\s+de|\s+del)?(?:\s+|[-/])(\d{4})\b"
 )
-_NAMED_MDY = rx.compile(r"\b([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b")
-#: ``January 2026``, ``January, 2026``: a month, read as its first day.
-_NAMED_MY = rx.compile(r"\b([A-Za-z]{3,9})\.?,?\s+(\d{4})\b")
+_NAMED_MDY = rx.compile(rf"\b({_NAME})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b")
+#: ``2021-Jan-20``, ``2021-January-5``: the year first, a month's name, the day.
+_NAMED_YMD = rx.compile(rf"\b(\d{{4}})[-/ ]({_NAME})\.?[-/ ](\d{{1,2}})\b")
+#: ``January 2026``, ``January, 2026``, ``janvier 2026``: a month, read as its first day.
+_NAMED_MY = rx.compile(rf"\b({_NAME})\.?,?(?:\s+de)?\s+(\d{{4}})\b")
 #: ``2018-11``: ISO 8601's year and month, read as the month's first day, like a named
 #: month; not a part of a longer number or date (``12-2018-11``, ``2018-11-5``).
 _ISO_MONTH = rx.compile(r"(?<![\d\-/.])(\d{4})-(\d{1,2})(?!\d|[-/.]\d)")
@@ -149,6 +189,8 @@ def parse_date(value: object) -> str | None:
 @functools.lru_cache(maxsize=4096)
 def _text_date(text: str) -> str | None:
     """:func:`parse_date` of a stripped text (remembered: a log repeats its dates)."""
+    if "&" in text and "&#" in text:  # ``&#x31;2/16/2024``, a wiki export's digit
+        text = html.unescape(text)
     m = _ISO.search(text)
     if m:
         return _make(int(m.group(1)), int(m.group(2)), int(m.group(3)))
@@ -177,6 +219,9 @@ def _text_date(text: str) -> str | None:
     m = _NAMED_MDY.search(text)
     if m and m.group(1).lower() in _MONTHS:
         return _make(int(m.group(3)), _MONTHS[m.group(1).lower()], int(m.group(2)))
+    m = _NAMED_YMD.search(text)
+    if m and m.group(2).lower() in _MONTHS:
+        return _make(int(m.group(1)), _MONTHS[m.group(2).lower()], int(m.group(3)))
     m = _ISO_MONTH.search(text)
     if m and 1 <= int(m.group(2)) <= 12:
         return _make(int(m.group(1)), int(m.group(2)), 1)

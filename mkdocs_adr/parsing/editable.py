@@ -20,7 +20,15 @@ from typing import Any
 import yaml
 
 from .. import rx
-from .markdown import YAML_ERRORS, heading_key, load_yaml, scan
+from .markdown import (
+    FRONTMATTER_BLOCK_ITEM,
+    FRONTMATTER_KEY,
+    YAML_ERRORS,
+    continues_value,
+    heading_key,
+    load_yaml,
+    scan,
+)
 
 __all__ = ["Editable", "UnsafeEdit", "heading_key", "yaml_scalar"]
 
@@ -156,11 +164,11 @@ class Editable:
         start, close = self._fm()
         wanted = {n.lower() for n in names}
         for i in range(start + 1, close):
-            m = _FM_KEY.match(self.lines[i])
+            m = FRONTMATTER_KEY.match(self.lines[i])
             if not m or m.group(1).lower() not in wanted:
                 continue
             end = i + 1
-            while end < close and _continues(self.lines[end]):
+            while end < close and continues_value(self.lines[end]):
                 end += 1
             return m.group(1), i, end
         return None
@@ -238,13 +246,13 @@ class Editable:
         inline = head.split(":", 1)[1].strip()
         if end > first + 1:  # a block list below the key
             items = self.lines[first + 1 : end]
-            if not all(_BLOCK_ITEM.match(x) or not x.strip() for x in items) or inline:
+            if not all(FRONTMATTER_BLOCK_ITEM.match(x) or not x.strip() for x in items) or inline:
                 raise UnsafeEdit(
                     f"{self.path}: frontmatter key '{written}' has a form that cannot be extended "
                     "safely"
                 )
             last = max(i for i in range(first + 1, end) if self.lines[i].strip())
-            indent = _BLOCK_ITEM.match(self.lines[last])
+            indent = FRONTMATTER_BLOCK_ITEM.match(self.lines[last])
             assert indent is not None
             self.lines.insert(last + 1, f"{indent.group(1)}- {yaml_scalar(item)}")
         elif inline.startswith("#") or " #" in inline:
@@ -279,15 +287,8 @@ class Editable:
 
 
 #: A top-level key: a letter of any script first (``statut``, ``état``, ``状态``) or ``_``.
-_FM_KEY = rx.compile(r"^([^\W\d][\w-]*)[ \t]*:(?:[ \t]|$)")
-_BLOCK_ITEM = rx.compile(r"^(\s*)-(?:\s|$)")
 _ISO_DATE = rx.compile(r"^\d{4}-\d{2}-\d{2}$")
 _PLAIN_SAFE = rx.compile(r"^[A-Za-z0-9][A-Za-z0-9 ._/#-]*$")
-
-
-def _continues(line: str) -> bool:
-    """Whether a frontmatter line belongs to the value of the key above it."""
-    return bool(line[:1] in (" ", "\t") or _BLOCK_ITEM.match(line))
 
 
 def yaml_scalar(value: str) -> str:

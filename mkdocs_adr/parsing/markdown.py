@@ -24,7 +24,9 @@ except AttributeError:  # pragma: no cover - depends on how PyYAML was built
     _YamlLoader = yaml.SafeLoader
 
 _FENCE = rx.compile(r"^ {0,3}(`{3,}|~{3,})")
-_ATX = rx.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t#]*$")
+#: (a no-break space after the hashes too: Python-Markdown, MkDocs' renderer, makes
+#: ``##\u00a0Status`` a heading, and some editors write one)
+_ATX = rx.compile(r"^ {0,3}(#{1,6})(?:[ \t\u00a0]+(.*?))?[ \t#]*$")
 _SETEXT = rx.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 #: ``[label](href "title")``: the pattern
 #: ``(?<!!)\[((?:[^\[\]]|\[[^\]]*\])*)\]\(\s*<?([^)\s>]*)>?(?:\s+[\"'][^)]*[\"'])?\s*\)``
@@ -575,12 +577,13 @@ def load_frontmatter(raw: str) -> tuple[dict[str, Any] | None, tuple[str, int] |
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        return None, (str(problem), (mark.line + 2) if mark else 1)
+        return keys_that_parse(raw), (str(problem), (mark.line + 2) if mark else 1)
     except _CONSTRUCT_ERRORS as exc:
         # a constructor's own error: an out-of-range date, ``!!timestamp bad`` (whose
         # PyYAML raises AttributeError), a tag applied to a value it cannot take
         why = (str(exc) or type(exc).__name__).splitlines()[0][:200]
-        return None, (f"a value cannot be constructed ({type(exc).__name__}: {why})", 1)
+        found = (f"a value cannot be constructed ({type(exc).__name__}: {why})", 1)
+        return keys_that_parse(raw), found
     if data is None:
         return {}, None
     if not isinstance(data, dict):
@@ -593,6 +596,46 @@ def load_frontmatter(raw: str) -> tuple[dict[str, Any] | None, tuple[str, int] |
             )
         return None, (f"frontmatter is a {type(data).__name__}, not a mapping of keys", 2)
     return {str(k).lower(): v for k, v in data.items()}, None
+
+
+#: A top-level frontmatter key's line, and a block list's item (which goes on the value
+#: of the key above it): how frontmatter is read key by key, here and by the editor.
+FRONTMATTER_KEY = rx.compile(r"^([^\W\d][\w-]*)[ \t]*:(?:[ \t]|$)")
+FRONTMATTER_BLOCK_ITEM = rx.compile(r"^(\s*)-(?:\s|$)")
+
+
+def continues_value(line: str) -> bool:
+    """Whether a frontmatter line belongs to the value of the key above it."""
+    return bool(line[:1] in (" ", "\t") or FRONTMATTER_BLOCK_ITEM.match(line))
+
+
+def keys_that_parse(raw: str) -> dict[str, Any] | None:
+    """The top-level keys of frontmatter that does not parse as a whole whose own lines
+    parse (None: none does). One bad value (``deciders: @ana @ben``: YAML reserves
+    ``@``) then costs that key, not the status and date beside it; the record still
+    gets its ADR014 warning (docs/adr/0075). A key written twice is not read."""
+    lines = raw.split("\n")
+    out: dict[str, Any] = {}
+    seen: set[str] = set()
+    i = 0
+    while i < len(lines):
+        m = FRONTMATTER_KEY.match(lines[i])
+        end = i + 1
+        while end < len(lines) and continues_value(lines[end]):
+            end += 1
+        if m is not None:
+            key = m.group(1).lower()
+            try:
+                data = load_yaml("\n".join(lines[i:end]))
+            except (yaml.YAMLError, *_CONSTRUCT_ERRORS):
+                data = None
+            if key in seen:
+                out.pop(key, None)
+            elif isinstance(data, dict) and len(data) == 1:
+                out[key] = next(iter(data.values()))
+            seen.add(key)
+        i = end
+    return out or None
 
 
 def unbraced(value: object) -> object:
@@ -857,6 +900,8 @@ def _clean_heading(text: str) -> str:
 # in MULTILINE mode. :func:`_atx_title` finishes what ``_ATX`` does with its
 # lazy group, which sre walks one character at a time.
 _ATX_NL = rx.compile(r"\n {0,3}(#+)([^\n]*)")
+#: What separates an ATX heading's hashes from its text (see :data:`_ATX`).
+_AFTER_HASHES = frozenset(" \t\u00a0")
 _SETEXT_NL = rx.compile(r"\n {0,3}(=+|-+)[ \t]*(?=\n|\Z)")
 
 
@@ -866,8 +911,8 @@ def _atx_title(hashes: str, rest: str) -> str | None:
     after = hashes[6:] + rest if len(hashes) > 6 else rest
     if not after:
         return ""
-    if len(hashes) <= 6 and after[0] in " \t":
-        return after.lstrip(" \t").rstrip(" \t#")
+    if len(hashes) <= 6 and after[0] in " \t\u00a0":
+        return after.lstrip(" \t\u00a0").rstrip(" \t#")
     return "" if not after.strip(" \t#") else None
 
 
@@ -896,8 +941,8 @@ def scan(text: str) -> Document:
         index = pos = 0
         for m in _ATX_NL.finditer(padded):
             hashes, rest = m.groups()
-            if len(hashes) <= 6 and rest[:1] in (" ", "\t"):  # the usual "## Title"
-                raw_title = rest.lstrip(" \t").rstrip(" \t#")
+            if len(hashes) <= 6 and rest[:1] in _AFTER_HASHES:  # the usual "## Title"
+                raw_title = rest.lstrip(" \t\u00a0").rstrip(" \t#")
             else:
                 other = _atx_title(hashes, rest)
                 if other is None:

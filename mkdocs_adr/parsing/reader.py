@@ -174,6 +174,8 @@ def _yaml_fix(message: str) -> str:
     if message.endswith("has no space after its colon"):
         key = message.rsplit(": ", 1)[-1].split("'")[1]
         return f"write a space after the colon ('{key}: value'), as YAML needs"
+    if "cannot start any token" in message:
+        return "quote the value on that line: YAML reserves '@' and '`' at a value's start"
     return "fix the YAML between the '---' lines (quote values that contain ': ')"
 
 

@@ -106,6 +106,19 @@ LOCALIZED_VERBS: dict[str, str] = {
     "ersetzt durch": "superseded-by",
     "abgelöst durch": "superseded-by",
     "ersetzt": "supersedes",
+    # a part replaced (docs/adr/0075): de, fr, es, pt
+    "teilweise ersetzt durch": "partially-superseded-by",
+    "teilweise abgelöst durch": "partially-superseded-by",
+    "ersetzt teilweise": "partially-supersedes",
+    "partiellement remplacé par": "partially-superseded-by",
+    "partiellement remplacée par": "partially-superseded-by",
+    "remplace partiellement": "partially-supersedes",
+    "parcialmente reemplazado por": "partially-superseded-by",
+    "parcialmente reemplazada por": "partially-superseded-by",
+    "reemplaza parcialmente": "partially-supersedes",
+    "parcialmente substituído por": "partially-superseded-by",
+    "parcialmente substituída por": "partially-superseded-by",
+    "substitui parcialmente": "partially-supersedes",
 }
 VERBS.update(LOCALIZED_VERBS)
 
@@ -183,11 +196,25 @@ _LINK = r"\[(?:[^\[\]]++|\[[^\]]*+\])*+\]\([^)\s]*+(?:\s++\"[^\"]*+\")?+\)"
 _URL = r"https?://[^\s)\]>,;]+"
 # ASCII look-arounds, not \b: ``被ADR-045取代`` has no word boundary around the id
 # (``ADR-007-B``: a lettered record's id keeps its capital letter)
+# (not a verb's own last word and a number: ``by 2024`` is no id of prefix "by")
 _ID = (
-    r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9_]*[- ]?\d{1,6}(?:-[A-Z](?![A-Za-z0-9_-]))?"
+    r"(?<![A-Za-z0-9_])(?!(?i:by|par|por|durch|door|with|von)[- ]?\d)"
+    r"[A-Za-z][A-Za-z0-9_]*[- ]?\d{1,6}(?:-[A-Z](?![A-Za-z0-9_-]))?"
     r"(?:#[Dd]\d+)?(?![A-Za-z0-9_])"
 )
 REF = rx.compile(rf"({_LINK})|({_URL})|({_ID})")
+#: After a relation's verb, a record named by its number alone (``superseded by 0009``,
+#: ``reemplazado por `0007` ``) or by its file name alone (``Superseded by 028-x.md``),
+#: where the reference ends the phrase or a list goes on (not ``by 2 records``); not a
+#: year (``Deprecated by 2025``). Without it ``by 0009`` read as an id of prefix "by".
+_BARE = (
+    r"(?<![\w.-])`?+(?!(?:19|20)\d\d(?![\d-]))"
+    r"(\d{1,6}(?:-[\w-]++(?:\.(?!md\b)[\w-]++)*+\.md)?)"
+    r"`?+(?![\w-])(?=\s*+(?:$|[,.;:)、，]|(?:and|&)\b))"
+)
+_BARE_ALT = _BARE.replace("(\\d{1,6}", "(?:\\d{1,6}", 1)
+#: :data:`REF` and, last, :data:`_BARE` (group 4): what follows a verb.
+VERB_REF = rx.compile(rf"({_LINK})|({_URL})|({_ID})|{_BARE}")
 #: What every reference :data:`REF` finds holds: a link's ``](``, a URL's ``://`` or an
 #: id's digit (``\d``, any script's, as in the id pattern). A text without any of them
 #: names no reference, so no phrase of references either: a cheap test first.
@@ -207,13 +234,18 @@ def _verb_alternatives(verbs: list[str]) -> str:
 
 
 _LATIN_VERBS = [v for v in VERBS if v[:1].isascii()]
+_ANY_REF = rf"(?:{_LINK}|{_URL}|{_ID}|{_BARE_ALT})"
+#: The references after a verb: :data:`_REF_LIST`'s, and bare numbers and file names.
+_VERB_REF_LIST = rf"{_ANY_REF}(?:\s*+(?:,|、|，|&|and|;)?\s*+{_ANY_REF})*"
 VERB_PHRASE = rx.compile(
-    rf"(?i)\b({_verb_alternatives(_LATIN_VERBS)})\b\s*+[:：]?\s*+({_REF_LIST})"
+    rf"(?i)\b({_verb_alternatives(_LATIN_VERBS)})\b\s*+[:：]?\s*+({_VERB_REF_LIST})"
 )
 #: A CJK verb may touch its neighbours (``取代ADR-3``): no word boundaries. Tried
 #: only on text that is not ASCII (a pattern without a boundary is tried everywhere).
 _CJK_VERBS = [v for v in VERBS if not v[:1].isascii()]
-_CJK_VERB_PHRASE = rx.compile(rf"({_verb_alternatives(_CJK_VERBS)})\s*+[:：]?\s*+({_REF_LIST})")
+_CJK_VERB_PHRASE = rx.compile(
+    rf"({_verb_alternatives(_CJK_VERBS)})\s*+[:：]?\s*+({_VERB_REF_LIST})"
+)
 #: ``被 <refs> 取代`` and ``<refs> に置き換えられた``: group 1 the words before,
 #: 2 the references, 3 the words after. Without words before, a match starts where
 #: spaces start (``(?<!\s)``): one that starts further into them would start earlier.
@@ -285,6 +317,10 @@ _CHOICE_WORD = "|".join(sorted(CANONICAL, key=len, reverse=True))
 _PLACEHOLDER = rx.compile(
     rf"^(?:\{{|\[[^\]]*\||[\w ]+\||(?i:{_CHOICE_WORD})\s+or\s+(?i:{_CHOICE_WORD})\b)"
 )
+#: Text struck through (GitHub's ``~~...~~``).
+_STRUCK = rx.compile(r"~~[^~\n]*+~~")
+#: One word or phrase in braces, no choice (``{Active}``, ``{ accepted }``).
+_BRACED_WORD = rx.compile(r"\{\s*+([^{}|\n]+?)\s*+\}")
 #: ``[text]`` or ``[text](target)`` starting a status: its text is the status (no ``|``:
 #: ``[proposed | rejected]`` is a slot to fill, :data:`_PLACEHOLDER`).
 _WRAPPED_WORD = rx.compile(r"\[([^\[\]|]+)\](?:\([^()\s]*(?:\s+\"[^\"]*\")?\))?")
@@ -311,6 +347,9 @@ def is_guidance(text: str) -> bool:
 
 
 def _strip_decoration(text: str) -> str:
+    if "~~" in text:  # ``~~Accepted~~ **Replaced by [ADR-9](..)**``: the struck word is past
+        kept = _STRUCK.sub("", text)
+        text = kept if kept.strip(" \t*_") else text
     text = text.replace("**", "").replace("__", "").replace("`", "")
     i = 0
     while i < len(text):
@@ -388,6 +427,12 @@ def normalize_status(
         return StatusReading("missing")
     if "|" in text:
         text = _joined(text)
+    if text[0] == "{" and (braced := _BRACED_WORD.fullmatch(text)) is not None:
+        # ``{Active}``: the template's slot filled in with its braces kept, as
+        # ``status: { accepted }`` is in frontmatter (``{status}`` stays a slot)
+        inner = normalize_status(braced.group(1), aliases, alias_lengths=alias_lengths)
+        if inner.status not in ("unknown", "missing"):
+            return inner
     if _PLACEHOLDER.match(text):
         return StatusReading("unknown", placeholder=True)
     if text[0] == "[":
@@ -474,7 +519,7 @@ def relations_in_text(text: str, origin: str, line: int | None) -> Iterator[Rela
     if text.isascii():
         for m in VERB_PHRASE.finditer(text):
             verb = m.group(1)
-            yield from _refs(m.group(2), VERBS[verb.lower()], origin, line, verb)
+            yield from _refs(m.group(2), VERBS[verb.lower()], origin, line, verb, bare=True)
         return
     taken: list[tuple[int, int]] = []
     if any(h in text for h in _WRAPPED_HINT):
@@ -490,15 +535,23 @@ def relations_in_text(text: str, origin: str, line: int | None) -> Iterator[Rela
             if taken and any(a <= m.start() < b for a, b in taken):
                 continue
             verb = m.group(1)
-            yield from _refs(m.group(2), VERBS[verb.lower()], origin, line, verb)
+            yield from _refs(m.group(2), VERBS[verb.lower()], origin, line, verb, bare=True)
 
 
 def _refs(
-    text: str, kind: str, origin: str, line: int | None, verb: str, *, ids: bool = True
+    text: str,
+    kind: str,
+    origin: str,
+    line: int | None,
+    verb: str,
+    *,
+    ids: bool = True,
+    bare: bool = False,
 ) -> Iterator[Relation]:
-    """The links, URLs and (with ``ids``) bare ids of ``text`` as relations of ``kind``."""
-    for ref in REF.finditer(text):
-        link, url, ident = ref.groups()
+    """The links, URLs and (with ``ids``) bare ids of ``text`` as relations of ``kind``;
+    with ``bare`` (the references after a verb) bare numbers and file names too."""
+    for ref in (VERB_REF if bare else REF).finditer(text):
+        link, url, ident, *alone = ref.groups()
         if link:
             parts = _LINK_PARTS.match(link)
             label, href = (parts.group(1), parts.group(2)) if parts else ("", link)
@@ -507,6 +560,8 @@ def _refs(
             yield Relation(kind, url, origin, line, verb=verb)
         elif ident and ids:
             yield Relation(kind, ident, origin, line, verb=verb)
+        elif alone and alone[0] and ids:
+            yield Relation(kind, alone[0], origin, line, verb=verb)
 
 
 def link_line_parts(text: str) -> tuple[str, str] | None:

@@ -287,7 +287,14 @@ def heading(text: str, file_name: str, prefixes: Iterable[str]) -> tuple[str, in
     names none; the title is the whole heading when nothing is left after the id, and
     ``""`` when the heading is the template's slot (``{short title of ...}``).
     """
+    if text[-1:] == "}" and "{" in text:
+        text = _ATTRIBUTES.sub("", text)
     return _without_id(inline_text(text.strip()), file_name, prefixes)
+
+
+#: Attributes after a heading's text (``# Use a cache {#adr_0001}``, ``{: .big }``,
+#: ``{.new}``): attr_list's and Doxygen's anchors, which the page does not show.
+_ATTRIBUTES = rx.compile(r"[ \t]*\{:?[ \t]*[#.][^{}\n]*\}$")
 
 
 #: ``title: 0003-use-markdown-records``: a site generator's page key (Jekyll's, a

@@ -18,6 +18,7 @@ from .. import bounds
 from ..editable import Editable, UnsafeEdit
 from ..markdown import Document, Section, heading_key
 from ..status import (
+    VERB_PHRASE,
     declaration,
     is_guidance,
     link_line_parts,
@@ -130,7 +131,12 @@ def _read(doc: Document, section: Section) -> Hit:
         # Relations in the status value itself ("accepted; supersedes ADR-0045",
         # "Superseded by [..](..)") are authoritative; prose later in the same
         # sentence ("It extends ADR 0065") is only a mention.
-        hit.relations.extend(relations_in_text(status_clause(raw), "status-section", hit.line))
+        clause = status_clause(raw)
+        hit.relations.extend(relations_in_text(clause, "status-section", hit.line))
+        # a later sentence that opens with its verb, the subject left out ("Accepted.
+        # Supersedes [1. X](..) and [2. Y](..)", wrapped over lines or not) is the
+        # record's own; one with a subject ("It extends ADR 0065") stays prose
+        hit.relations.extend(_verb_first_sentences(raw[len(clause) :], hit.line))
         if hit.links_only:
             # only relation lines where the status was (adr-tools after `new -s`,
             # "被 ADR-045 取代"): their relations, with any verb
@@ -156,6 +162,27 @@ def _paragraph(
             continue
         para.append(lines[i])
     return para, []
+
+
+def _verb_first_sentences(rest: str, line: int | None) -> list[Relation]:
+    """The relations of the sentences of ``rest`` (a status after its first sentence)
+    that open with a relation's verb and its references (:data:`VERB_PHRASE`)."""
+    if len(rest) < 4:
+        return []
+    rest = bounds.line(rest)
+    masked = _LINK_SPAN.sub(lambda m: "x" * len(m.group(0)), rest)
+    out: list[Relation] = []
+    for start in (0, *(m.end() for m in _SENTENCE_GAP.finditer(masked))):
+        lead = _SENTENCE_LEAD.match(rest, start)  # (it always matches: all its parts are optional)
+        opening = VERB_PHRASE.match(rest, lead.end() if lead else start)
+        if opening is not None:
+            out.extend(relations_in_text(opening.group(0), "status-section", line))
+    return out
+
+
+#: Where a sentence of a status ends and the next starts; what may open the next.
+_SENTENCE_GAP = rx.compile(r"[.;。!?！？]\s+")
+_SENTENCE_LEAD = rx.compile(r"[\s.;,:*_]*")
 
 
 def status_clause(raw: str) -> str:
