@@ -1,0 +1,280 @@
+"""The eighth survey's shapes (docs/adr/0075), each in a fixture of our own words.
+
+``tests/fixtures/logs/survey8/<log>/adr`` (the log folder stands for ``docs_dir``):
+
+- ``blockfield``: a bullet block between ``---`` rules whose ``superseded by:`` field names
+  the successor while ``status:`` still says accepted (a false ADR016 error stopped the
+  real log's build);
+- ``datenamed``: date-named files, one of them named by year and month only (it read as
+  ADR-2024, and a second such file would have been a false ADR002 error);
+- ``brokenyaml``: frontmatter one value of which YAML refuses (``@ana``), beside a valid
+  status and date (both were lost, and ADR020 said "status not recorded");
+- ``localized``: a German template numbered like a page of the log (a false ADR002
+  error), Spanish and Chinese templates and indexes read as records, French month names
+  and labels, ``proposition``, partial and struck-through supersessions, a successor
+  named by its bare number;
+- ``nygardwrap``: adr-tools records with a no-break space after ``##``, a status
+  paragraph that wraps inside its list of successors, ``Superseded by 0004`` and
+  ``Superseded by 0005-x.md`` (read as the target ``by 0004``), a title's ``{#anchor}``,
+  ``2021-Jan-20`` and a mistyped day.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mkdocs_adr.config import Config, from_options
+from mkdocs_adr.discovery import discover
+from mkdocs_adr.identity import read_file_name
+from mkdocs_adr.log import Log, load
+from mkdocs_adr.model import Record, Severity
+from mkdocs_adr.parsing.dates import parse_date
+from mkdocs_adr.parsing.markdown import load_frontmatter, scan
+
+from .conftest import LOGS, run_cli
+
+SURVEY = LOGS / "survey8"
+
+
+def config_of(name: str) -> Config:
+    folder = SURVEY / name
+    return from_options({}, project_dir=folder, docs_dir=folder, config_file=None)
+
+
+def log_of(name: str) -> Log:
+    return load(config_of(name))
+
+
+def rec(log: Log, rid: str) -> Record:
+    found = log.get(rid)
+    assert found is not None, (rid, [r.id for r in log.records])
+    return found
+
+
+def relations(log: Log, rid: str) -> set[tuple[str, str | None]]:
+    return {(r.kind, r.target_id) for r in rec(log, rid).relations if r.kind != "mentions"}
+
+
+def codes(log: Log, *, at_least: Severity = Severity.WARNING) -> list[tuple[str, str | None]]:
+    order = [Severity.INFO, Severity.WARNING, Severity.ERROR]
+    return sorted(
+        (p.code, p.path) for p in log.problems if order.index(p.severity) >= order.index(at_least)
+    )
+
+
+def project(tmp_path: Path, name: str) -> Path:
+    folder = tmp_path / name
+    shutil.copytree(SURVEY / name, folder / "docs")
+    (folder / "mkdocs.yml").write_text("site_name: Survey\nplugins:\n  - adr\n", encoding="utf-8")
+    return folder
+
+
+def mkdocs_build(folder: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
+        check=False,
+    )
+
+
+# ------------------------------------------------------------------ a status block's own field
+
+
+def test_a_superseded_by_field_beside_a_stale_status_retires_the_record() -> None:
+    log = log_of("blockfield")
+    old = rec(log, "ADR-0001")
+    assert old.parsed.status == "accepted"  # what the file says
+    assert old.status == "superseded"  # what the log reads
+    assert relations(log, "ADR-0001") == {("superseded-by", "ADR-0002")}
+    assert ("supersedes", "ADR-0001") in relations(log, "ADR-0002")
+    found = [p for p in log.problems if p.code == "ADR016"]
+    old_path = "adr/0001-ship-logs-as-text.md"
+    assert [(p.severity, p.path) for p in found] == [(Severity.INFO, old_path)]
+    assert "already names ADR-0002" in (found[0].fix or "")
+    assert not [p for p in log.problems if p.severity is Severity.ERROR]
+    # a record whose block names no successor (``superseded by: -``) is as written
+    assert rec(log, "ADR-0003").status == "proposed"
+    assert relations(log, "ADR-0003") == set()
+
+
+def test_check_and_a_default_build_of_the_block_log_pass(tmp_path: Path) -> None:
+    folder = project(tmp_path, "blockfield")
+    proc = run_cli("check", cwd=folder)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    built = mkdocs_build(folder)
+    assert built.returncode == 0, built.stderr
+    page = (folder / "site" / "adr" / "0001-ship-logs-as-text" / "index.html").read_text("utf-8")
+    assert "superseded" in page and "ADR-0002" in page
+
+
+# ------------------------------------------------------------------ ids
+
+
+@pytest.mark.parametrize(
+    "name", ["2024-04-pick-a-cache.md", "2024-05-drop-the-ftp-drop.md", "2024-03-05-use-a-queue.md"]
+)
+def test_a_year_and_month_that_start_a_file_name_are_a_date_not_a_number(name: str) -> None:
+    assert read_file_name(name).number is None
+
+
+@pytest.mark.parametrize(("name", "number"), [("2024-13-x.md", 2024), ("0012-x.md", 12)])
+def test_a_number_that_is_no_year_and_month_stays_one(name: str, number: int) -> None:
+    assert read_file_name(name).number == number
+
+
+def test_a_date_named_log_with_month_named_files_has_no_duplicate_ids() -> None:
+    log = log_of("datenamed")
+    assert sorted(r.id for r in log.records) == [
+        "2024-03-05-use-a-queue",
+        "2024-04-pick-a-cache",
+        "2024-05-drop-the-ftp-drop",
+    ]
+    assert not [p for p in log.problems if p.code == "ADR002"]
+
+
+# ------------------------------------------------------------------ frontmatter YAML refuses
+
+
+def test_one_value_yaml_refuses_costs_that_key_not_the_status_and_date() -> None:
+    fm, error = load_frontmatter('status: "accepted"\ndate: 2025-01-02\nreviewers: @ana @ben\n')
+    assert error is not None and error[1] == 4
+    assert fm is not None and fm["status"] == "accepted" and "reviewers" not in fm
+    log = log_of("brokenyaml")
+    got = rec(log, "ADR-0001")
+    assert (got.status, got.date) == ("accepted", "2025-01-02")
+    found = {p.code: p for p in log.problems if p.path == "adr/0001-name-the-buckets.md"}
+    assert set(found) == {"ADR014"}  # no "status not recorded" (ADR020)
+    assert found["ADR014"].line == 4
+    assert "'@'" in (found["ADR014"].fix or "")
+
+
+# ------------------------------------------------------------------ localized pages and words
+
+
+def test_localized_templates_and_indexes_are_no_records() -> None:
+    found = discover(config_of("localized"))
+    reasons = {e.path: e.reason for e in found.excluded}
+    assert reasons["adr/0000-adr-template-de.md"] == "template"
+    assert reasons["adr/plantilla.md"] == "template"
+    assert reasons["adr/indice.md"] == "index"
+    assert reasons["adr/ADR-000-索引.md"] == "index"
+    log = log_of("localized")
+    assert rec(log, "ADR-0000").path == "adr/000-offene-punkte.md"
+    assert not [p for p in log.problems if p.code == "ADR002"]
+
+
+def test_localized_dates_labels_and_statuses() -> None:
+    log = log_of("localized")
+    first = rec(log, "ADR-0001")
+    assert (first.status, first.date) == ("proposed", "2021-05-06")
+    second = rec(log, "ADR-0002")
+    assert (second.status, second.date) == ("accepted", "2022-09-14")  # created, not updated
+    assert rec(log, "ADR-0007").date == "2026-02-12"
+    assert rec(log, "ADR-0008").date == "2026-03-03"
+
+
+def test_a_partial_replacement_keeps_the_record_in_effect() -> None:
+    log = log_of("localized")
+    assert rec(log, "ADR-0003").status == "accepted"
+    assert relations(log, "ADR-0003") == {("partially-superseded-by", "ADR-0004")}
+
+
+def test_a_struck_status_word_gives_way_to_the_one_after_it() -> None:
+    log = log_of("localized")
+    assert rec(log, "ADR-0005").status == "superseded"
+    assert relations(log, "ADR-0005") == {("superseded-by", "ADR-0006")}
+    assert not [p for p in log.problems if p.code == "ADR016"]
+
+
+def test_a_successor_named_by_its_bare_number_in_code() -> None:
+    log = log_of("localized")
+    assert rec(log, "ADR-0007").status == "superseded"
+    assert relations(log, "ADR-0007") == {("superseded-by", "ADR-0008")}
+
+
+def test_check_and_a_default_build_of_the_localized_log_pass(tmp_path: Path) -> None:
+    folder = project(tmp_path, "localized")
+    proc = run_cli("check", cwd=folder)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    built = mkdocs_build(folder)
+    assert built.returncode == 0, built.stderr
+    listed = json.loads((folder / "site" / "adr" / "index.json").read_text("utf-8"))
+    assert [r["path"].rsplit("/", 1)[-1] for r in listed["records"]][:2] == [
+        "000-offene-punkte.md",
+        "0001-files-d-attente.md",
+    ]
+    assert len(listed["records"]) == 9  # no template, no index page
+
+
+# ------------------------------------------------------------------ adr-tools shapes
+
+
+def test_a_no_break_space_after_the_hashes_still_makes_a_heading() -> None:
+    doc = scan("# 3. T\n\n##\u00a0Status\n\nAccepted\n")
+    assert [(h.level, h.text) for h in doc.headings] == [(1, "3. T"), (2, "Status")]
+    got = rec(log_of("nygardwrap"), "ADR-0003")
+    assert got.status == "accepted"
+
+
+def test_a_title_loses_its_attribute_anchor() -> None:
+    assert rec(log_of("nygardwrap"), "ADR-0003").title == "Keep sessions in memory"
+
+
+def test_a_wrapped_status_paragraph_keeps_its_successions() -> None:
+    log = log_of("nygardwrap")
+    assert relations(log, "ADR-0004") == {("supersedes", "ADR-0002"), ("supersedes", "ADR-0005")}
+    assert not [p for p in log.problems if p.code == "ADR005"]
+
+
+@pytest.mark.parametrize(("rid", "successor"), [("ADR-0002", "ADR-0004"), ("ADR-0005", "ADR-0004")])
+def test_a_bare_number_or_file_name_after_superseded_by(rid: str, successor: str) -> None:
+    log = log_of("nygardwrap")
+    assert relations(log, rid) == {("superseded-by", successor)}
+    assert not [p for p in log.problems if p.code == "ADR003"]
+
+
+def test_prose_after_a_verb_is_no_bare_reference() -> None:
+    from mkdocs_adr.parsing.status import relations_in_text
+
+    for text in ("Deprecated by 2025 plans", "Replaced by 2 newer records", "Superseded by 2024."):
+        assert [r.target for r in relations_in_text(text, "status-section", 1)] == [], text
+
+
+def test_nygard_dates() -> None:
+    log = log_of("nygardwrap")
+    assert rec(log, "ADR-0001").date == "2021-01-20"
+    assert rec(log, "ADR-0003").date is None  # "2021-04-2x": no day is made up
+
+
+@pytest.mark.parametrize(
+    ("text", "iso"),
+    [
+        ("6 mai 2021", "2021-05-06"),
+        ("jeudi 10 juin 2022", "2022-06-10"),
+        ("1er décembre 2021", "2021-12-01"),
+        ("12 de febrero de 2026", "2026-02-12"),
+        ("14. Januar 2026", "2026-01-14"),
+        ("18 März 2024", "2024-03-18"),
+        ("20 setembro 2020", "2020-09-20"),
+        ("2021-Jan-20", "2021-01-20"),
+        ("2021-September-5", "2021-09-05"),
+        ("&#x31;2/16/2024", "2024-12-16"),
+        ("2021-03-04T10:00:00Z", "2021-03-04"),
+        ("2023-07-2i", None),
+        ("3 years ago 2021", None),
+    ],
+)
+def test_dates_in_more_languages(text: str, iso: str | None) -> None:
+    assert parse_date(text) == iso
