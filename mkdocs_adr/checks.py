@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .model import Problem, Record, Relation, Severity
+from .paths import docs_relative
 
 if TYPE_CHECKING:
     from .log import Log
@@ -156,6 +157,16 @@ def duplicate_id(log: Log, rec: Record) -> Iterator[Problem]:
     if len(recs) < 2:
         return
     paths = ", ".join(r.path for r in recs)
+    fix = "give one of them a new number (numbers are never reused)"
+    folders = sorted({r.path.rpartition("/")[0] for r in recs}, key=lambda f: (-f.count("/"), f))
+    deepest = docs_relative(folders[0], log.config.docs_rel) if len(folders) > 1 else None
+    if deepest:
+        # a subfolder that numbers its own series from the start (a review log beside the
+        # decisions): a root of its own, with a prefix of its own, reads it as one
+        fix += (
+            f", or, when {deepest}/ is a series of its own, make it a root of its own "
+            f"with its own prefix (roots: [..., {{path: {deepest}, prefix: ...}}])"
+        )
     yield Problem(
         "ADR002",
         Severity.ERROR,
@@ -164,7 +175,7 @@ def duplicate_id(log: Log, rec: Record) -> Iterator[Problem]:
         path=rec.path,
         line=rec.parsed.body_start,
         ids=(rec.id,),
-        fix="give one of them a new number (numbers are never reused)",
+        fix=fix,
     )
 
 

@@ -278,3 +278,37 @@ def test_nygard_dates() -> None:
 )
 def test_dates_in_more_languages(text: str, iso: str | None) -> None:
     assert parse_date(text) == iso
+
+
+# ------------------------------------------------------------------ a subfolder's own series
+
+
+def test_a_subfolder_numbered_from_the_start_is_named_in_the_duplicate_fix() -> None:
+    log = log_of("subseries")
+    found = [p for p in log.problems if p.code == "ADR002"]
+    assert {p.path for p in found} == {
+        "adr/0000-keep-decision-records.md",
+        "adr/reviews/0000-how-we-review-third-party-tools.md",
+        "adr/0001-render-pages-on-the-server.md",
+        "adr/reviews/0001-review-of-a-screenshot-service.md",
+    }
+    assert all("{path: adr/reviews, prefix: ...}" in (p.fix or "") for p in found)
+
+
+def test_the_subfolder_as_a_root_of_its_own_reads_without_duplicates() -> None:
+    folder = SURVEY / "subseries"
+    config = from_options(
+        {"roots": ["adr", {"path": "adr/reviews", "prefix": "REV"}]},
+        project_dir=folder,
+        docs_dir=folder,
+        config_file=None,
+    )
+    log = load(config)
+    assert not [p for p in log.problems if p.code == "ADR002"]
+    assert sorted(r.id for r in log.records) == ["ADR-0000", "ADR-0001", "REV-0000", "REV-0001"]
+
+
+def test_a_part_named_between_the_verb_and_the_reference_makes_it_partial() -> None:
+    log = log_of("nygardwrap")
+    assert relations(log, "ADR-0006") == {("partially-supersedes", "ADR-0003")}
+    assert rec(log, "ADR-0003").status == "accepted"  # a part replaced: still in effect

@@ -237,9 +237,27 @@ _LATIN_VERBS = [v for v in VERBS if v[:1].isascii()]
 _ANY_REF = rf"(?:{_LINK}|{_URL}|{_ID}|{_BARE_ALT})"
 #: The references after a verb: :data:`_REF_LIST`'s, and bare numbers and file names.
 _VERB_REF_LIST = rf"{_ANY_REF}(?:\s*+(?:,|、|，|&|and|;)?\s*+{_ANY_REF})*"
+#: ``Supersedes (in part) [ADR 29](..)``: a part named between the verb and its
+#: references makes a supersession partial (:func:`_verb_kind`).
+_IN_PART = r"(?:\s*+\((?:in part|partly|partially|teilweise|en partie|en parte|em parte)\))?+"
 VERB_PHRASE = rx.compile(
-    rf"(?i)\b({_verb_alternatives(_LATIN_VERBS)})\b\s*+[:：]?\s*+({_VERB_REF_LIST})"
+    rf"(?i)\b({_verb_alternatives(_LATIN_VERBS)})\b{_IN_PART}\s*+[:：]?\s*+({_VERB_REF_LIST})"
 )
+_PARTIAL_KINDS = {
+    "supersedes": "partially-supersedes",
+    "superseded-by": "partially-superseded-by",
+}
+
+
+def _verb_kind(m: re.Match[str]) -> str:
+    """The kind a :data:`VERB_PHRASE` match states: its verb's, partial when the words
+    between the verb and the references say "(in part)"."""
+    kind = VERBS[m.group(1).lower()]
+    if m.end(1) != m.start(2) and "(" in m.string[m.end(1) : m.start(2)]:
+        return _PARTIAL_KINDS.get(kind, kind)
+    return kind
+
+
 #: A CJK verb may touch its neighbours (``取代ADR-3``): no word boundaries. Tried
 #: only on text that is not ASCII (a pattern without a boundary is tried everywhere).
 _CJK_VERBS = [v for v in VERBS if not v[:1].isascii()]
@@ -518,8 +536,7 @@ def relations_in_text(text: str, origin: str, line: int | None) -> Iterator[Rela
         return  # every phrase below ends in a reference
     if text.isascii():
         for m in VERB_PHRASE.finditer(text):
-            verb = m.group(1)
-            yield from _refs(m.group(2), VERBS[verb.lower()], origin, line, verb, bare=True)
+            yield from _refs(m.group(2), _verb_kind(m), origin, line, m.group(1), bare=True)
         return
     taken: list[tuple[int, int]] = []
     if any(h in text for h in _WRAPPED_HINT):
@@ -534,8 +551,8 @@ def relations_in_text(text: str, origin: str, line: int | None) -> Iterator[Rela
         for m in pattern.finditer(text):
             if taken and any(a <= m.start() < b for a, b in taken):
                 continue
-            verb = m.group(1)
-            yield from _refs(m.group(2), VERBS[verb.lower()], origin, line, verb, bare=True)
+            kind = _verb_kind(m) if pattern is VERB_PHRASE else VERBS[m.group(1).lower()]
+            yield from _refs(m.group(2), kind, origin, line, m.group(1), bare=True)
 
 
 def _refs(
