@@ -215,7 +215,7 @@ def test_check_and_a_default_build_of_the_localized_log_pass(tmp_path: Path) -> 
         "000-offene-punkte.md",
         "0001-files-d-attente.md",
     ]
-    assert len(listed["records"]) == 9  # no template, no index page
+    assert len(listed["records"]) == 10  # no template, no index page
 
 
 # ------------------------------------------------------------------ adr-tools shapes
@@ -312,3 +312,12 @@ def test_a_part_named_between_the_verb_and_the_reference_makes_it_partial() -> N
     log = log_of("nygardwrap")
     assert relations(log, "ADR-0006") == {("partially-supersedes", "ADR-0003")}
     assert rec(log, "ADR-0003").status == "accepted"  # a part replaced: still in effect
+
+
+def test_fields_in_a_first_metadata_section_are_the_records_fields() -> None:
+    assert rec(log_of("nygardwrap"), "ADR-0007").date == "2020-08-17"
+
+
+def test_a_frontmatter_title_beside_a_subtitle_gives_way_to_the_heading() -> None:
+    # the emphasis on a part of the heading is flattened, not cut at one end
+    assert rec(log_of("localized"), "ADR-0009").title == "Choix d'un outil de déploiement"

@@ -230,12 +230,44 @@ def first_h2(doc: Document) -> int | None:
     return None
 
 
+#: A first section that holds the record's fields (``## Metadata`` above ``- Date: ..``):
+#: its lines are read as the lines under the title are.
+METADATA_HEADINGS = frozenset(
+    {
+        "metadata",
+        "meta data",
+        "metadaten",
+        "métadonnées",
+        "metadatos",
+        "metadados",
+        "メタデータ",
+        "元数据",
+    }
+)
+
+
+def _fields_end(doc: Document) -> int | None:
+    """Where the lines that hold a record's fields end: its first second-level heading,
+    or the heading after it when that section is the record's metadata."""
+    limit = first_h2(doc)
+    if limit is None:
+        return None
+    heads = doc.headings
+    for i, h in enumerate(heads):
+        if h.line == limit:
+            if heading_key(h.text) in METADATA_HEADINGS:
+                return next((x.line for x in heads[i + 1 :] if x.level <= h.level), None)
+            break
+    return limit
+
+
 def inline_fields(doc: Document) -> dict[str, tuple[str, int]]:
-    """``Key: value`` lines before the first second-level heading (Date, Deciders)."""
+    """``Key: value`` lines before the first second-level heading (Date, Deciders), or
+    in a first ``## Metadata`` section."""
     out: dict[str, tuple[str, int]] = {}
     if not may_hold_fields(doc.text):
         return out
-    limit = first_h2(doc)
+    limit = _fields_end(doc)
     base, lines, fenced = doc.offset + 1, doc.lines, doc.fenced
     stop = len(lines) if limit is None else max(0, min(len(lines), limit - base))
     # (the lines above the first H2 by index: no list of pairs made first)

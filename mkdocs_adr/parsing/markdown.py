@@ -891,7 +891,23 @@ def _mark_fences(lines: list[str]) -> list[bool]:
 
 
 def _clean_heading(text: str) -> str:
-    return text.strip().strip("*_").strip()
+    text = text.strip()
+    return _unwrapped(text) if text[:1] in "*_" or text[-1:] in "*_" else text
+
+
+def _unwrapped(text: str) -> str:
+    """A heading's text without the emphasis that wraps all of it (``**Status**``,
+    ``_Context_``) or a stray mark at one end (``Status **``); emphasis on a part of it
+    stays for the title's reader (``Pick a *cache*``, ``_Use_ the *queue*``)."""
+    bare = text.strip("*_").strip()
+    if "*" not in bare and "_" not in bare:
+        return bare
+    lead = text[: len(text) - len(text.lstrip("*_"))]
+    if lead and text.endswith(lead[::-1]) and len(text) > 2 * len(lead):
+        inner = text[len(lead) : len(text) - len(lead)]
+        if lead not in inner:
+            return inner.strip()
+    return text
 
 
 # Each pattern starts with the newline before its line (the body is scanned
@@ -953,7 +969,9 @@ def scan(text: str) -> Document:
             pos = start
             if fenced[index]:
                 continue
-            title = raw_title.strip().strip("*_").strip()  # _clean_heading
+            title = raw_title.strip()  # (_clean_heading, inlined)
+            if title[:1] in "*_" or title[-1:] in "*_":
+                title = _unwrapped(title)
             level = len(hashes) if len(hashes) < 6 else 6
             # tuple.__new__ directly: the NamedTuple's own __new__ is a Python call
             headings.append(_new(Heading, (level, title, index + offset + 1, index + 1)))

@@ -165,6 +165,14 @@ _ALONE_DATE = rx.compile(
 )
 
 
+def _has_subtitle(fm: dict[str, Any]) -> bool:
+    """Whether the frontmatter has a ``subtitle:``: its ``title:`` then names the kind of
+    document or the series (``title: Décision (MADR)``, the same in every record), and
+    the record's heading names the record."""
+    subtitle = fm.get("subtitle")
+    return isinstance(subtitle, str) and bool(subtitle.strip())
+
+
 def _yaml_fix(message: str) -> str:
     """The fix for frontmatter that does not parse, by why it does not."""
     if message.startswith(("aliases expand", "alias ")):
@@ -247,9 +255,11 @@ def _parse(text: str, path: str, options: ParseOptions) -> tuple[Parsed, Documen
         isinstance(fm.get("title"), (str, int, float))
         and str(fm["title"]).strip()
         and not (title and titles.is_slug(str(fm["title"])))
+        and not (title and _has_subtitle(fm))
     ):
         # (a template's slot kept there gives none: the heading's, else the file name's;
-        # a file's slug, ``title: 0003-use-x``, gives way to the heading's title)
+        # a file's slug, ``title: 0003-use-x``, gives way to the heading's title, and so
+        # does a series' or document type's name beside a ``subtitle:``)
         title = titles.frontmatter_title(str(fm["title"]), name, options.prefixes) or title
     if not title:
         title = titles.from_file_name(name, options.prefixes)
