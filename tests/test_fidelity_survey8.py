@@ -22,10 +22,7 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -38,7 +35,7 @@ from mkdocs_adr.model import Record, Severity
 from mkdocs_adr.parsing.dates import parse_date
 from mkdocs_adr.parsing.markdown import load_frontmatter, scan
 
-from .conftest import LOGS, run_cli
+from .conftest import LOGS, run_cli, run_mkdocs
 
 SURVEY = LOGS / "survey8"
 
@@ -76,17 +73,15 @@ def project(tmp_path: Path, name: str) -> Path:
     return folder
 
 
-def mkdocs_build(folder: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    return subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build"],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env=env,
-        check=False,
-    )
+def checked_and_built(tmp_path: Path, name: str) -> Path:
+    """The fixture log as a project that ``mkdocs-adr check`` and a ``mkdocs build`` with
+    the default ``fail_on: error`` both pass (the real CLI and MkDocs, as subprocesses)."""
+    folder = project(tmp_path, name)
+    proc = run_cli("check", cwd=folder)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    built = run_mkdocs("build", cwd=folder)
+    assert built.returncode == 0, built.stderr
+    return folder
 
 
 # ------------------------------------------------------------------ a status block's own field
@@ -110,11 +105,7 @@ def test_a_superseded_by_field_beside_a_stale_status_retires_the_record() -> Non
 
 
 def test_check_and_a_default_build_of_the_block_log_pass(tmp_path: Path) -> None:
-    folder = project(tmp_path, "blockfield")
-    proc = run_cli("check", cwd=folder)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    built = mkdocs_build(folder)
-    assert built.returncode == 0, built.stderr
+    folder = checked_and_built(tmp_path, "blockfield")
     page = (folder / "site" / "adr" / "0001-ship-logs-as-text" / "index.html").read_text("utf-8")
     assert "superseded" in page and "ADR-0002" in page
 
@@ -205,11 +196,7 @@ def test_a_successor_named_by_its_bare_number_in_code() -> None:
 
 
 def test_check_and_a_default_build_of_the_localized_log_pass(tmp_path: Path) -> None:
-    folder = project(tmp_path, "localized")
-    proc = run_cli("check", cwd=folder)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    built = mkdocs_build(folder)
-    assert built.returncode == 0, built.stderr
+    folder = checked_and_built(tmp_path, "localized")
     listed = json.loads((folder / "site" / "adr" / "index.json").read_text("utf-8"))
     assert [r["path"].rsplit("/", 1)[-1] for r in listed["records"]][:2] == [
         "000-offene-punkte.md",
