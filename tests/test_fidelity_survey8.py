@@ -172,6 +172,7 @@ def test_localized_dates_labels_and_statuses() -> None:
     assert (first.status, first.date) == ("proposed", "2021-05-06")
     second = rec(log, "ADR-0002")
     assert (second.status, second.date) == ("accepted", "2022-09-14")  # created, not updated
+    assert second.parsed.raw_status == "accepté"  # the template's comment beside it left out
     assert rec(log, "ADR-0007").date == "2026-02-12"
     assert rec(log, "ADR-0008").date == "2026-03-03"
 
@@ -202,7 +203,7 @@ def test_check_and_a_default_build_of_the_localized_log_pass(tmp_path: Path) -> 
         "000-offene-punkte.md",
         "0001-files-d-attente.md",
     ]
-    assert len(listed["records"]) == 10  # no template, no index page
+    assert len(listed["records"]) == 11  # no template, no index page
 
 
 # ------------------------------------------------------------------ adr-tools shapes
@@ -308,3 +309,13 @@ def test_fields_in_a_first_metadata_section_are_the_records_fields() -> None:
 def test_a_frontmatter_title_beside_a_subtitle_gives_way_to_the_heading() -> None:
     # the emphasis on a part of the heading is flattened, not cut at one end
     assert rec(log_of("localized"), "ADR-0009").title == "Choix d'un outil de déploiement"
+
+
+def test_a_title_field_under_no_heading_is_the_title_not_the_slug() -> None:
+    # a frontmatter block closed with a mistyped "--": its lines are fields
+    got = rec(log_of("localized"), "ADR-0010")
+    assert (got.title, got.status, got.date) == (
+        "Rendre l'export accessible",
+        "accepted",
+        "2021-11-18",
+    )

@@ -435,6 +435,11 @@ def heading_key(text: str) -> str:
 _COMMENT = re.compile(r"<!--.*?(?:-->|$)")
 
 
+def without_comments(text: str) -> str:
+    """``text`` without its HTML comments (one left open runs to the end), stripped."""
+    return _COMMENT.sub("", text).strip()
+
+
 #: The line that closes frontmatter: ``---`` or ``...`` and trailing whitespace.
 _FM_END = rx.compile(r"\n(?:---|\.\.\.)[^\S\n]*(?=\n|\Z)")
 

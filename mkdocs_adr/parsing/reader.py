@@ -30,7 +30,7 @@ from .common import (
 from .dates import DATE_HEADINGS, parse_date, pick_date
 from .decoding import decode
 from .formats import DATE_FROM_STATUS, DETECTORS, FORCED, VARIANTS, Context, Hit, container
-from .markdown import Document, Heading, links, matches_except, scan, unbraced
+from .markdown import Document, Heading, links, matches_except, scan, unbraced, without_comments
 from .options import ParseOptions
 from .status import FRONTMATTER_KEYS, relation_line
 
@@ -261,7 +261,8 @@ def _parse(text: str, path: str, options: ParseOptions) -> tuple[Parsed, Documen
         # a file's slug, ``title: 0003-use-x``, gives way to the heading's title, and so
         # does a series' or document type's name beside a ``subtitle:``)
         title = titles.frontmatter_title(str(fm["title"]), name, options.prefixes) or title
-    if not title:
+    from_name = not title
+    if from_name:
         title = titles.from_file_name(name, options.prefixes)
 
     # status: the first detector that finds a signal decides the style
@@ -286,6 +287,8 @@ def _parse(text: str, path: str, options: ParseOptions) -> tuple[Parsed, Documen
         style = hit.style
         if style not in _FRONTMATTER_STYLES:  # frontmatter values have their own bound
             hit.raw = bounds.field(hit.raw, "status text", path, hit.line, problems)
+            if "<!--" in hit.raw:  # ``ACCEPTED <!-- [DRAFT|ACCEPTED|...] -->``: the page
+                hit.raw = without_comments(hit.raw)  # shows no comment, nor do we
         raw_status, status_line = hit.raw, hit.line
         status, alias = _status_of(hit, options)
         placeholder = options.read_status(raw_status).placeholder
@@ -302,6 +305,12 @@ def _parse(text: str, path: str, options: ParseOptions) -> tuple[Parsed, Documen
     inline = inline_fields(doc)
     for key, found in inline.items():
         fields.setdefault(key, found)
+    if from_name and "title" in inline and inline["title"][0].strip():
+        # ``title: X`` under no heading (a frontmatter whose closing ``---`` was mistyped
+        # ``--`` is fields): the writers' title, not the file name's slug
+        written, title_line = inline["title"]
+        named = titles.frontmatter_title(written, name, options.prefixes)
+        title = bounds.field(named, "title", path, title_line, problems) or title
     relations.extend(field_relations(doc, inline))
     relations.extend(related_labels(doc))  # (after the fields: one under the title is theirs)
     for key, (text_value, lineno) in fields.items():
