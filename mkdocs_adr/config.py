@@ -87,6 +87,15 @@ DEFAULT_ALIASES: dict[str, str] = {
     "parcialmente substituída": "accepted",
     # in effect for the part that was accepted, as a partly replaced record is for the rest
     "partially accepted": "accepted",
+    "partially implemented": "accepted",
+    "partly implemented": "accepted",
+    # an EIP-style lifecycle (Draft, Review, Last Call, Final, Living, Stagnant, Withdrawn):
+    # a living record is in force and kept up to date; a stagnant one an idle draft; a
+    # withdrawn one its authors took back
+    "living": "accepted",
+    "last call": "proposed",
+    "stagnant": "draft",
+    "withdrawn": "rejected",
     "partly accepted": "accepted",
     "已实施": "accepted",
     "已实现": "accepted",
@@ -152,6 +161,7 @@ DEFAULT_ALIASES: dict[str, str] = {
     "en discusión": "proposed",
     "em discussão": "proposed",
     "wip": "draft",
+    "new": "draft",  # .NET adr-cli's first status: the record as the tool wrote it
     "work in progress": "draft",
     "incomplete": "draft",  # "🤔 Incomplete": written down, not finished
     "草稿": "draft",

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from . import checks, rx
 from .config import Config, RootConfig
+from .identity import FOLDER_PAGES, is_record_folder, record_name
 from .model import Excluded, Problem, Severity, slot_init
 from .paths import within
 
@@ -102,6 +103,8 @@ def exclusion_reason(rel: str, config: Config) -> str | None:
     reason: str | None = None
     for folder in parts[:-1]:
         reason = _folder_reason(reason, folder, mirrors)
+    if reason is None and record_name(rel) != parts[-1]:
+        return None  # a record folder's README.md: the record
     return reason or _name_reason(parts[-1], config, mirrors)
 
 
@@ -119,6 +122,8 @@ def _name_reason(name: str, config: Config, mirrors: frozenset[str]) -> str | No
     stem = name.rsplit(".", 1)[0]
     if lower in ("readme.md", "readme.markdown"):
         return "readme"
+    if lower in _PROJECT_FILES:
+        return "project-file"  # CHANGELOG.md, LICENSE.md: the log's own, never a record
     if lower in _AGENT_FILES:
         return "agent-instructions"  # AGENTS.md, CLAUDE.md: what a coding agent is told
     if lower[:1].isdigit() and lower.endswith(_INDEX_ENDS):
@@ -157,6 +162,7 @@ def _name_reason(name: str, config: Config, mirrors: frozenset[str]) -> str | No
 #: A log's template and its index page named in the language the log is written in
 #: (docs/adr/0075): the word alone or after ``adr-``, zeros or both, and a
 #: language code after it (``vorlage.md``, ``adr-plantilla.md``, ``0000-adr-template-de``,
+#: ``adr000-template``,
 #: ``ADR-000-template``, ``ADR-模板``, ``INDICE``, ``ADR-000-索引``). A number other than
 #: zeros is a record's (``0005-template-engine.md``, ``0012-modelo.md``).
 _TEMPLATE_WORDS = (
@@ -179,7 +185,7 @@ _INDEX_WORDS = frozenset(
 )
 _LANGS = "de|en|fr|es|pt|it|nl|pl|ja|zh|ko|ru|sv|da|fi|nb|no|cs|tr|uk|ca|eu|gl"
 _LOCALIZED_PAGE = rx.compile(
-    r"(?i)(?:(?:adr|madr|decisions?|records?)[-_ ])?(?:0+[-_ ])?(?:adr[-_ ])?"
+    r"(?i)(?:(?:adr|madr|decisions?|records?)[-_ ]?)?(?:0+[-_ ])?(?:adr[-_ ])?"
     rf"({'|'.join(sorted((*_TEMPLATE_WORDS, *_INDEX_WORDS), key=len, reverse=True))})"
     rf"(?:[-_.](?:{_LANGS}))?"
 )
@@ -197,6 +203,13 @@ _INDEX_ENDS = (
 #: ``02_adr_template.md``, ``00-index.md`` (the name is the number and the page's word only;
 #: ``0005-template-engine.md`` is a record's).
 _NUMBERED_PAGE = rx.compile(r"\d{1,8}[-_](?:adr[-_])?(index|template)\.(?:md|markdown)")
+#: A project's own files that a log's folder may hold too: its change log, licence and
+#: code of conduct (``CONTRIBUTING.md`` is a guide, :data:`_NON_RECORD_NAMES`).
+_PROJECT_FILES = frozenset(
+    f"{stem}{ext}"
+    for stem in ("changelog", "changes", "license", "licence", "code_of_conduct", "notice")
+    for ext in (".md", ".markdown")
+)
 #: Instruction files for coding agents kept beside a log: never records.
 _AGENT_FILES = frozenset({"agents.md", "claude.md", "gemini.md", "copilot-instructions.md"})
 #: A template's variant, named from the template (MADR 4 ships ``adr-template-minimal.md``,
@@ -647,7 +660,14 @@ def _walk_root(
                 holds.append(any(_numbered_markdown(e.name) for e in entries))
             return holds[0]
 
-        archived, inner_depth, domain = place(rel_parts, config.layout)
+        # a folder of one record (``2022-02-03-tracing/README.md``, images and notes
+        # beside it): its README is the record, its other pages are parts of it, and the
+        # folder places the record where a file of that name would be
+        record_folder = bool(rel_parts) and is_record_folder(rel_parts[-1])
+        has_page = record_folder and any(e.name.lower() in FOLDER_PAGES for e in entries)
+        archived, inner_depth, domain = place(
+            rel_parts[:-1] if has_page else rel_parts, config.layout
+        )
         for entry in entries:
             name = entry.name
             shown = shown_prefix + name
@@ -703,7 +723,12 @@ def _walk_root(
                 continue
             rel_path = rel_prefix + name
             walked.append(entry.path)
-            reason = folder_reason or _name_reason(name, config, mirrors)
+            if has_page and name.lower() in FOLDER_PAGES:
+                reason = folder_reason  # the record itself
+            elif has_page:
+                reason = folder_reason or f"a part of the record {rel_parts[-1]}/"
+            else:
+                reason = folder_reason or _name_reason(name, config, mirrors)
             if reason is None:
                 head = partial(head_of, entry.path)  # a str: no Path per file
                 reason = content_reason(root, rel_path, folder.name, config, head, beside_records)

@@ -46,10 +46,12 @@ _SUFFIXED_ID = rx.compile(r"([A-Za-z][A-Za-z_]*)[- ]?0*(\d{1,6})-([A-Z])")
 #: A date that starts a file name (``2021-09-07-x``): a date, not a number. Eight digits
 #: (``20210907-x``, log4brains) are too long for a number already. A year and a
 #: two-digit month alone (``2026-01-x``, beside ``2026-02-03-y``) are a date too: read as
-#: the number 2026, every record of a month would claim ADR-2026 (docs/adr/0075).
+#: the number 2026, every record of a month would claim ADR-2026 (docs/adr/0075); so are a
+#: year and two numbers that make no day (``2022-21-11-x``, the day before the month).
 _DATE_STEM = rx.compile(
     r"^(?:19|20)\d\d[-_.](?:"
-    r"(?:0?[1-9]|1[0-2])[-_.](?:0?[1-9]|[12]\d|3[01])(?=[-_ .]|$)"
+    # (any two numbers: ``2022-21-11-x`` writes the day before the month, still a date)
+    r"\d{1,2}[-_.]\d{1,2}(?=[-_ .]|$)"
     r"|(?:0[1-9]|1[0-2])(?=[-_ .](?!\d)|$))"
 )
 #: The prefix word a file name may always carry for the root's own prefix.
@@ -84,6 +86,31 @@ class FileName:
     width: int = 0
     #: the capital letter after the number (``ADR-007-A-x`` -> ``A``), else empty
     suffix: str = ""
+
+
+#: A folder named as a record is (``2022-02-03-tracing``, ``0007-use-x``): a number or a
+#: day, then a name with a letter in it (a year's folder, ``2024``, is no record's).
+_RECORD_FOLDER = rx.compile(r"(?:[A-Za-z]{2,10}[-_ ]?)?\d{1,8}[-_ .][^/]*[^\W\d_][^/]*")
+#: The page a folder of its own is published as (MkDocs makes either the folder's index).
+FOLDER_PAGES = frozenset({"readme.md", "readme.markdown", "index.md", "index.markdown"})
+
+
+def is_record_folder(name: str) -> bool:
+    """Whether a folder's name is a record's: its ``README.md`` is then that record
+    (a log of one folder per record, images and notes beside each)."""
+    return _RECORD_FOLDER.fullmatch(name) is not None
+
+
+def record_name(path: str) -> str:
+    """The file name a record at ``path`` is known by: its own, or, for the
+    ``README.md`` (or ``index.md``) of a folder named as a record is, the folder's
+    (``2022-02-03-tracing/README.md`` is ``2022-02-03-tracing.md``)."""
+    folder, _, name = path.rpartition("/")
+    if name.lower() in FOLDER_PAGES:
+        parent = folder.rpartition("/")[2]
+        if parent and is_record_folder(parent):
+            return parent + ".md"
+    return name
 
 
 def read_file_name(name: str, known: Iterable[str] = ()) -> FileName:

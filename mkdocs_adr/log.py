@@ -567,7 +567,7 @@ def identify(item: Found, parsed: Parsed, digest: str, prefix: str) -> Record:
     A heading whose number disagrees with the file's is reported by
     :func:`mkdocs_adr.checks.number_mismatches` (ADR019).
     """
-    name = item.rel.rsplit("/", 1)[-1]
+    name = identity.record_name(item.rel)
     named = identity.file_id(name, prefix)
     number = named[1] if named else None
     named_id = identity.file_record_id(name, prefix)

@@ -128,6 +128,7 @@ def test_a_number_that_is_no_year_and_month_stays_one(name: str, number: int) ->
 def test_a_date_named_log_with_month_named_files_has_no_duplicate_ids() -> None:
     log = log_of("datenamed")
     assert sorted(r.id for r in log.records) == [
+        "2022-21-11-swap-the-nightly-job",
         "2024-03-05-use-a-queue",
         "2024-04-pick-a-cache",
         "2024-05-drop-the-ftp-drop",
@@ -203,7 +204,7 @@ def test_check_and_a_default_build_of_the_localized_log_pass(tmp_path: Path) -> 
         "000-offene-punkte.md",
         "0001-files-d-attente.md",
     ]
-    assert len(listed["records"]) == 11  # no template, no index page
+    assert len(listed["records"]) == 12  # no template, no index page
 
 
 # ------------------------------------------------------------------ adr-tools shapes
@@ -319,3 +320,107 @@ def test_a_title_field_under_no_heading_is_the_title_not_the_slug() -> None:
         "accepted",
         "2021-11-18",
     )
+
+
+def test_a_chinese_passive_succession_is_the_status() -> None:
+    log = log_of("localized")
+    got = rec(log, "ADR-0011")
+    assert got.status == "superseded"
+    assert relations(log, "ADR-0011") == {("superseded-by", "ADR-0008")}
+    assert not [p for p in log.problems if p.path == got.path and p.code == "ADR001"]
+
+
+# ------------------------------------------------------------------ the ninth survey's shapes
+
+
+def test_a_folder_per_record_log_reads_each_folders_readme_as_its_record() -> None:
+    found = discover(config_of("folders"))
+    reasons = {e.path: e.reason for e in found.excluded}
+    assert (
+        reasons["adr/2022-02-03-use-tracing/notes.md"]
+        == "a part of the record 2022-02-03-use-tracing/"
+    )
+    assert reasons["adr/CHANGELOG.md"] == reasons["adr/LICENSE.md"] == "project-file"
+    assert reasons["adr/README.md"] == "readme"
+    log = log_of("folders")
+    got = {r.id: (r.title, r.date, r.path) for r in log.records}
+    assert got == {
+        "2022-02-03-use-tracing": (
+            "Use tracing",
+            "2022-02-03",
+            "adr/2022-02-03-use-tracing/README.md",
+        ),
+        "2022-03-01-keep-metrics-local": (
+            "Keep metrics local",
+            "2022-03-01",
+            "adr/2022-03-01-keep-metrics-local/README.md",
+        ),
+    }
+    mentioned = {r.target_id for r in rec(log, "2022-03-01-keep-metrics-local").relations}
+    assert "2022-02-03-use-tracing" in mentioned
+
+
+def test_a_folder_per_record_log_builds_one_page_per_record(tmp_path: Path) -> None:
+    folder = checked_and_built(tmp_path, "folders")
+    listed = json.loads((folder / "site" / "adr" / "index.json").read_text("utf-8"))
+    assert [r["url"] for r in listed["records"]] == [
+        "2022-02-03-use-tracing/",
+        "2022-03-01-keep-metrics-local/",
+    ]
+
+
+def test_a_year_and_two_numbers_that_make_no_day_are_still_a_date() -> None:
+    assert read_file_name("2022-21-11-swap-the-nightly-job.md").number is None
+    assert "2022-21-11-swap-the-nightly-job" in {r.id for r in log_of("datenamed").records}
+
+
+def test_a_dashed_day_that_starts_a_file_name_is_its_date() -> None:
+    got = rec(log_of("folders"), "2022-02-03-use-tracing")
+    assert got.date == "2022-02-03"  # (the folder's name: the record has no date line)
+
+
+def test_other_tools_and_lifecycles() -> None:
+    log = log_of("tools")
+    got = {r.id: (r.status, r.date) for r in log.records}
+    assert got == {
+        "ADR-0001": ("accepted", "2020-05-17"),  # a two-column header row of keys
+        "ADR-0002": ("proposed", "2020-06-02"),  # "Open", the keys the other way round
+        "ADR-0003": ("draft", "2024-01-09"),  # .NET adr-cli's "__New__"
+        "ADR-0004": ("accepted", "2021-02-01"),  # an EIP-style "Living" record
+        "ADR-0005": ("accepted", "2022-05-05"),  # "Partially Implemented"
+    }
+    assert rec(log, "ADR-0003").parsed.raw_status == "New"  # its emphasis left out
+    assert not [p for p in log.problems if p.severity is not Severity.INFO]
+    reasons = {e.path: e.reason for e in discover(config_of("tools")).excluded}
+    assert reasons["adr/adr000-template.md"] == "template"
+
+
+def test_a_status_line_under_the_title_wins_over_a_status_far_into_the_body() -> None:
+    log = log_of("headerblock")
+    got = {r.id: (r.status, r.parsed.style) for r in log.records}
+    assert got["ADR-0001"] == ("accepted", "inline")  # not a phase's "### Status"
+    assert got["ADR-0002"] == ("accepted", "inline")  # not the legend's "| Status | Meaning |"
+    assert got["ADR-0003"] == ("accepted", "nygard")  # its first section: the section's
+    assert not [p for p in log.problems if p.code == "ADR001"]
+
+
+def test_superseded_in_part_keeps_the_record_in_effect() -> None:
+    log = log_of("headerblock")
+    assert rec(log, "ADR-0004").status == "accepted"
+    assert relations(log, "ADR-0004") == {("partially-superseded-by", "ADR-0005")}
+
+
+def test_a_quoted_block_of_fields_under_the_title() -> None:
+    log = log_of("quoted")
+    got = {r.id: (r.status, r.date) for r in log.records}
+    assert got == {
+        "ADR-0001": ("accepted", "2026-03-02"),
+        "ADR-0002": ("accepted", "2026-04-10"),
+        "ADR-0003": ("superseded", "2026-03-09"),
+        "ADR-0004": ("accepted", "2026-05-01"),
+    }
+    # a possessive names a part of the record: partial, so no contradiction (ADR016)
+    assert relations(log, "ADR-0002") == {("partially-supersedes", "ADR-0001")}
+    assert relations(log, "ADR-0003") == {("superseded-by", "ADR-0004")}
+    assert relations(log, "ADR-0004") == {("supersedes", "ADR-0003")}
+    assert not [p for p in log.problems if p.severity is not Severity.INFO]

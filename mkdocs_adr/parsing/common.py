@@ -37,8 +37,10 @@ from .status import (
 #: it ends costs at most 64 looks; the value, ``(.+?)\s*$`` as first written, is
 #: read as ``(.*\S|.)\s*$``, which takes the same text without a look per character.
 INLINE_FIELD = rx.compile(
-    r"^\s*(?:[-*+]\s+)?(?:\**|__)([^\W\d_][\w \-]{0,63}?)"
-    r"(?:(?:\**+|__)(?:\s*+[:：]|\s++[-–—]\s)|(?<=[^\s*])\*\*(?=\s)|(?<=[^\s_])__(?=\s))"
+    # (in a quote too, ``> Status · Accepted``: a block of fields quoted under the title,
+    # and a middle dot between the key and its value)
+    r"^\s*(?:>[ \t]*+)*+(?:[-*+]\s+)?(?:\**|__)([^\W\d_][\w \-]{0,63}?)"
+    r"(?:(?:\**+|__)(?:\s*+[:：]|\s++[-–—·]\s)|(?<=[^\s*])\*\*(?=\s)|(?<=[^\s_])__(?=\s))"
     r"\s*(?:__|\**)\s*(.*\S|.)\s*$"
 )
 
@@ -53,6 +55,7 @@ def may_hold_fields(text: str) -> bool:
         or " - " in text
         or " – " in text
         or " — " in text
+        or " · " in text
     )
 
 

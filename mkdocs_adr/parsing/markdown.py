@@ -897,11 +897,11 @@ def _mark_fences(lines: list[str]) -> list[bool]:
 
 def _clean_heading(text: str) -> str:
     text = text.strip()
-    return _unwrapped(text) if text[:1] in "*_" or text[-1:] in "*_" else text
+    return unwrapped(text) if text[:1] in "*_" or text[-1:] in "*_" else text
 
 
-def _unwrapped(text: str) -> str:
-    """A heading's text without the emphasis that wraps all of it (``**Status**``,
+def unwrapped(text: str) -> str:
+    """A heading's (or a status's) text without the emphasis that wraps all of it (``**Status**``,
     ``_Context_``) or a stray mark at one end (``Status **``); emphasis on a part of it
     stays for the title's reader (``Pick a *cache*``, ``_Use_ the *queue*``)."""
     bare = text.strip("*_").strip()
@@ -976,7 +976,7 @@ def scan(text: str) -> Document:
                 continue
             title = raw_title.strip()  # (_clean_heading, inlined)
             if title[:1] in "*_" or title[-1:] in "*_":
-                title = _unwrapped(title)
+                title = unwrapped(title)
             level = len(hashes) if len(hashes) < 6 else 6
             # tuple.__new__ directly: the NamedTuple's own __new__ is a Python call
             headings.append(_new(Heading, (level, title, index + offset + 1, index + 1)))

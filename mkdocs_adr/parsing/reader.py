@@ -16,11 +16,13 @@ from collections.abc import Iterator
 from typing import Any
 
 from .. import rx
+from ..identity import record_name
 from ..model import STATUSES, TOO_DEEP, Parsed, Problem, Relation, Severity
 from . import bounds, titles
 from .common import (
     declarations,
     field_relations,
+    first_h2,
     fm_line,
     frontmatter_relations,
     inline_fields,
@@ -30,7 +32,16 @@ from .common import (
 from .dates import DATE_HEADINGS, parse_date, pick_date
 from .decoding import decode
 from .formats import DATE_FROM_STATUS, DETECTORS, FORCED, VARIANTS, Context, Hit, container
-from .markdown import Document, Heading, links, matches_except, scan, unbraced, without_comments
+from .markdown import (
+    Document,
+    Heading,
+    links,
+    matches_except,
+    scan,
+    unbraced,
+    unwrapped,
+    without_comments,
+)
 from .options import ParseOptions
 from .status import FRONTMATTER_KEYS, relation_line
 
@@ -42,7 +53,7 @@ _AS_IS = frozenset(STATUSES[:6])
 
 def parse_bytes(data: bytes, *, path: str, options: ParseOptions) -> Parsed:
     text, problems = decode(data, path, options.max_bytes)
-    name = path.rsplit("/", 1)[-1]
+    name = record_name(path)
     if text is None:
         return Parsed(
             style="unreadable",
@@ -165,6 +176,28 @@ _ALONE_DATE = rx.compile(
 )
 
 
+#: The detectors whose hit far into the body gives way to a status line under the title.
+_LATE_GIVES_WAY = frozenset({"nygard", "table"})
+
+
+def _late(doc: Document, hit: Hit) -> bool:
+    """Whether ``hit`` lies far into the body: in a section other than the record's first,
+    or under a heading deeper than the second level (``### Status`` of one phase)."""
+    first = first_h2(doc)
+    if first is None or hit.line is None or hit.line < first:
+        return False
+    heading = None
+    for h in doc.headings:
+        if h.line > hit.line:
+            break
+        heading = h
+    return heading is not None and (heading.line != first or heading.level > 2)
+
+
+#: A file name that starts with an ISO day (``2021-06-07-use-x.md``, ``2021-06-05_001-x``).
+_DATE_NAME = rx.compile(r"((?:19|20)\d\d-\d\d-\d\d)[-_.]")
+
+
 def _has_subtitle(fm: dict[str, Any]) -> bool:
     """Whether the frontmatter has a ``subtitle:``: its ``title:`` then names the kind of
     document or the series (``title: Décision (MADR)``, the same in every record), and
@@ -225,7 +258,7 @@ def parse(text: str, *, path: str, options: ParseOptions) -> Parsed:
 
 def _parse(text: str, path: str, options: ParseOptions) -> tuple[Parsed, Document]:
     """:func:`parse`, and the scanned document it read."""
-    name = path.rsplit("/", 1)[-1]
+    name = record_name(path)
     doc = scan(text)
     problems: list[Problem] = []
     problems.extend(_bound_frontmatter(doc, path))
@@ -272,6 +305,12 @@ def _parse(text: str, path: str, options: ParseOptions) -> tuple[Parsed, Documen
         hit = _detect(key, ctx)
         if hit is not None:
             break
+    if hit is not None and key in _LATE_GIVES_WAY and order is _ALL and _late(doc, hit):
+        # a status section or table far into the body (a phase's progress, a legend of
+        # the status words) gives way to the status line under the title
+        above = _detect("inline", ctx)
+        if above is not None:
+            hit, key = above, "inline"
     given_way: tuple[str, Hit] | None = None
     if hit is not None and key == "frontmatter" and order is _ALL and hit.raw not in _AS_IS:
         given_way = _body_over_alias(ctx, hit, options)  # (a status word as is stands)
@@ -289,6 +328,8 @@ def _parse(text: str, path: str, options: ParseOptions) -> tuple[Parsed, Documen
             hit.raw = bounds.field(hit.raw, "status text", path, hit.line, problems)
             if "<!--" in hit.raw:  # ``ACCEPTED <!-- [DRAFT|ACCEPTED|...] -->``: the page
                 hit.raw = without_comments(hit.raw)  # shows no comment, nor do we
+            if hit.raw[:1] in "*_" or hit.raw[-1:] in "*_":  # ``__Accepted__``, ``accepted**``
+                hit.raw = unwrapped(hit.raw)
         raw_status, status_line = hit.raw, hit.line
         status, alias = _status_of(hit, options)
         placeholder = options.read_status(raw_status).placeholder
@@ -328,6 +369,10 @@ def _parse(text: str, path: str, options: ParseOptions) -> tuple[Parsed, Documen
         # log4brains names a record by the day it was made (``20210607-use-x.md``)
         date = parse_date(name[:8])
         raw_date = name[:8] if date else None
+    elif raw_date is None and name[:1] in "12" and (dashed := _DATE_NAME.match(name)):
+        # and others by the same day written out (``2021-06-07-use-x.md``, ``..._001-x``)
+        date = parse_date(dashed.group(1))
+        raw_date = dashed.group(1) if date else None
     raw_date_text = None if raw_date is None else str(raw_date)
     if date is None and raw_date_text is not None and _DATE_SLOT.search(raw_date_text):
         raw_date_text = None  # the template's "[YYYY-MM-DD when ...]": no date was written

@@ -251,9 +251,13 @@ _PARTIAL_KINDS = {
 
 def _verb_kind(m: re.Match[str]) -> str:
     """The kind a :data:`VERB_PHRASE` match states: its verb's, partial when the words
-    between the verb and the references say "(in part)"."""
+    between the verb and the references say "(in part)", or the reference is followed
+    by a possessive (``ADR-051's stance``)."""
     kind = VERBS[m.group(1).lower()]
     if m.end(1) != m.start(2) and "(" in m.string[m.end(1) : m.start(2)]:
+        return _PARTIAL_KINDS.get(kind, kind)
+    if m.string.startswith(("'s ", "’s "), m.end()):
+        # ``Supersedes ADR-051's stance on X``: a part of the record, not all of it
         return _PARTIAL_KINDS.get(kind, kind)
     return kind
 
@@ -342,6 +346,12 @@ _BRACED_WORD = rx.compile(r"\{\s*+([^{}|\n]+?)\s*+\}")
 #: ``[text]`` or ``[text](target)`` starting a status: its text is the status (no ``|``:
 #: ``[proposed | rejected]`` is a slot to fill, :data:`_PLACEHOLDER`).
 _WRAPPED_WORD = rx.compile(r"\[([^\[\]|]+)\](?:\([^()\s]*(?:\s+\"[^\"]*\")?\))?")
+#: A status that starts with the canonical word and says a part was replaced.
+_IN_PART_SUPERSEDED = tuple(
+    f"{verb} {part}"
+    for verb in ("superseded", "superceded", "replaced")
+    for part in ("in part", "(in part)", "partially", "partly", "(partially)", "(partly)")
+)
 #: Field names that start with a status word but are no status (``Review by: 2026-01-01``).
 _NOT_A_STATUS = ("review by", "review-by")
 
@@ -467,6 +477,18 @@ def normalize_status(
     lower = text.lower()
     if lower.startswith(_NOT_A_STATUS):
         return StatusReading("unknown")
+    if lower.startswith(_IN_PART_SUPERSEDED):
+        # ``Superseded in part by [ADR-9](..)``: in effect for the rest, as ``Partially
+        # superseded by`` is (the canonical word that starts it would retire the record)
+        return StatusReading("accepted", lower[: len(lower.split(" by", 1)[0])].strip())
+    if not text.isascii() and (wrapped := WRAPPED_PHRASE.match(text.lstrip("已"))) is not None:
+        # ``已被 ADR-0020 取代`` ("has been superseded by ADR-0020"), ``ADR-3 に置き換えられた``:
+        # the phrase is the status, as ``Superseded by ADR-3`` is
+        kind = WRAPPED_VERBS.get((wrapped.group(1), wrapped.group(3)))
+        if kind == "superseded-by":
+            return StatusReading("superseded")
+        if kind == "partially-superseded-by":  # ``被 ADR-3 部分取代``: in effect for the rest
+            return StatusReading("accepted", "partially superseded")
     for table, is_alias in ((CANONICAL, False), (aliases, True)):
         # the longest word that starts the text and ends at a word boundary; a
         # word that starts it is the prefix of its length, so look those up

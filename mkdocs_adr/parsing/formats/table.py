@@ -93,6 +93,12 @@ def header_row_fields(ctx: Context, lineno: int) -> list[tuple[str, str, str]] |
     ]
 
 
+def _is_key(ctx: Context, cell: str) -> bool:
+    """Whether a cell names a key: a status heading or a field that is never a status."""
+    key = heading_key(cell.strip("* _"))
+    return key in _HEADER_KEYS or key in ctx.status_headings
+
+
 def detect(ctx: Context) -> Hit | None:
     if "|" not in ctx.doc.text:
         return None  # no table row anywhere
@@ -108,7 +114,13 @@ def detect(ctx: Context) -> Hit | None:
             continue
         key = heading_key(m.group(1).strip("* _"))
         value = m.group(2).strip()
-        columns = header_row_fields(ctx, lineno) if hit is None and "|" in value else None
+        # (two columns too: ``| Status | Date |`` over ``| Accepted | 2020-05-17 |``,
+        # the value cell itself a key)
+        columns = (
+            header_row_fields(ctx, lineno)
+            if hit is None and ("|" in value or _is_key(ctx, value))
+            else None
+        )
         if columns is not None:
             values_row = lineno + 2
             hit = _read_columns(ctx, columns, values_row, fields, relations)
