@@ -839,7 +839,8 @@ def from_options(
     ):
         values["roots"] = OPTION["roots"].read({"roots": [DECISIONS_ROOT]})
     values["roots"] = place_roots(values["roots"], project_dir=project_dir, docs_dir=docs_dir)
-    work_dir = project_dir / values.pop("work_dir")
+    # (relative to the config file, which is inside the project: SPEC 7)
+    work_dir = (config_file.parent if config_file else project_dir) / values.pop("work_dir")
     return Config(
         project_dir=project_dir,
         docs_dir=docs_dir,
@@ -928,9 +929,30 @@ def load_from_mkdocs_yml(path: Path) -> Config:
     options = plugin_options(data)
     if options is None:
         options = {}
-    project_dir = path.parent
-    docs_dir = project_dir / str(data.get("docs_dir") or "docs")
+    docs_dir = (path.parent / str(data.get("docs_dir") or "docs")).resolve()
+    project_dir = project_folder(path.parent, docs_dir)
     return from_options(options, project_dir=project_dir, docs_dir=docs_dir, config_file=path)
+
+
+#: How far above the folder of ``mkdocs.yml`` the project may start, to hold its docs.
+_PROJECT_REACH = 2
+
+
+def project_folder(config_folder: Path, docs_dir: Path) -> Path:
+    """The project of a ``mkdocs.yml`` in ``config_folder`` whose docs are ``docs_dir``:
+    that folder, or, when the docs lie beside it (``mkdocs/mkdocs.yml`` with ``docs_dir:
+    ../docs``), the nearest folder that holds both, at most :data:`_PROJECT_REACH` levels
+    up. Every path mkdocs-adr reads, writes or shows lies inside the project, and a page's
+    link to another page of the docs never leaves it."""
+    config_folder = config_folder.resolve()
+    if within(docs_dir, config_folder):
+        return config_folder
+    for up, parent in enumerate(config_folder.parents, start=1):
+        if up > _PROJECT_REACH or parent == parent.parent:
+            break
+        if within(docs_dir, parent):
+            return parent
+    return config_folder
 
 
 def for_root(root: Path, *, cwd: Path | None = None) -> Config:

@@ -34,7 +34,7 @@ from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, InclusionLevel
 from mkdocs.utils import get_markdown_title
 
-from .config import OPTIONS, Option, from_options
+from .config import OPTIONS, Option, from_options, project_folder
 from .errors import AdrError
 from .log import ParseCache
 from .safetext import terminal
@@ -151,10 +151,13 @@ class AdrPlugin(BasePlugin[AdrConfig]):  # type: ignore[no-untyped-call]
         config_file = Path(config.config_file_path).resolve() if config.config_file_path else None
         options: dict[str, Any] = {k: v for k, v in self.config.items() if k != "enabled"}
         try:
+            docs_dir = Path(config.docs_dir).resolve()
             engine = from_options(
                 options,
-                project_dir=config_file.parent if config_file else Path.cwd(),
-                docs_dir=Path(config.docs_dir).resolve(),
+                project_dir=project_folder(
+                    config_file.parent if config_file else Path.cwd(), docs_dir
+                ),
+                docs_dir=docs_dir,
                 config_file=config_file,
             )
         except AdrError as exc:

@@ -424,3 +424,43 @@ def test_a_quoted_block_of_fields_under_the_title() -> None:
     assert relations(log, "ADR-0003") == {("superseded-by", "ADR-0004")}
     assert relations(log, "ADR-0004") == {("supersedes", "ADR-0003")}
     assert not [p for p in log.problems if p.severity is not Severity.INFO]
+
+
+# ------------------------------------------------------------------ docs beside mkdocs.yml
+
+
+def test_docs_beside_the_config_folder_are_inside_the_project(tmp_path: Path) -> None:
+    from mkdocs_adr.config import project_folder
+
+    (tmp_path / "site-config").mkdir()
+    assert project_folder(tmp_path / "site-config", tmp_path / "docs") == tmp_path
+    assert project_folder(tmp_path, tmp_path / "docs") == tmp_path
+    far = tmp_path / "a" / "b" / "c"
+    far.mkdir(parents=True)
+    # more than two levels up: the config's own folder, as before
+    assert project_folder(far, tmp_path / "docs") == far
+
+
+def test_a_site_whose_docs_lie_beside_its_config_builds_strict(tmp_path: Path) -> None:
+    (tmp_path / "docs" / "guide").mkdir(parents=True)
+    (tmp_path / "docs" / "index.md").write_text("# Home\n", encoding="utf-8")
+    (tmp_path / "docs" / "guide" / "setup.md").write_text("# Setup\n", encoding="utf-8")
+    shutil.copytree(SURVEY / "headerblock" / "adr", tmp_path / "docs" / "adr")
+    (tmp_path / "docs" / "adr" / "0006-link-the-guide.md").write_text(
+        "# 6. Link the guide\n\n## Status\n\nAccepted\n\n## Context\n\n"
+        "See [the setup guide](../guide/setup.md).\n",
+        encoding="utf-8",
+    )
+    config = tmp_path / "mkdocs"
+    config.mkdir()
+    (config / "mkdocs.yml").write_text(
+        "site_name: Beside\ndocs_dir: ../docs\nplugins:\n  - adr\n", encoding="utf-8"
+    )
+    built = run_mkdocs("build", "--strict", "-d", str(tmp_path / "site"), cwd=config)
+    assert built.returncode == 0, built.stderr
+    assert "ADR015" not in built.stderr
+    assert (tmp_path / "site" / "adr" / "INDEX" / "index.html").is_file()
+    page = (tmp_path / "site" / "adr" / "0006-link-the-guide" / "index.html").read_text("utf-8")
+    assert 'class="adr-meta"' in page
+    plan = json.loads(run_cli("plan", "--json", cwd=config, check=True).stdout)
+    assert [r["path"] for r in plan["corpus"]["roots"]] == ["docs/adr"]
