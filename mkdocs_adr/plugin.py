@@ -149,16 +149,12 @@ class AdrPlugin(BasePlugin[AdrConfig]):  # type: ignore[no-untyped-call]
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         self.site = None
         config_file = Path(config.config_file_path).resolve() if config.config_file_path else None
+        docs_dir = Path(config.docs_dir).resolve()
+        project = project_folder(config_file.parent if config_file else Path.cwd(), docs_dir)
         options: dict[str, Any] = {k: v for k, v in self.config.items() if k != "enabled"}
         try:
-            docs_dir = Path(config.docs_dir).resolve()
             engine = from_options(
-                options,
-                project_dir=project_folder(
-                    config_file.parent if config_file else Path.cwd(), docs_dir
-                ),
-                docs_dir=docs_dir,
-                config_file=config_file,
+                options, project_dir=project, docs_dir=docs_dir, config_file=config_file
             )
         except AdrError as exc:
             raise PluginError(f"adr: {exc.format()}") from exc

@@ -156,9 +156,10 @@ _OLD_REFS = (
     rf"(?:\s*(?:,|、|，|&|and|;)?\s*(?:{_OLD_SLINK}|https?://[^\s)\]>,;]+|{_OLD_ID}))*"
 )
 OLD_REFS_AT = re.compile(_OLD_REFS)
+# (in a quote too, and a middle dot between key and value: docs/adr/0075)
 OLD_INLINE_FIELD = re.compile(
-    r"^\s*(?:[-*+]\s+)?\**([^\W\d_][\w \-]*?)"
-    r"(?:\**\s*(?:[:：]|\s[-–—]\s)|(?<=[^\s*])\*\*(?=\s))\s*\**\s*(.+?)\s*$"
+    r"^\s*(?:>[ \t]*)*(?:[-*+]\s+)?\**([^\W\d_][\w \-]*?)"
+    r"(?:\**\s*(?:[:：]|\s[-–—·]\s)|(?<=[^\s*])\*\*(?=\s))\s*\**\s*(.+?)\s*$"
 )
 PIECES = [
     " ",

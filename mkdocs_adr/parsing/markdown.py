@@ -571,8 +571,9 @@ def _fm_entry(line: str) -> tuple[str, Any, bool] | None:
 
 
 def load_frontmatter(raw: str) -> tuple[dict[str, Any] | None, tuple[str, int] | None]:
-    """The frontmatter's keys (lower-cased), or None and (why, line) when it does not
-    parse. Never raises: every PyYAML error, and every exception its constructors
+    """The frontmatter's keys (lower-cased) and None; or, when it does not parse, (why,
+    line) beside the keys whose own lines parse (:func:`keys_that_parse`, None when none
+    does). Never raises: every PyYAML error, and every exception its constructors
     raise, is a reason (ADR014); see :func:`load_yaml` for the bounds."""
     fast = _fast_frontmatter(raw)
     if fast is not None:

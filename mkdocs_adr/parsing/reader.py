@@ -39,7 +39,6 @@ from .markdown import (
     matches_except,
     scan,
     unbraced,
-    unwrapped,
     without_comments,
 )
 from .options import ParseOptions
@@ -328,8 +327,6 @@ def _parse(text: str, path: str, options: ParseOptions) -> tuple[Parsed, Documen
             hit.raw = bounds.field(hit.raw, "status text", path, hit.line, problems)
             if "<!--" in hit.raw:  # ``ACCEPTED <!-- [DRAFT|ACCEPTED|...] -->``: the page
                 hit.raw = without_comments(hit.raw)  # shows no comment, nor do we
-            if hit.raw[:1] in "*_" or hit.raw[-1:] in "*_":  # ``__Accepted__``, ``accepted**``
-                hit.raw = unwrapped(hit.raw)
         raw_status, status_line = hit.raw, hit.line
         status, alias = _status_of(hit, options)
         placeholder = options.read_status(raw_status).placeholder

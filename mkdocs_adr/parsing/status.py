@@ -207,12 +207,11 @@ REF = rx.compile(rf"({_LINK})|({_URL})|({_ID})")
 #: ``reemplazado por `0007` ``) or by its file name alone (``Superseded by 028-x.md``),
 #: where the reference ends the phrase or a list goes on (not ``by 2 records``); not a
 #: year (``Deprecated by 2025``). Without it ``by 0009`` read as an id of prefix "by".
-_BARE = (
-    r"(?<![\w.-])`?+(?!(?:19|20)\d\d(?![\d-]))"
-    r"(\d{1,6}(?:-[\w-]++(?:\.(?!md\b)[\w-]++)*+\.md)?)"
-    r"`?+(?![\w-])(?=\s*+(?:$|[,.;:)、，]|(?:and|&)\b))"
-)
-_BARE_ALT = _BARE.replace("(\\d{1,6}", "(?:\\d{1,6}", 1)
+_BARE_BEFORE = r"(?<![\w.-])`?+(?!(?:19|20)\d\d(?![\d-]))"
+_BARE_NAME = r"\d{1,6}(?:-[\w-]++(?:\.(?!md\b)[\w-]++)*+\.md)?"
+_BARE_AFTER = r"`?+(?![\w-])(?=\s*+(?:$|[,.;:)、，]|(?:and|&)\b))"
+_BARE = rf"{_BARE_BEFORE}({_BARE_NAME}){_BARE_AFTER}"
+_BARE_ALT = rf"{_BARE_BEFORE}(?:{_BARE_NAME}){_BARE_AFTER}"  # (the same, in a list)
 #: :data:`REF` and, last, :data:`_BARE` (group 4): what follows a verb.
 VERB_REF = rx.compile(rf"({_LINK})|({_URL})|({_ID})|{_BARE}")
 #: What every reference :data:`REF` finds holds: a link's ``](``, a URL's ``://`` or an
