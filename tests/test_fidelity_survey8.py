@@ -178,10 +178,19 @@ def test_localized_dates_labels_and_statuses() -> None:
     assert rec(log, "ADR-0008").date == "2026-03-03"
 
 
-def test_a_partial_replacement_keeps_the_record_in_effect() -> None:
-    log = log_of("localized")
-    assert rec(log, "ADR-0003").status == "accepted"
-    assert relations(log, "ADR-0003") == {("partially-superseded-by", "ADR-0004")}
+@pytest.mark.parametrize(
+    ("name", "rid", "successor"),
+    [
+        ("localized", "ADR-0003", "ADR-0004"),  # "Teilweise ersetzt durch [ADR-0004](..)"
+        ("headerblock", "ADR-0004", "ADR-0005"),  # "Superseded in part by [5. ..](..)"
+    ],
+)
+def test_a_partial_replacement_keeps_the_record_in_effect(
+    name: str, rid: str, successor: str
+) -> None:
+    log = log_of(name)
+    assert rec(log, rid).status == "accepted"
+    assert relations(log, rid) == {("partially-superseded-by", successor)}
 
 
 def test_a_struck_status_word_gives_way_to_the_one_after_it() -> None:
@@ -402,12 +411,6 @@ def test_a_status_line_under_the_title_wins_over_a_status_far_into_the_body() ->
     assert got["ADR-0002"] == ("accepted", "inline")  # not the legend's "| Status | Meaning |"
     assert got["ADR-0003"] == ("accepted", "nygard")  # its first section: the section's
     assert not [p for p in log.problems if p.code == "ADR001"]
-
-
-def test_superseded_in_part_keeps_the_record_in_effect() -> None:
-    log = log_of("headerblock")
-    assert rec(log, "ADR-0004").status == "accepted"
-    assert relations(log, "ADR-0004") == {("partially-superseded-by", "ADR-0005")}
 
 
 def test_a_quoted_block_of_fields_under_the_title() -> None:

@@ -428,7 +428,7 @@ def heading_key(text: str) -> str:
     Remembered per text: a log's section names and field keys ("Status", "Context",
     "Date") repeat in every record."""
     if "<!--" in text:  # MADR's template marks a heading ``## Links <!-- optional -->``
-        text = _COMMENT.sub("", text)
+        text = without_comments(text)
     return text.strip().rstrip(":：").strip().lower()
 
 
@@ -898,11 +898,11 @@ def _mark_fences(lines: list[str]) -> list[bool]:
 
 def _clean_heading(text: str) -> str:
     text = text.strip()
-    return unwrapped(text) if text[:1] in "*_" or text[-1:] in "*_" else text
+    return _unwrapped(text) if text[:1] in "*_" or text[-1:] in "*_" else text
 
 
-def unwrapped(text: str) -> str:
-    """A heading's (or a status's) text without the emphasis that wraps all of it (``**Status**``,
+def _unwrapped(text: str) -> str:
+    """A heading's text without the emphasis that wraps all of it (``**Status**``,
     ``_Context_``) or a stray mark at one end (``Status **``); emphasis on a part of it
     stays for the title's reader (``Pick a *cache*``, ``_Use_ the *queue*``)."""
     bare = text.strip("*_").strip()
@@ -933,7 +933,7 @@ def _atx_title(hashes: str, rest: str) -> str | None:
     after = hashes[6:] + rest if len(hashes) > 6 else rest
     if not after:
         return ""
-    if len(hashes) <= 6 and after[0] in " \t\u00a0":
+    if len(hashes) <= 6 and after[0] in _AFTER_HASHES:
         return after.lstrip(" \t\u00a0").rstrip(" \t#")
     return "" if not after.strip(" \t#") else None
 
@@ -977,7 +977,7 @@ def scan(text: str) -> Document:
                 continue
             title = raw_title.strip()  # (_clean_heading, inlined)
             if title[:1] in "*_" or title[-1:] in "*_":
-                title = unwrapped(title)
+                title = _unwrapped(title)
             level = len(hashes) if len(hashes) < 6 else 6
             # tuple.__new__ directly: the NamedTuple's own __new__ is a Python call
             headings.append(_new(Heading, (level, title, index + offset + 1, index + 1)))

@@ -238,7 +238,9 @@ _ANY_REF = rf"(?:{_LINK}|{_URL}|{_ID}|{_BARE_ALT})"
 _VERB_REF_LIST = rf"{_ANY_REF}(?:\s*+(?:,|、|，|&|and|;)?\s*+{_ANY_REF})*"
 #: ``Supersedes (in part) [ADR 29](..)``: a part named between the verb and its
 #: references makes a supersession partial (:func:`_verb_kind`).
-_IN_PART = r"(?:\s*+\((?:in part|partly|partially|teilweise|en partie|en parte|em parte)\))?+"
+#: The words that say a part (:data:`_IN_PART`, :data:`_IN_PART_SUPERSEDED`).
+_PART_WORDS = ("in part", "partly", "partially")
+_IN_PART = rf"(?:\s*+\((?:{'|'.join(_PART_WORDS)}|teilweise|en partie|en parte|em parte)\))?+"
 VERB_PHRASE = rx.compile(
     rf"(?i)\b({_verb_alternatives(_LATIN_VERBS)})\b{_IN_PART}\s*+[:：]?\s*+({_VERB_REF_LIST})"
 )
@@ -349,7 +351,8 @@ _WRAPPED_WORD = rx.compile(r"\[([^\[\]|]+)\](?:\([^()\s]*(?:\s+\"[^\"]*\")?\))?"
 _IN_PART_SUPERSEDED = tuple(
     f"{verb} {part}"
     for verb in ("superseded", "superceded", "replaced")
-    for part in ("in part", "(in part)", "partially", "partly", "(partially)", "(partly)")
+    for words in _PART_WORDS
+    for part in (words, f"({words})")
 )
 #: Field names that start with a status word but are no status (``Review by: 2026-01-01``).
 _NOT_A_STATUS = ("review by", "review-by")
