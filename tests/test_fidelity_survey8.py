@@ -32,7 +32,6 @@ from mkdocs_adr.discovery import discover
 from mkdocs_adr.identity import read_file_name
 from mkdocs_adr.log import Log, load
 from mkdocs_adr.model import Record, Severity
-from mkdocs_adr.parsing.dates import parse_date
 from mkdocs_adr.parsing.markdown import load_frontmatter, scan
 
 from .conftest import LOGS, run_cli, run_mkdocs
@@ -254,28 +253,6 @@ def test_nygard_dates() -> None:
     log = log_of("nygardwrap")
     assert rec(log, "ADR-0001").date == "2021-01-20"
     assert rec(log, "ADR-0003").date is None  # "2021-04-2x": no day is made up
-
-
-@pytest.mark.parametrize(
-    ("text", "iso"),
-    [
-        ("6 mai 2021", "2021-05-06"),
-        ("jeudi 10 juin 2022", "2022-06-10"),
-        ("1er décembre 2021", "2021-12-01"),
-        ("12 de febrero de 2026", "2026-02-12"),
-        ("14. Januar 2026", "2026-01-14"),
-        ("18 März 2024", "2024-03-18"),
-        ("20 setembro 2020", "2020-09-20"),
-        ("2021-Jan-20", "2021-01-20"),
-        ("2021-September-5", "2021-09-05"),
-        ("&#x31;2/16/2024", "2024-12-16"),
-        ("2021-03-04T10:00:00Z", "2021-03-04"),
-        ("2023-07-2i", None),
-        ("3 years ago 2021", None),
-    ],
-)
-def test_dates_in_more_languages(text: str, iso: str | None) -> None:
-    assert parse_date(text) == iso
 
 
 # ------------------------------------------------------------------ a subfolder's own series

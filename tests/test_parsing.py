@@ -538,6 +538,20 @@ def test_bad_frontmatter_names_the_line_and_the_body_still_counts() -> None:
         ("5 March 2023", "2023-03-05"),
         ("sometime in spring 2022", None),
         ("2023-02-30", None),
+        # the eighth survey (docs/adr/0075): more languages, year-first names, typos
+        ("6 mai 2021", "2021-05-06"),
+        ("jeudi 10 juin 2022", "2022-06-10"),
+        ("1er décembre 2021", "2021-12-01"),
+        ("12 de febrero de 2026", "2026-02-12"),
+        ("14. Januar 2026", "2026-01-14"),
+        ("18 März 2024", "2024-03-18"),
+        ("20 setembro 2020", "2020-09-20"),
+        ("2021-Jan-20", "2021-01-20"),
+        ("2021-September-5", "2021-09-05"),
+        ("&#x31;2/16/2024", "2024-12-16"),
+        ("2021-03-04T10:00:00Z", "2021-03-04"),
+        ("2023-07-2i", None),
+        ("3 years ago 2021", None),
     ],
 )
 def test_dates(text: str, iso: str | None) -> None:
