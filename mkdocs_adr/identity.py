@@ -422,6 +422,12 @@ class Resolver:
             ids = tuple(sorted({i for key in keys for i in self._ids(key)}))
             if not ids:
                 ids = tuple(sorted({i for key in keys for i in self._slugged(key, source.root)}))
+            if not ids:
+                # ``AD041`` in a log of ADR-0041: the root's prefix cut short, a number
+                # of the root (no record has the id the letters spell)
+                numbers = {n for key in keys if (n := _short_form(key, prefix)) is not None}
+                if len(numbers) == 1:
+                    ids = self._number(numbers.pop(), prefix, source.root)
             return Resolution(ids, unit), False
         if text.isdigit() and len(text) <= 6:
             return Resolution(self._number(int(text), prefix, source.root), unit), False
@@ -471,6 +477,17 @@ class Resolver:
             return None
         other = self._ids(canonical(prefix, number))
         return other[0] if len(other) == 1 and other[0] != rec.id else None
+
+
+def _short_form(key: str, prefix: str) -> int | None:
+    """The number canonical id ``key`` names when its prefix is ``prefix`` cut short
+    to two letters or more (``AD-0041`` for a root of ``ADR``), else None."""
+    parsed = parse_id(key)
+    if parsed is None:
+        return None
+    short, number = parsed
+    whole = prefix.upper()
+    return number if 2 <= len(short) < len(whole) and whole.startswith(short) else None
 
 
 def _label_number(label: str, prefix: str) -> int | None:

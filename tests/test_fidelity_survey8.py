@@ -16,7 +16,12 @@
 - ``nygardwrap``: adr-tools records with a no-break space after ``##``, a status
   paragraph that wraps inside its list of successors, ``Superseded by 0004`` and
   ``Superseded by 0005-x.md`` (read as the target ``by 0004``), a title's ``{#anchor}``,
-  ``2021-Jan-20`` and a mistyped day.
+  ``2021-Jan-20`` and a mistyped day;
+- ``shortids`` (the ninth survey, docs/adr/0077): records that name each other ``AD003``
+  in a log of ADR-0003, a ``## Related Decisions`` section whose ``### Supersedes`` and
+  ``### Superseded By`` sub-headings state those relations over bold links, and part
+  words after the reference (``Supersedes AD002 partially``, ``- [..](..) - Partially
+  superseded``).
 """
 
 from __future__ import annotations
@@ -444,3 +449,78 @@ def test_a_site_whose_docs_lie_beside_its_config_builds_strict(tmp_path: Path) -
     assert 'class="adr-meta"' in page
     plan = json.loads(run_cli("plan", "--json", cwd=config, check=True).stdout)
     assert [r["path"] for r in plan["corpus"]["roots"]] == ["docs/adr"]
+
+
+# ------------------------------------------------------------------ short ids, verb sub-headings
+
+
+def written(log: Log, rid: str) -> set[tuple[str, str | None, int | None]]:
+    return {(r.kind, r.target_id, r.line) for r in rec(log, rid).relations if r.kind != "mentions"}
+
+
+def test_the_roots_prefix_cut_short_names_the_roots_records() -> None:
+    log = log_of("shortids")
+    assert ("superseded-by", "ADR-0005", 4) in written(log, "ADR-0003")  # "SUPERSEDED by AD005"
+    assert ("supersedes", "ADR-0003", 4) in written(log, "ADR-0005")  # "Supersedes AD003"
+    assert ("superseded-by", "ADR-0003", 4) in written(log, "ADR-0001")
+    assert not [p for p in log.problems if p.code == "ADR003"]
+    assert rec(log, "ADR-0003").status == "superseded"
+
+
+def test_a_links_sub_heading_that_is_a_verb_states_that_relation() -> None:
+    log = log_of("shortids")
+    # ``### Supersedes`` over ``- **[AD003: ..](0003-..)** - ..``: not a mere mention
+    assert ("supersedes", "ADR-0003", 18) in written(log, "ADR-0005")
+    assert ("superseded-by", "ADR-0003", 18) in written(log, "ADR-0001")
+    # ``### Related`` under it relates, and words before the link leave it a relation of
+    # unknown kind (``- Drift handling of [AD001: ..](..)``): no supersession guessed
+    assert ("relates-to", "ADR-0001", 21) in written(log, "ADR-0005")
+    assert ("relates-to", "ADR-0001", 18) in written(log, "ADR-0003")
+
+
+def test_part_words_after_the_reference_make_the_supersession_partial() -> None:
+    log = log_of("shortids")
+    assert written(log, "ADR-0004") == {
+        ("partially-supersedes", "ADR-0002", 4),  # "(Supersedes AD002 partially)"
+        ("partially-supersedes", "ADR-0002", 18),  # "- [AD002: ..](..) - Partially superseded"
+    }
+    assert rec(log, "ADR-0002").status == "accepted"
+    assert not [p for p in log.problems if p.code in ("ADR005", "ADR016")]
+
+
+@pytest.mark.parametrize(
+    ("reference", "found"),
+    [
+        ("AD002", True),  # ADR cut short
+        ("ad-2", True),
+        ("AP002", False),  # another word: no record of this log
+        ("A002", False),  # one letter is no prefix
+        ("AD009", False),  # no record 9: still not found
+    ],
+)
+def test_only_the_roots_own_prefix_cut_short_names_a_record(
+    tmp_path: Path, reference: str, found: bool
+) -> None:
+    folder = tmp_path / "adr"
+    folder.mkdir()
+    (folder / "0001-a.md").write_text(
+        f"# 1. A\n\n## Status\n\nAccepted\n\nSupersedes {reference}\n", encoding="utf-8"
+    )
+    (folder / "0002-b.md").write_text(
+        "# 2. B\n\n## Status\n\nSuperseded by [1. A](0001-a.md)\n", encoding="utf-8"
+    )
+    config = from_options({}, project_dir=tmp_path, docs_dir=tmp_path, config_file=None)
+    log = load(config)
+    targets = {r.target_id for r in rec(log, "ADR-0001").relations if r.kind == "supersedes"}
+    assert targets == ({"ADR-0002"} if found else {None})
+    assert bool([p for p in log.problems if p.code == "ADR003"]) is not found
+
+
+def test_check_and_a_default_build_of_the_short_id_log_pass(tmp_path: Path) -> None:
+    folder = checked_and_built(tmp_path, "shortids")
+    page = (folder / "site" / "adr" / "0004-size-the-ring-by-free-memory" / "index.html").read_text(
+        encoding="utf-8"
+    )
+    assert 'data-adr-status="accepted"' in page and "Partially supersedes" in page
+    strict = run_cli("check", "--fail-on", "warning", cwd=folder)
+    assert strict.returncode == 0, strict.stdout  # no ADR003 for ``AD002`` and the like

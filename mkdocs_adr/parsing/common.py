@@ -25,6 +25,7 @@ from .status import (
     VERBS,
     declaration,
     frontmatter_refs,
+    in_part,
     link_line,
     relations_in_text,
 )
@@ -293,9 +294,22 @@ def links_section(doc: Document) -> list[Relation]:
     for sec, _key in doc.keyed_sections(LINKS_HEADINGS):
         if sec.heading == doc.title:
             continue  # the title: the record's whole body is under it
+        verb: str | None = None  # the relation a sub-heading names (``### Supersedes``)
         for lineno, text in _uncommented(doc.body(sec)):
-            if not text.strip() or text.lstrip().startswith("#"):
+            if not text.strip():
                 continue
+            if text.lstrip().startswith("#"):
+                verb = _heading_verb(text)
+                continue
+            if verb is not None and "](" in text and (item := _ITEM.match(text)):
+                # ``- **[ADR-41: X](0041-x.md)** - why``: a link under the verb's heading
+                refs = _BOLD_LINK.sub(_link_of, item.group(2))
+                rels = [
+                    in_part(r, refs) for r in link_line(f"{verb} {refs}", "links-section", lineno)
+                ]
+                if rels:
+                    out.extend(rels)
+                    continue
             declared, _taken = declaration([(lineno, text)], 0)
             if declared:
                 out.extend(declared)  # "- This ADR is superseded by [..](..)"
@@ -313,6 +327,26 @@ def links_section(doc: Document) -> list[Relation]:
             if lead is not None:  # ``- ADR-0070: Hybrid orchestration``
                 out.extend(related_ids(lead.group(), lineno))
     return out
+
+
+#: A sub-heading of a Links section: group 1 its text, without emphasis or a colon.
+_SUB_HEADING = rx.compile(r"\s*+#{2,6}\s++[*_]*+(.*?)[*_]*+\s*+:?\s*+#*+\s*+")
+#: A link wrapped in emphasis (``**[ADR-41](0041-x.md)**``); group 2 the link.
+_BOLD_LINK = rx.compile(r"(\*\*|__|\*|_)(\[[^\[\]\n]*+\]\([^()\s]*+\))\1")
+
+
+def _link_of(m: re.Match[str]) -> str:
+    return m.group(2)
+
+
+def _heading_verb(line: str) -> str | None:
+    """The relation verb a Links section's sub-heading is (``### Supersedes``,
+    ``### Superseded by``), as written; None for any other heading (``### Related``)."""
+    m = _SUB_HEADING.fullmatch(line)
+    if m is None:
+        return None
+    kind = VERBS.get(m.group(1).lower())
+    return m.group(1) if kind is not None and kind != "relates-to" else None
 
 
 def _uncommented(lines: list[tuple[int, str]]) -> Iterator[tuple[int, str]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -248,6 +249,17 @@ _PARTIAL_KINDS = {
     "supersedes": "partially-supersedes",
     "superseded-by": "partially-superseded-by",
 }
+#: A part word anywhere in a text (``Partially superseded``, ``in part``, ``partly``).
+_SAYS_PART = rx.compile(r"(?i)\b(?:partial(?:ly)?|in part|partly)\b")
+
+
+def in_part(rel: Relation, text: str) -> Relation:
+    """``rel`` made partial when ``text``, the words written beside it, say a part was
+    replaced (``- [ADR-10](..) - partially superseded``); ``rel`` itself otherwise."""
+    kind = _PARTIAL_KINDS.get(rel.kind)
+    if kind is None or _SAYS_PART.search(text) is None:
+        return rel
+    return dataclasses.replace(rel, kind=kind)
 
 
 def _verb_kind(m: re.Match[str]) -> str:
@@ -260,7 +272,14 @@ def _verb_kind(m: re.Match[str]) -> str:
     if m.string.startswith(("'s ", "’s "), m.end()):
         # ``Supersedes ADR-051's stance on X``: a part of the record, not all of it
         return _PARTIAL_KINDS.get(kind, kind)
+    if _PART_AFTER.match(m.string, m.end()) is not None:
+        # ``Supersedes AD010 partially``: the part words after the reference
+        return _PARTIAL_KINDS.get(kind, kind)
     return kind
+
+
+#: The part words after a relation's references (``.. ADR-10 partially``, ``.. in part``).
+_PART_AFTER = rx.compile(rf"(?i)\s*+,?\s*+(?:{'|'.join(_PART_WORDS)})\b")
 
 
 #: A CJK verb may touch its neighbours (``取代ADR-3``): no word boundaries. Tried
