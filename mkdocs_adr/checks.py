@@ -520,15 +520,21 @@ def successor_problem(log: Log, rec: Record) -> Problem | None:
     if succ.state == "not-accepted":
         statuses = log.graph.statuses
         names = ", ".join(f"{s} ({statuses.get(s)})" for s in succ.candidates)
+        # a successor that records no status (ADR020) is no proposal: a log that writes
+        # none is told how to count them, at the level ADR020 tells it
+        unrecorded = all(statuses.get(s) == "missing" for s in succ.candidates)
         return Problem(
             "ADR006",
-            Severity.WARNING,
+            Severity.INFO if unrecorded else Severity.WARNING,
             f"{rec.id} is marked superseded, but its successor is not accepted: {names}; "
             f"{rec.id} stays in effect",
             path=rec.path,
             line=rec.parsed.status_line,
             ids=(rec.id, *succ.candidates),
-            fix="accept the successor, or set this record back to accepted",
+            fix="record the successor's status, or set missing_status: accepted when the "
+            "log writes none"
+            if unrecorded
+            else "accept the successor, or set this record back to accepted",
         )
     if succ.state == "ambiguous":
         return Problem(

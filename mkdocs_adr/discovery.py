@@ -27,6 +27,21 @@ from .paths import within
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 ARCHIVE = "archive"
+#: Folders right below a root where a log keeps its records that are out of effect, beside
+#: the product's own ``archive/``: their records are archived, not drafts (an underscore
+#: folder is a draft's otherwise), and the folder is no domain.
+_OUT_OF_EFFECT = frozenset(
+    {"superseded", "deprecated", "archived", "obsolete", "retired"}
+    | {"_superseded", "_deprecated", "_archive", "_archived", "_obsolete", "_retired"}
+)
+
+
+def is_archive(folder: str) -> bool:
+    """Whether a folder right below a root holds archived records (``archive/``,
+    ``_superseded/``, ``deprecated/``)."""
+    return folder == ARCHIVE or folder.lower() in _OUT_OF_EFFECT
+
+
 _TEMPLATE_HINT = rx.compile(
     r"\{(short title|title|problem statement|status|date|name)|\[short title|"
     # a slot offering a choice in any language: {proposed | accepted}, {proposé | rejeté}
@@ -101,18 +116,21 @@ def exclusion_reason(rel: str, config: Config) -> str | None:
     parts = rel.split("/")
     mirrors = frozenset(config.mirrors)
     reason: str | None = None
-    for folder in parts[:-1]:
-        reason = _folder_reason(reason, folder, mirrors)
+    for depth, folder in enumerate(parts[:-1]):
+        reason = _folder_reason(reason, folder, mirrors, top=depth == 0)
     if reason is None and record_name(rel) != parts[-1]:
         return None  # a record folder's README.md: the record
     return reason or _name_reason(parts[-1], config, mirrors)
 
 
-def _folder_reason(inherited: str | None, folder: str, mirrors: frozenset[str]) -> str | None:
-    """The reason every file below ``folder`` is excluded; a mirror wins over a draft."""
+def _folder_reason(
+    inherited: str | None, folder: str, mirrors: frozenset[str], *, top: bool
+) -> str | None:
+    """The reason every file below ``folder`` is excluded; a mirror wins over a draft.
+    ``top``: the folder is right below the root, where ``_superseded/`` is an archive."""
     if inherited == "mirror" or folder in mirrors:
         return "mirror"
-    if inherited == "draft" or folder.startswith((".", "_")):
+    if inherited == "draft" or (folder.startswith((".", "_")) and not (top and is_archive(folder))):
         return "draft"
     return None
 
@@ -471,7 +489,7 @@ def place(folders: tuple[str, ...], layout: str) -> tuple[bool, int, str | None]
     ``depth`` counts the folders below the root, ``archive/`` left out; the
     first of them is the domain unless the layout is flat.
     """
-    archived = bool(folders) and folders[0] == ARCHIVE
+    archived = bool(folders) and is_archive(folders[0])
     depth = len(folders) - archived
     domain = (folders[1] if archived else folders[0]) if depth >= 1 and layout != "flat" else None
     return archived, depth, domain
@@ -713,7 +731,8 @@ def _walk_root(
                     result.excluded.append(Excluded(shown + "/", "work-dir"))
                     continue
                 # (F821: visit is deleted only once the walk is over, see below)
-                visit(path, (*rel_parts, name), _folder_reason(folder_reason, name, mirrors))  # noqa: F821
+                reason = _folder_reason(folder_reason, name, mirrors, top=not rel_parts)
+                visit(path, (*rel_parts, name), reason)  # noqa: F821
                 continue
             if not name.lower().endswith(MARKDOWN_SUFFIXES):
                 if "." not in name and _BARE_RECORD_NAME.match(name):

@@ -51,7 +51,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from .config import READ_GUARDS, Config, RootConfig
-from .discovery import ARCHIVE, TEMPLATE_HEAD, Found, locate
+from .discovery import ARCHIVE, TEMPLATE_HEAD, Found, is_archive, locate
 from .identity import canonical, file_id
 from .paths import real, typed, within
 
@@ -393,7 +393,7 @@ def _check(act: _Act, project: Project) -> Iterator[Finding]:
                 )
         elif within(where, r.real):
             rel = where.relative_to(r.real).parts
-            if rel and rel[0] == ARCHIVE and any(act.filters.admits(s) for s in _ARCHIVE_SAMPLES):
+            if rel and is_archive(rel[0]) and any(act.filters.admits(s) for s in _ARCHIVE_SAMPLES):
                 shown = project.config.rel(r.folder.joinpath(*rel))
                 yield Finding(
                     "archived-search", shown, _find(project, topic, archived=True), r.shown

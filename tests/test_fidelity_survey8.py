@@ -21,7 +21,10 @@
   in a log of ADR-0003, a ``## Related Decisions`` section whose ``### Supersedes`` and
   ``### Superseded By`` sub-headings state those relations over bold links, and part
   words after the reference (``Supersedes AD002 partially``, ``- [..](..) - Partially
-  superseded``).
+  superseded``);
+- ``supersededfolder`` (the ninth survey, docs/adr/0077): a log that writes no statuses
+  keeps its superseded records in ``_superseded/``, each opening with a ``## Superseded by
+  [..](../..)`` heading (they were drafts, and gone).
 """
 
 from __future__ import annotations
@@ -524,3 +527,59 @@ def test_check_and_a_default_build_of_the_short_id_log_pass(tmp_path: Path) -> N
     assert 'data-adr-status="accepted"' in page and "Partially supersedes" in page
     strict = run_cli("check", "--fail-on", "warning", cwd=folder)
     assert strict.returncode == 0, strict.stdout  # no ADR003 for ``AD002`` and the like
+
+
+# ------------------------------------------------------------------ a folder of superseded records
+
+
+def test_a_superseded_folder_holds_archived_records_not_drafts() -> None:
+    log = log_of("supersededfolder")
+    got = {r.id: (r.archived, r.domain) for r in log.records}
+    assert got == {
+        "2024-03-04-split-the-release-by-team": (False, None),
+        "2024-06-11-keep-toggles-short-lived": (False, None),
+        "2023-01-10-one-release-for-everything": (True, None),
+        "2023-05-02-a-shared-release-calendar": (True, None),
+        "2023-07-19-nightly-catalogue-import": (True, None),
+    }
+    found = discover(config_of("supersededfolder"))
+    assert [(e.path, e.reason) for e in found.excluded] == [
+        ("adr/_drafts/2024-09-01-maybe-event-sourcing.md", "draft")  # still a draft's folder
+    ]
+
+
+def test_a_first_heading_that_names_the_successor_is_the_status() -> None:
+    log = log_of("supersededfolder")
+    successor = "2024-03-04-split-the-release-by-team"
+    for rid in ("2023-01-10-one-release-for-everything", "2023-05-02-a-shared-release-calendar"):
+        assert rec(log, rid).status == "superseded"
+        assert rec(log, rid).parsed.status_line == 8  # the heading's line
+        assert relations(log, rid) == {("superseded-by", successor)}
+    # a heading that names no record, or only says why, is a section
+    assert rec(log, "2024-06-11-keep-toggles-short-lived").status == "missing"
+    assert rec(log, "2023-07-19-nightly-catalogue-import").status == "missing"
+
+
+def test_a_successor_that_records_no_status_is_an_info_not_a_warning(tmp_path: Path) -> None:
+    log = log_of("supersededfolder")
+    late = [p for p in log.problems if p.code == "ADR006"]
+    assert len(late) == 2 and {p.severity for p in late} == {Severity.INFO}
+    assert all("missing_status: accepted" in (p.fix or "") for p in late)
+    folder = SURVEY / "supersededfolder"
+    counted = load(
+        from_options(
+            {"missing_status": "accepted"}, project_dir=folder, docs_dir=folder, config_file=None
+        )
+    )
+    assert not [p for p in counted.problems if p.code == "ADR006"]
+    old = rec(counted, "2023-01-10-one-release-for-everything")
+    assert not counted.in_effect(old)
+
+
+def test_a_strict_build_of_the_superseded_folder_log_passes(tmp_path: Path) -> None:
+    folder = checked_and_built(tmp_path, "supersededfolder")
+    strict = run_mkdocs("build", "--strict", "-d", "strict", cwd=folder)
+    assert strict.returncode == 0, strict.stderr
+    page = folder / "site" / "adr" / "_superseded" / "2023-01-10-one-release-for-everything"
+    html = (page / "index.html").read_text(encoding="utf-8")
+    assert 'data-adr-status="superseded"' in html and "adr-tag--archived" in html

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..config import Config, RootConfig
-from ..discovery import ARCHIVE
+from ..discovery import is_archive
 from ..identity import FileName, canonical, file_id, read_file_name
 from ..log import Log
 from ..model import Record
@@ -63,7 +63,7 @@ def domains(config: Config, root: RootConfig) -> list[str]:
         p.name
         for p in base.iterdir()
         if p.is_dir()
-        and p.name != ARCHIVE
+        and not is_archive(p.name)
         and p.name not in config.mirrors
         and not p.name.startswith((".", "_"))
         and p.name != "templates"
@@ -76,7 +76,8 @@ def bad_domain_name(config: Config, name: str) -> bool:
         not name
         or "/" in name
         or "\\" in name
-        or name in (".", "..", "archive", "templates")
+        or name in (".", "..", "templates")
+        or is_archive(name)
         or name in config.mirrors
         or name.startswith((".", "_"))
     )
