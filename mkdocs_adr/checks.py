@@ -247,10 +247,11 @@ def link_escapes(rec: Record, rel: Relation) -> Problem:
     )
 
 
-def not_an_adr(rec: Record, rel: Relation, *, page: bool = False) -> Problem:
-    """ADR003: a relation to something that is not an ADR (a URL, or a ``page`` of the
-    docs that is no record, is only worth a note)."""
-    web = page or rel.target.startswith(("http://", "https://"))
+def not_an_adr(rec: Record, rel: Relation, *, page: bool = False, aside: bool = False) -> Problem:
+    """ADR003: a relation to something that is not an ADR (a URL, a ``page`` of the docs
+    that is no record, or, ``aside``, another kind of document a record only relates to,
+    is only worth a note)."""
+    web = page or aside or rel.target.startswith(("http://", "https://"))
     return Problem(
         "ADR003",
         Severity.INFO if web else Severity.WARNING,
@@ -262,11 +263,13 @@ def not_an_adr(rec: Record, rel: Relation, *, page: bool = False) -> Problem:
     )
 
 
-def target_not_found(rec: Record, rel: Relation) -> Problem:
-    """ADR003: a relation whose target names no record."""
+def target_not_found(rec: Record, rel: Relation, *, aside: bool = False) -> Problem:
+    """ADR003: a relation whose target names no record; only a note when ``aside``: a
+    record relates to a document of another kind (``relates_to: [RB-0012-runbook]``),
+    which changes no decision's effect."""
     return Problem(
         "ADR003",
-        Severity.WARNING,
+        Severity.INFO if aside else Severity.WARNING,
         f"'{_what(rel)}' target {rel.target!r} was not found",
         path=rec.path,
         line=rel.line,

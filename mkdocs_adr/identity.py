@@ -461,6 +461,24 @@ class Resolver:
         outside the roots is the host's broken link to report, not a relation's.)"""
         return target in self.pages or not target.startswith(self._folders)
 
+    def in_series(self, ref: str) -> bool:
+        """Whether ``ref`` is written as a record of this log is: an id of a root's prefix
+        or of ``ADR`` (``ADR-0099``, ``adr 99``, ``ADR-0099-slug``, ``AD099``), a bare
+        number, or a Markdown file's path. A relation to anything else that names no
+        record (``RB-0012-runbook``, ``12_GITOPS_GUIDE``, ``notes/2026-01-21-dns``) points
+        at another kind of document."""
+        text = ref.strip().strip("<>").split("#", 1)[0]
+        if text.isdigit() or text.lower().endswith((".md", ".markdown")):
+            return True
+        m = _SERIES_HEAD.match(text.rpartition("/")[2])
+        if m is None:
+            return False
+        word = m.group(1).upper()
+        return any(
+            word == own or (len(word) >= 2 and own.startswith(word))
+            for own in {GENERIC_PREFIX, *(p.upper() for p in self.prefixes.values())}
+        )
+
     def text_id(self, rid: str, label: str) -> str | None:
         """Another record that a link's text ``label`` names by number, when the link's file
         name named record ``rid`` (``[ADR-0012](0011-x.md)``); None when they agree."""
@@ -516,6 +534,8 @@ MAX_SHOWN = 120
 #: An id written as :func:`canonical` writes it: capitals, a dash, four digits or more
 #: without a leading zero. :func:`id_keys` reads it as itself and nothing else.
 _CANONICAL_ID = rx.compile(r"[A-Z]{1,10}-(?:\d{4}|[1-9]\d{4,5})")
+#: The prefix word an id opens with, before its number (``ADR-0099``, ``adr 9``, ``AD099``).
+_SERIES_HEAD = rx.compile(r"([A-Za-z]{1,10})[-_ ]?\d")
 _LETTER_ID = rx.compile(r"^([A-Za-z][A-Za-z_]*)[- ]?0*(\d{1,6})$")  # ADR0012: no digits in prefix
 _NUMBER = rx.compile(r"^[0-9]{1,6}$")
 _LOCATOR = rx.compile(r"^(?P<ref>.+?)(?:#(?P<unit>[Dd]\d{1,3}))?(?:@(?P<seg>[0-9]{1,6}))?$")

@@ -1099,15 +1099,20 @@ class _Resolution:
         return _resolved(rel, target_id, target_unit)
 
     def _target(self, rec: Record, rel: Relation, res: Resolution) -> str | None:
-        """The one record ``rel`` names, or None (noting why, unless its id is shared)."""
+        """The one record ``rel`` names, or None (noting why, unless its id is shared).
+        A relates-to that names no record and is not written as one of this log's
+        (:meth:`~mkdocs_adr.identity.Resolver.in_series`) is a note: it relates the record
+        to a document of another kind."""
         if res.external:
-            self.problems.append(checks.not_an_adr(rec, rel, page=res.page))
+            aside = rel.kind == "relates-to" and not self.resolver.in_series(rel.target)
+            self.problems.append(checks.not_an_adr(rec, rel, page=res.page, aside=aside))
             return None
         if len(res.ids) > 1:
             self.problems.append(checks.ambiguous_target(rec, rel, res.ids))
             return None
         if not res.ids:
-            self.problems.append(checks.target_not_found(rec, rel))
+            aside = rel.kind == "relates-to" and not self.resolver.in_series(rel.target)
+            self.problems.append(checks.target_not_found(rec, rel, aside=aside))
             return None
         rid = res.id
         if rid is None or len(self.by_id.get(rid.upper(), [])) > 1:

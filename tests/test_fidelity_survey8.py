@@ -583,3 +583,45 @@ def test_a_strict_build_of_the_superseded_folder_log_passes(tmp_path: Path) -> N
     page = folder / "site" / "adr" / "_superseded" / "2023-01-10-one-release-for-everything"
     html = (page / "index.html").read_text(encoding="utf-8")
     assert 'data-adr-status="superseded"' in html and "adr-tag--archived" in html
+
+
+# ------------------------------------------------------------------ relations to other documents
+
+
+@pytest.mark.parametrize(
+    ("target", "severity"),
+    [
+        ("RB-0012-app-readiness", Severity.INFO),  # a runbook of the same docs
+        ("12_DEPLOY_GUIDE", Severity.INFO),
+        ("notes/2026-01-21-dns-cutover", Severity.INFO),
+        ("ADR_INDEX_SPEC", Severity.INFO),  # no number: not an id
+        ("ADR-0009", Severity.WARNING),  # an id of this log no record has: a typo
+        ("ADR-0009-use-x", Severity.WARNING),
+        ("AD009", Severity.WARNING),
+        ("9", Severity.WARNING),
+        ("0009-use-x.md", Severity.WARNING),
+    ],
+)
+def test_a_relation_to_another_kind_of_document_is_a_note(
+    tmp_path: Path, target: str, severity: Severity
+) -> None:
+    folder = tmp_path / "adr"
+    folder.mkdir()
+    (folder / "0001-a.md").write_text(
+        f"---\nstatus: accepted\nrelates_to:\n  - {target}\n---\n# 1. A\n", encoding="utf-8"
+    )
+    config = from_options({}, project_dir=tmp_path, docs_dir=tmp_path, config_file=None)
+    found = [p for p in load(config).problems if p.code == "ADR003"]
+    assert [p.severity for p in found] == [severity], found
+
+
+def test_a_supersession_of_another_kind_of_document_stays_a_warning(tmp_path: Path) -> None:
+    folder = tmp_path / "adr"
+    folder.mkdir()
+    (folder / "0001-a.md").write_text(
+        "---\nstatus: accepted\nsupersedes:\n  - RB-0012-app-readiness\n---\n# 1. A\n",
+        encoding="utf-8",
+    )
+    config = from_options({}, project_dir=tmp_path, docs_dir=tmp_path, config_file=None)
+    found = [p for p in load(config).problems if p.code == "ADR003"]
+    assert [p.severity for p in found] == [Severity.WARNING]
