@@ -1104,7 +1104,12 @@ class _Resolution:
         (:meth:`~mkdocs_adr.identity.Resolver.in_series`) is a note: it relates the record
         to a document of another kind."""
         if res.external:
-            aside = rel.kind == "relates-to" and not self.resolver.in_series(rel.target)
+            # (a URL of another scheme than the web's, ``javascript:..``, stays a warning)
+            aside = (
+                rel.kind == "relates-to"
+                and ":" not in rel.target
+                and not self.resolver.in_series(rel.target)
+            )
             self.problems.append(checks.not_an_adr(rec, rel, page=res.page, aside=aside))
             return None
         if len(res.ids) > 1:

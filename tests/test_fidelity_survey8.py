@@ -73,6 +73,15 @@ def codes(log: Log, *, at_least: Severity = Severity.WARNING) -> list[tuple[str,
     )
 
 
+def log_in(tmp_path: Path, files: dict[str, str]) -> Log:
+    """The log of ``files`` (name: text) written to ``tmp_path/adr``."""
+    folder = tmp_path / "adr"
+    folder.mkdir()
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    return load(from_options({}, project_dir=tmp_path, docs_dir=tmp_path, config_file=None))
+
+
 def project(tmp_path: Path, name: str) -> Path:
     folder = tmp_path / name
     shutil.copytree(SURVEY / name, folder / "docs")
@@ -504,16 +513,13 @@ def test_part_words_after_the_reference_make_the_supersession_partial() -> None:
 def test_only_the_roots_own_prefix_cut_short_names_a_record(
     tmp_path: Path, reference: str, found: bool
 ) -> None:
-    folder = tmp_path / "adr"
-    folder.mkdir()
-    (folder / "0001-a.md").write_text(
-        f"# 1. A\n\n## Status\n\nAccepted\n\nSupersedes {reference}\n", encoding="utf-8"
+    log = log_in(
+        tmp_path,
+        {
+            "0001-a.md": f"# 1. A\n\n## Status\n\nAccepted\n\nSupersedes {reference}\n",
+            "0002-b.md": "# 2. B\n\n## Status\n\nSuperseded by [1. A](0001-a.md)\n",
+        },
     )
-    (folder / "0002-b.md").write_text(
-        "# 2. B\n\n## Status\n\nSuperseded by [1. A](0001-a.md)\n", encoding="utf-8"
-    )
-    config = from_options({}, project_dir=tmp_path, docs_dir=tmp_path, config_file=None)
-    log = load(config)
     targets = {r.target_id for r in rec(log, "ADR-0001").relations if r.kind == "supersedes"}
     assert targets == ({"ADR-0002"} if found else {None})
     assert bool([p for p in log.problems if p.code == "ADR003"]) is not found
@@ -605,23 +611,12 @@ def test_a_strict_build_of_the_superseded_folder_log_passes(tmp_path: Path) -> N
 def test_a_relation_to_another_kind_of_document_is_a_note(
     tmp_path: Path, target: str, severity: Severity
 ) -> None:
-    folder = tmp_path / "adr"
-    folder.mkdir()
-    (folder / "0001-a.md").write_text(
-        f"---\nstatus: accepted\nrelates_to:\n  - {target}\n---\n# 1. A\n", encoding="utf-8"
-    )
-    config = from_options({}, project_dir=tmp_path, docs_dir=tmp_path, config_file=None)
-    found = [p for p in load(config).problems if p.code == "ADR003"]
+    text = f"---\nstatus: accepted\nrelates_to:\n  - {target}\n---\n# 1. A\n"
+    found = [p for p in log_in(tmp_path, {"0001-a.md": text}).problems if p.code == "ADR003"]
     assert [p.severity for p in found] == [severity], found
 
 
 def test_a_supersession_of_another_kind_of_document_stays_a_warning(tmp_path: Path) -> None:
-    folder = tmp_path / "adr"
-    folder.mkdir()
-    (folder / "0001-a.md").write_text(
-        "---\nstatus: accepted\nsupersedes:\n  - RB-0012-app-readiness\n---\n# 1. A\n",
-        encoding="utf-8",
-    )
-    config = from_options({}, project_dir=tmp_path, docs_dir=tmp_path, config_file=None)
-    found = [p for p in load(config).problems if p.code == "ADR003"]
+    text = "---\nstatus: accepted\nsupersedes:\n  - RB-0012-app-readiness\n---\n# 1. A\n"
+    found = [p for p in log_in(tmp_path, {"0001-a.md": text}).problems if p.code == "ADR003"]
     assert [p.severity for p in found] == [Severity.WARNING]
