@@ -475,7 +475,7 @@ class Resolver:
             return False
         word = m.group(1).upper()
         return any(
-            word == own or (len(word) >= 2 and own.startswith(word))
+            word == own or _cut_short(word, own)
             for own in {GENERIC_PREFIX, *(p.upper() for p in self.prefixes.values())}
         )
 
@@ -504,8 +504,13 @@ def _short_form(key: str, prefix: str) -> int | None:
     if parsed is None:
         return None
     short, number = parsed
-    whole = prefix.upper()
-    return number if 2 <= len(short) < len(whole) and whole.startswith(short) else None
+    return number if _cut_short(short, prefix.upper()) else None
+
+
+def _cut_short(word: str, prefix: str) -> bool:
+    """Whether capitals ``word`` are ``prefix`` cut short to two letters or more
+    (``AD`` of ``ADR``)."""
+    return 2 <= len(word) < len(prefix) and prefix.startswith(word)
 
 
 def _label_number(label: str, prefix: str) -> int | None:

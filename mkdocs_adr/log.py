@@ -1105,24 +1105,24 @@ class _Resolution:
         to a document of another kind."""
         if res.external:
             # (a URL of another scheme than the web's, ``javascript:..``, stays a warning)
-            aside = (
-                rel.kind == "relates-to"
-                and ":" not in rel.target
-                and not self.resolver.in_series(rel.target)
-            )
+            aside = ":" not in rel.target and self._aside(rel)
             self.problems.append(checks.not_an_adr(rec, rel, page=res.page, aside=aside))
             return None
         if len(res.ids) > 1:
             self.problems.append(checks.ambiguous_target(rec, rel, res.ids))
             return None
         if not res.ids:
-            aside = rel.kind == "relates-to" and not self.resolver.in_series(rel.target)
-            self.problems.append(checks.target_not_found(rec, rel, aside=aside))
+            self.problems.append(checks.target_not_found(rec, rel, aside=self._aside(rel)))
             return None
         rid = res.id
         if rid is None or len(self.by_id.get(rid.upper(), [])) > 1:
             return None  # ADR002 names the records that claim the id
         return rid
+
+    def _aside(self, rel: Relation) -> bool:
+        """Whether ``rel``, naming no record, only relates its record to a document of
+        another kind: a relates-to not written as a record of this log is."""
+        return rel.kind == "relates-to" and not self.resolver.in_series(rel.target)
 
     def _target_unit(
         self, rec: Record, rel: Relation, target_id: str, unit: str | None

@@ -223,14 +223,24 @@ def _relation_entries(doc: Document, entries: list[object]) -> list[Relation]:
 
 def first_h2(doc: Document) -> int | None:
     """The line of the record's first second-level heading, if it has one: where the
-    lines under its title end. A title written as an H2 (:attr:`Document.title`) is none:
+    lines under its title end (:func:`first_h2_at`)."""
+    at = first_h2_at(doc)
+    return None if at is None else doc.headings[at].line
+
+
+def first_h2_at(doc: Document) -> int | None:
+    """The index in :attr:`Document.headings` of the record's first second-level
+    heading, if it has one. A title written as an H2 (:attr:`Document.title`) is none:
     its sections start at the next heading of level 2 or 3."""
     title = doc.title
     if title is not None and title.level == 2:
-        return next((h.line for h in doc.headings if h.line > title.line and h.level <= 3), None)
-    for h in doc.headings:
+        for i, h in enumerate(doc.headings):
+            if h.line > title.line and h.level <= 3:
+                return i
+        return None
+    for i, h in enumerate(doc.headings):
         if h.level == 2:
-            return h.line
+            return i
     return None
 
 
@@ -253,16 +263,14 @@ METADATA_HEADINGS = frozenset(
 def _fields_end(doc: Document) -> int | None:
     """Where the lines that hold a record's fields end: its first second-level heading,
     or the heading after it when that section is the record's metadata."""
-    limit = first_h2(doc)
-    if limit is None:
+    at = first_h2_at(doc)
+    if at is None:
         return None
     heads = doc.headings
-    for i, h in enumerate(heads):
-        if h.line == limit:
-            if heading_key(h.text) in METADATA_HEADINGS:
-                return next((x.line for x in heads[i + 1 :] if x.level <= h.level), None)
-            break
-    return limit
+    h = heads[at]
+    if heading_key(h.text) in METADATA_HEADINGS:
+        return next((x.line for x in heads[at + 1 :] if x.level <= h.level), None)
+    return h.line
 
 
 def inline_fields(doc: Document) -> dict[str, tuple[str, int]]:

@@ -250,7 +250,7 @@ _PARTIAL_KINDS = {
     "superseded-by": "partially-superseded-by",
 }
 #: A part word anywhere in a text (``Partially superseded``, ``in part``, ``partly``).
-_SAYS_PART = rx.compile(r"(?i)\b(?:partial(?:ly)?|in part|partly)\b")
+_SAYS_PART = rx.compile(rf"(?i)\b(?:partial|{'|'.join(_PART_WORDS)})\b")
 
 
 def in_part(rel: Relation, text: str) -> Relation:

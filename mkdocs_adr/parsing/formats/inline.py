@@ -12,7 +12,7 @@ record (:data:`~mkdocs_adr.parsing.common.INLINE_FIELD`, through
 from __future__ import annotations
 
 from ... import rx
-from ..common import field_match, first_h2, may_hold_fields
+from ..common import field_match, first_h2, first_h2_at, may_hold_fields
 from ..markdown import Document, heading_key
 from ..status import relations_in_text
 from .base import Context, Format, Hit
@@ -31,27 +31,27 @@ def detect(ctx: Context) -> Hit | None:
             hit = Hit("inline", m.group(2).strip("* "), lineno)
             hit.relations.extend(relations_in_text(m.group(2), "status-section", lineno))
             return hit
-    return _successor_heading(doc, limit)
+    return _successor_heading(doc)
 
 
-def _successor_heading(doc: Document, line: int | None) -> Hit | None:
+def _successor_heading(doc: Document) -> Hit | None:
     """``## Superseded by [X](../x.md)`` as the first section's heading, above the
     record's Context: the status line of a record kept among the superseded ones, as a
     heading. Only a supersession that names its successor is one (``## Superseded
     features`` is a section)."""
-    head = next((h for h in doc.headings if h.line == line), None) if line else None
-    if head is None or not head.text[:10].lower().startswith(_SUCCESSOR_WORDS):
+    at = first_h2_at(doc)
+    head = doc.headings[at] if at is not None else None
+    if head is None or not _SUCCESSOR_HEADING.match(head.text):
         return None
-    rels = [r for r in relations_in_text(head.text, "status-section", line) if r.kind == _BY]
-    if not rels or not _SUCCESSOR_HEADING.match(head.text):
+    found = relations_in_text(head.text, "status-section", head.line)
+    rels = [r for r in found if r.kind == "superseded-by"]
+    if not rels:
         return None
-    hit = Hit("inline", head.text, line)
+    hit = Hit("inline", head.text, head.line)
     hit.relations.extend(rels)
     return hit
 
 
-_BY = "superseded-by"
-_SUCCESSOR_WORDS = ("superseded", "superceded", "replaced")
 #: The heading opens with the verb and its references (``Superseded by [..](..)``).
 _SUCCESSOR_HEADING = rx.compile(r"(?i)(?:superseded|superceded|replaced)\s++by\s*+:?\s*+\S")
 
